@@ -1,0 +1,139 @@
+// threads.cu -- chapter 1: element-wise kernels and their launchers.
+#include "common/book.h"
+#include "01-threads/threads.h"
+
+// <<Launch constants>>
+static const unsigned kBlock = 256;           // threads per block
+static const size_t kMaxGridX = 2147483647u;  // 2^31 - 1 blocks
+
+// <<Vector add kernel>>
+__global__ void vadd_kernel(const float *a, const float *b, float *c,
+                            size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+// <<Vector add launcher>>
+extern "C" cudaError_t vadd(const float *a, const float *b, float *c,
+                            size_t n)
+{
+    if (n == 0) return cudaSuccess;
+    if (!a || !b || !c) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, kBlock);
+    if (grid > kMaxGridX) return cudaErrorInvalidValue;
+    vadd_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
+    return cudaGetLastError();
+}
+
+// <<Vector add with float4 loads>>
+__global__ void vadd_float4_kernel(const float4 *a, const float4 *b,
+                                   float4 *c, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t n4 = n / 4;
+    if (i < n4) {
+        float4 x = a[i], y = b[i];
+        c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+    // <<Add the tail elements one by one>>
+    size_t tail = n % 4;
+    if (i < tail) {
+        const float *as = (const float *)a, *bs = (const float *)b;
+        float *cs = (float *)c;
+        cs[4 * n4 + i] = as[4 * n4 + i] + bs[4 * n4 + i];
+    }
+}
+
+extern "C" cudaError_t vadd_float4(const float *a, const float *b, float *c,
+                                   size_t n)
+{
+    if (n == 0) return cudaSuccess;
+    if (!a || !b || !c) return cudaErrorInvalidValue;
+    if (!is_aligned(a, 16) || !is_aligned(b, 16) || !is_aligned(c, 16))
+        return vadd(a, b, c, n);       // misaligned: the scalar kernel
+    size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kBlock);
+    if (grid > kMaxGridX) return cudaErrorInvalidValue;
+    vadd_float4_kernel<<<(unsigned)grid, kBlock>>>(
+        (const float4 *)a, (const float4 *)b, (float4 *)c, n);
+    return cudaGetLastError();
+}
+
+// <<Vector add with a grid-stride loop>>
+__global__ void vadd_grid_stride_kernel(const float *a, const float *b,
+                                        float *c, size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += stride)
+        c[i] = a[i] + b[i];
+}
+
+extern "C" cudaError_t vadd_grid_stride(const float *a, const float *b,
+                                        float *c, size_t n)
+{
+    if (n == 0) return cudaSuccess;
+    if (!a || !b || !c) return cudaErrorInvalidValue;
+    int dev, sms;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    dev));
+    size_t grid = ceil_div(n, kBlock);
+    if (grid > (size_t)sms * 8) grid = (size_t)sms * 8;  // 8 blocks an SM
+    vadd_grid_stride_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
+    return cudaGetLastError();
+}
+
+// <<Matrix add on a 2D grid>>
+__global__ void madd_kernel(const float *a, const float *b, float *c,
+                            size_t rows, size_t cols)
+{
+    size_t col = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t row = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
+    if (row < rows && col < cols) {
+        size_t i = row * cols + col;
+        c[i] = a[i] + b[i];
+    }
+}
+
+extern "C" cudaError_t madd(const float *a, const float *b, float *c,
+                            size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    if (!a || !b || !c) return cudaErrorInvalidValue;
+    dim3 block(32, 8);                 // one warp across, eight rows down
+    size_t gx = ceil_div(cols, block.x), gy = ceil_div(rows, block.y);
+    if (gx > kMaxGridX || gy > 65535) return cudaErrorInvalidValue;
+    madd_kernel<<<dim3((unsigned)gx, (unsigned)gy), block>>>(a, b, c, rows,
+                                                             cols);
+    return cudaGetLastError();
+}
+
+// <<SAXPY>>
+__global__ void saxpy_kernel(float alpha, const float *x, float *y,
+                             size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) y[i] = alpha * x[i] + y[i];
+}
+
+extern "C" cudaError_t saxpy(float alpha, const float *x, float *y, size_t n)
+{
+    if (n == 0) return cudaSuccess;
+    if (!x || !y) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, kBlock);
+    if (grid > kMaxGridX) return cudaErrorInvalidValue;
+    saxpy_kernel<<<(unsigned)grid, kBlock>>>(alpha, x, y, n);
+    return cudaGetLastError();
+}
+
+// <<Wrong on purpose: a grid rounded down>>
+extern "C" cudaError_t vadd_wrong_floor(const float *a, const float *b,
+                                        float *c, size_t n)
+{
+    if (!a || !b || !c) return cudaErrorInvalidValue;
+    size_t grid = n / kBlock;          // WRONG: drops the partial block
+    if (grid == 0) return cudaSuccess; // and with it every n < 256
+    vadd_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
+    return cudaGetLastError();
+}

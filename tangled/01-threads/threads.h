@@ -1,0 +1,23 @@
+// threads.h -- chapter 1: element-wise kernels and their launchers.
+// All pointers are device pointers; n counts floats.
+#ifndef THREADS_H
+#define THREADS_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+cudaError_t vadd(const float *a, const float *b, float *c, size_t n);
+cudaError_t vadd_float4(const float *a, const float *b, float *c, size_t n);
+cudaError_t vadd_grid_stride(const float *a, const float *b, float *c,
+                             size_t n);
+cudaError_t madd(const float *a, const float *b, float *c, size_t rows,
+                 size_t cols);
+cudaError_t saxpy(float alpha, const float *x, float *y, size_t n);
+// Wrong on purpose: the grid is n / 256 blocks, rounded down.
+cudaError_t vadd_wrong_floor(const float *a, const float *b, float *c,
+                             size_t n);
+#ifdef __cplusplus
+}
+#endif
+#endif

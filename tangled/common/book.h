@@ -1,0 +1,39 @@
+// book.h -- what every chapter's code shares.
+#ifndef BOOK_H
+#define BOOK_H
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// <<Return the first CUDA error to the caller>>
+#define BOOK_TRY(call)                                                  \
+    do {                                                                \
+        cudaError_t book_err_ = (call);                                 \
+        if (book_err_ != cudaSuccess) return book_err_;                 \
+    } while (0)
+
+// <<Stop the program on a CUDA error>>
+#define BOOK_CHECK(call)                                                \
+    do {                                                                \
+        cudaError_t book_err_ = (call);                                 \
+        if (book_err_ != cudaSuccess) {                                 \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__,      \
+                    #call, cudaGetErrorString(book_err_));              \
+            exit(EXIT_FAILURE);                                         \
+        }                                                               \
+    } while (0)
+
+// <<Ceiling division>>
+static inline size_t ceil_div(size_t n, size_t b)
+{
+    return n / b + (n % b != 0);
+}
+
+// <<Is a pointer aligned>>
+static inline int is_aligned(const void *p, size_t bytes)
+{
+    return (uintptr_t)p % bytes == 0;
+}
+#endif

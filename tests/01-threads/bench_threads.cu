@@ -1,0 +1,78 @@
+// bench_threads.cu -- chapter 1's measurements (make bench).
+// Every kernel on 2^28 floats an array (1 GiB, far beyond the 60 MB L2),
+// beside the copy and read ceilings measured in the same run, and the
+// host-to-device transfer of SAXPY's inputs.
+#include "benchkit.h"
+#include "common/book.h"
+#include "01-threads/threads.h"
+
+struct ctx { float *a, *b, *c; size_t n; int which; };
+static cudaError_t run(void *p)
+{
+    ctx *k = (ctx *)p;
+    switch (k->which) {
+    case 0: return vadd(k->a, k->b, k->c, k->n);
+    case 1: return vadd_float4(k->a, k->b, k->c, k->n);
+    case 2: return vadd_grid_stride(k->a, k->b, k->c, k->n);
+    case 3: return madd(k->a, k->b, k->c, 16384, k->n / 16384);
+    default: return saxpy(2.5f, k->a, k->c, k->n);
+    }
+}
+
+int main(void)
+{
+    const size_t n = (size_t)1 << 28, bytes = n * sizeof(float);
+    double copy = bk_copy_gbps(bytes), read = bk_read_gbps(bytes);
+    FILE *f = bk_csv_open("01-threads", "variant,n,bytes,ms,gbps,of_copy,of_read");
+    fprintf(f, "copy_ceiling,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", n, 2 * bytes,
+            2.0 * bytes / (copy * 1e6), copy, copy / read);
+    fprintf(f, "read_ceiling,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", n, bytes,
+            bytes / (read * 1e6), read, read / copy);
+    ctx k = {NULL, NULL, NULL, n, 0};
+    BK_CUDA(cudaMalloc(&k.a, bytes));
+    BK_CUDA(cudaMalloc(&k.b, bytes));
+    BK_CUDA(cudaMalloc(&k.c, bytes));
+    bk_fill_random(k.a, n, -1, 1, 1);
+    bk_fill_random(k.b, n, -1, 1, 2);
+    bk_fill_random(k.c, n, -1, 1, 3);
+    const char *names[] = {"vadd", "vadd_float4", "vadd_grid_stride",
+                           "madd_16384x16384", "saxpy"};
+    for (int w = 0; w < 5; w++) {
+        k.which = w;
+        double ms = bk_median_ms(run, &k, 30);
+        double moved = 3.0 * bytes;           // two reads and one write
+        double gbps = moved / (ms * 1e6);
+        fprintf(f, "%s,%zu,%.0f,%.4f,%.1f,%.3f,%.3f\n", names[w], n, moved, ms,
+                gbps, gbps / copy, gbps / read);
+        printf("%-18s %8.3f ms %7.1f GB/s  %.3f of copy\n", names[w], ms, gbps,
+               gbps / copy);
+    }
+    // SAXPY's inputs crossing PCIe from pinned host memory.
+    float *h;
+    BK_CUDA(cudaMallocHost(&h, 2 * bytes));
+    for (size_t i = 0; i < 2 * n; i++) h[i] = (float)(i % 1000) * 1e-3f;
+    cudaEvent_t e0, e1;
+    BK_CUDA(cudaEventCreate(&e0));
+    BK_CUDA(cudaEventCreate(&e1));
+    float best = 1e30f;
+    for (int r = 0; r < 5; r++) {
+        float ms;
+        BK_CUDA(cudaEventRecord(e0));
+        BK_CUDA(cudaMemcpyAsync(k.a, h, bytes, cudaMemcpyHostToDevice));
+        BK_CUDA(cudaMemcpyAsync(k.c, h + n, bytes, cudaMemcpyHostToDevice));
+        BK_CUDA(cudaEventRecord(e1));
+        BK_CUDA(cudaEventSynchronize(e1));
+        BK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        if (ms < best) best = ms;
+    }
+    fprintf(f, "h2d_saxpy_inputs,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, 2 * bytes,
+            best, 2.0 * bytes / (best * 1e6), 2.0 * bytes / (best * 1e6) / copy,
+            2.0 * bytes / (best * 1e6) / read);
+    printf("h2d of 2 GiB: %.2f ms (%.1f GB/s)\n", best, 2.0 * bytes / (best * 1e6));
+    BK_CUDA(cudaFreeHost(h));
+    BK_CUDA(cudaFree(k.a));
+    BK_CUDA(cudaFree(k.b));
+    BK_CUDA(cudaFree(k.c));
+    fclose(f);
+    return 0;
+}

@@ -1,0 +1,204 @@
+/* test_threads.c -- chapter 1's tests: every launcher against a double
+ * precision CPU reference, edge sizes, bad arguments, and the listing that
+ * is wrong on purpose. */
+#include "testkit.h"
+#include "01-threads/threads.h"
+#include <math.h>
+#include <stdlib.h>
+
+static const size_t sizes[] = {1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257,
+                               1000, 4097, (1u << 20) + 3, 10000001};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+/* Under the sanitizer the largest sizes are left out: it is slow. */
+static size_t nsizes(void) { return tk_small() ? NSIZES - 2 : NSIZES; }
+
+typedef cudaError_t (*binary_op)(const float *, const float *, float *, size_t);
+
+/* Run op on random a, b of n floats (offset floats into their buffers) and
+ * compare c with the double sum; returns the number of wrong elements. */
+static size_t check_add(binary_op op, size_t n, size_t offset, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t m = n + offset;
+    float *a = tk_malloc(m * sizeof *a), *b = tk_malloc(m * sizeof *b);
+    float *c = tk_malloc(m * sizeof *c);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(a, m, -1e3, 1e3, &st);
+    tk_fill(b, m, -1e3, 1e3, &st);
+    for (size_t i = 0; i < n; i++) ref[i] = (double)a[offset + i] + b[offset + i];
+    float *da = tk_dev_floats(m), *db = tk_dev_floats(m), *dc = tk_dev_floats(m);
+    tk_upload(da, a, m);
+    tk_upload(db, b, m);
+    TK_CUDA(op(da + offset, db + offset, dc + offset, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(c, dc + offset, n);
+    size_t bad = tk_compare("vector add", c, ref, n, 0.0, 1.2e-7, seed);
+    tk_free(da); tk_free(db); tk_free(dc);
+    free(a); free(b); free(c); free(ref);
+    return bad;
+}
+
+static void all_sizes(binary_op op, size_t offset)
+{
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nsizes(); k++)
+            assert_int_equal(check_add(op, sizes[k], offset, round), 0);
+}
+
+static void vadd_all_sizes(void **s) { (void)s; all_sizes(vadd, 0); }
+static void vadd_float4_all_sizes(void **s) { (void)s; all_sizes(vadd_float4, 0); }
+static void vadd_float4_misaligned(void **s) { (void)s; all_sizes(vadd_float4, 1); }
+static void vadd_float4_offset_by_4(void **s) { (void)s; all_sizes(vadd_float4, 4); }
+static void vadd_grid_stride_all_sizes(void **s) { (void)s; all_sizes(vadd_grid_stride, 0); }
+
+static void madd_shape(size_t rows, size_t cols, int round)
+{
+    size_t n = rows * cols;
+    uint64_t seed = tk_seed(round), st = seed;
+    float *a = tk_malloc(n * sizeof *a), *b = tk_malloc(n * sizeof *b);
+    float *c = tk_malloc(n * sizeof *c);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(a, n, -1, 1, &st);
+    tk_fill(b, n, -1, 1, &st);
+    for (size_t i = 0; i < n; i++) ref[i] = (double)a[i] + b[i];
+    float *da = tk_dev_floats(n), *db = tk_dev_floats(n), *dc = tk_dev_floats(n);
+    tk_upload(da, a, n);
+    tk_upload(db, b, n);
+    TK_CUDA(madd(da, db, dc, rows, cols));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(c, dc, n);
+    assert_int_equal(tk_compare("matrix add", c, ref, n, 0.0, 1.2e-7, seed), 0);
+    tk_free(da); tk_free(db); tk_free(dc);
+    free(a); free(b); free(c); free(ref);
+}
+
+static void madd_shapes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t shapes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 65},
+                                       {1000, 3}, {8, 32}, {4097, 4099}};
+    size_t k = tk_small() ? 6 : 7;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < k; i++) madd_shape(shapes[i][0], shapes[i][1], round);
+}
+
+/* Too many rows for the grid's y limit: refused, output untouched. */
+static void madd_refuses_too_many_rows(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    float *d = tk_dev_floats(4), h[4];
+    assert_int_equal(madd(d, d, d, 65535u * 8 + 1, 1), cudaErrorInvalidValue);
+    tk_download(h, d, 4);
+    for (int i = 0; i < 4; i++) assert_true(isnan(h[i]));
+    tk_free(d);
+}
+
+static void saxpy_all_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const float alpha = 2.5f;
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nsizes(); k++) {
+            size_t n = sizes[k];
+            uint64_t seed = tk_seed(round), st = seed;
+            float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+            double *ref = tk_malloc(n * sizeof *ref);
+            tk_fill(x, n, -1, 1, &st);
+            tk_fill(y, n, -1, 1, &st);
+            for (size_t i = 0; i < n; i++) ref[i] = (double)alpha * x[i] + y[i];
+            float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
+            tk_upload(dx, x, n);
+            tk_upload(dy, y, n);
+            TK_CUDA(saxpy(alpha, dx, dy, n));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(y, dy, n);
+            assert_int_equal(tk_compare("saxpy", y, ref, n, 1e-6, 0.0, seed), 0);
+            tk_free(dx); tk_free(dy);
+            free(x); free(y); free(ref);
+        }
+}
+
+/* The wrong listing: right for n a multiple of 256, an unwritten tail
+ * (still NaN) otherwise. */
+static void wrong_floor_leaves_tail(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    assert_int_equal(check_add(vadd_wrong_floor, 1024, 0, 0), 0);
+    size_t n = 1000;
+    float *a = tk_malloc(n * sizeof *a), *c = tk_malloc(n * sizeof *c);
+    uint64_t st = tk_seed(0);
+    tk_fill(a, n, -1, 1, &st);
+    float *da = tk_dev_floats(n), *dc = tk_dev_floats(n);
+    tk_upload(da, a, n);
+    TK_CUDA(vadd_wrong_floor(da, da, dc, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(c, dc, n);
+    for (size_t i = 0; i < 768; i++) assert_true(c[i] == a[i] + a[i]);
+    for (size_t i = 768; i < n; i++) assert_true(isnan(c[i]));
+    tk_free(da); tk_free(dc);
+    free(a); free(c);
+}
+
+/* CPU-side: bad arguments are refused before anything touches a device. */
+static void null_pointers_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;   /* never dereferenced */
+    assert_int_equal(vadd(NULL, p, p, 10), cudaErrorInvalidValue);
+    assert_int_equal(vadd_float4(p, NULL, p, 10), cudaErrorInvalidValue);
+    assert_int_equal(vadd_grid_stride(p, p, NULL, 10), cudaErrorInvalidValue);
+    assert_int_equal(madd(p, p, NULL, 2, 2), cudaErrorInvalidValue);
+    assert_int_equal(saxpy(1.0f, NULL, p, 10), cudaErrorInvalidValue);
+    assert_int_equal(vadd_wrong_floor(NULL, p, p, 10), cudaErrorInvalidValue);
+}
+
+static void empty_sizes_do_nothing(void **s)
+{
+    (void)s;
+    assert_int_equal(vadd(NULL, NULL, NULL, 0), cudaSuccess);
+    assert_int_equal(vadd_float4(NULL, NULL, NULL, 0), cudaSuccess);
+    assert_int_equal(madd(NULL, NULL, NULL, 0, 5), cudaSuccess);
+    assert_int_equal(saxpy(1.0f, NULL, NULL, 0), cudaSuccess);
+}
+
+/* CPU-side: the comparison helper itself fails on NaN, Inf and error. */
+static void compare_catches_bad_values(void **s)
+{
+    (void)s;
+    float got[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    double ref[4] = {1.0, 2.0, 3.0, 4.0};
+    assert_int_equal(tk_compare("same", got, ref, 4, 0, 0, 0), 0);
+    got[1] = NAN;
+    assert_int_equal(tk_compare("nan", got, ref, 4, 0, 1e-7, 0), 1);
+    got[1] = INFINITY;
+    assert_int_equal(tk_compare("inf", got, ref, 4, 0, 1e-7, 0), 1);
+    got[1] = 2.001f;
+    assert_int_equal(tk_compare("off", got, ref, 4, 0, 1e-4, 0), 1);
+    assert_int_equal(tk_compare("within", got, ref, 4, 0, 1e-3, 0), 0);
+    ref[1] = INFINITY; got[1] = INFINITY;
+    assert_int_equal(tk_compare("expected inf", got, ref, 4, 0, 0, 0), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compare_catches_bad_values),
+        cmocka_unit_test(null_pointers_refused),
+        cmocka_unit_test(empty_sizes_do_nothing),
+        cmocka_unit_test(vadd_all_sizes),
+        cmocka_unit_test(vadd_float4_all_sizes),
+        cmocka_unit_test(vadd_float4_misaligned),
+        cmocka_unit_test(vadd_float4_offset_by_4),
+        cmocka_unit_test(vadd_grid_stride_all_sizes),
+        cmocka_unit_test(madd_shapes),
+        cmocka_unit_test(madd_refuses_too_many_rows),
+        cmocka_unit_test(saxpy_all_sizes),
+        cmocka_unit_test(wrong_floor_leaves_tail),
+    };
+    return tk_run_tests("01-threads", tests);
+}

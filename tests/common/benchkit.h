@@ -1,0 +1,32 @@
+/* benchkit.h -- what every chapter's benchmark shares (BOOK-DESIGN §5).
+ *
+ * A variant is timed with CUDA events: three warm-up runs, then the median
+ * of at least 20.  Ceilings are measured in the same process: a device-to-
+ * device copy and a streaming read.  Results go to
+ * figures/data/$BOOK_GPU/<chapter>.csv with a provenance header. */
+#ifndef BENCHKIT_H
+#define BENCHKIT_H
+#include <stddef.h>
+#include <stdio.h>
+#include <cuda_runtime_api.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Exit with a message if a CUDA call failed. */
+#define BK_CUDA(call) bk_cuda_ok((call), #call, __FILE__, __LINE__)
+void bk_cuda_ok(cudaError_t e, const char *what, const char *file, int line);
+/* A timed piece of work: returns the status of its launch. */
+typedef cudaError_t (*bk_work)(void *ctx);
+/* Median time in milliseconds of REPS runs (REPS >= 20) after warm-up. */
+double bk_median_ms(bk_work fn, void *ctx, int reps);
+/* Ceilings, in GB/s of bytes moved, over buffers of BYTES each. */
+double bk_copy_gbps(size_t bytes);   /* cudaMemcpy device to device: read + write */
+double bk_read_gbps(size_t bytes);   /* a float4 kernel that reads and sums */
+/* Open the chapter's CSV, write the provenance header and the column line. */
+FILE *bk_csv_open(const char *chapter, const char *columns);
+/* Fill n floats in device memory with uniform random values in [lo, hi). */
+void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed);
+#ifdef __cplusplus
+}
+#endif
+#endif

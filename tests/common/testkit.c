@@ -1,0 +1,105 @@
+/* testkit.c -- see testkit.h. */
+#include "testkit.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int gpu_state = -1;
+static char gpu_reason[160];
+
+int tk_gpu_available(void)
+{
+    if (gpu_state < 0) {
+        int n = 0;
+        cudaError_t e = cudaGetDeviceCount(&n);
+        gpu_state = (e == cudaSuccess && n > 0);
+        snprintf(gpu_reason, sizeof gpu_reason, "%s",
+                 e != cudaSuccess ? cudaGetErrorString(e) : n ? "" : "no devices");
+    }
+    return gpu_state;
+}
+const char *tk_gpu_why(void) { tk_gpu_available(); return gpu_reason; }
+int tk_env(const char *name) { const char *s = getenv(name); return s && *s && *s != '0'; }
+int tk_small(void) { return tk_env("BOOK_SMALL"); }
+
+void tk_cuda_ok(cudaError_t e, const char *what, const char *file, int line)
+{
+    if (e != cudaSuccess) {
+        print_error("%s:%d: %s failed: %s\n", file, line, what, cudaGetErrorString(e));
+        fail();
+    }
+}
+
+uint64_t tk_seed(int round)
+{
+    static uint64_t fresh;
+    const char *s = getenv("BOOK_SEED");
+    if (s && *s) return strtoull(s, NULL, 10);
+    if (round == 0) return 20261129u;
+    if (!fresh) {
+        fresh = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid() << 16;
+        fprintf(stderr, "testkit: fresh seed %llu (replay with BOOK_SEED=%llu)\n",
+                (unsigned long long)fresh, (unsigned long long)fresh);
+    }
+    return fresh;
+}
+uint64_t tk_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+double tk_uniform(uint64_t *s, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(tk_next(s) >> 11) * 0x1.0p-53);
+}
+void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *s)
+{
+    for (size_t i = 0; i < n; i++) x[i] = (float)tk_uniform(s, lo, hi);
+}
+
+float *tk_dev_floats(size_t n)
+{
+    void *d = NULL;
+    TK_CUDA(cudaMalloc(&d, (n ? n : 1) * sizeof(float)));
+    tk_poison(d, (n ? n : 1) * sizeof(float));
+    return d;
+}
+void tk_poison(void *d, size_t bytes) { TK_CUDA(cudaMemset(d, 0xff, bytes)); }
+void tk_upload(float *d, const float *h, size_t n)
+{
+    TK_CUDA(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+}
+void tk_download(float *h, const float *d, size_t n)
+{
+    TK_CUDA(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+}
+void tk_free(void *d) { if (d) cudaFree(d); }
+
+void *tk_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    assert_non_null(p);
+    return p;
+}
+
+size_t tk_compare(const char *what, const float *got, const double *ref,
+                  size_t n, double atol, double rtol, uint64_t seed)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i], r = ref[i];
+        int ok;
+        if (!isfinite(r)) ok = (isnan(r) && isnan(g)) || g == r;
+        else ok = isfinite(g) && fabs(g - r) <= atol + rtol * fabs(r);
+        if (!ok && bad++ < 5)
+            print_error("%s: element %zu of %zu is %.9g, expected %.9g (seed %llu)\n",
+                        what, i, n, g, r, (unsigned long long)seed);
+    }
+    if (bad > 5) print_error("%s: %zu elements wrong in all\n", what, bad);
+    return bad;
+}

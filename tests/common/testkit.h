@@ -1,0 +1,77 @@
+/* testkit.h -- what every chapter's cmocka tests share.
+ *
+ * Inputs are random: a fixed seed first, then a fresh seed that is printed
+ * so a failure can be replayed (BOOK_SEED=n).  Device outputs are poisoned
+ * with NaN before every run, so an element a kernel forgets to write fails.
+ * Comparisons are against a double-precision CPU reference and fail on NaN
+ * or Inf unless the reference has the same value there.
+ * Without a CUDA device every GPU test is skipped, saying why. */
+#ifndef TESTKIT_H
+#define TESTKIT_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+/* 1 when a usable CUDA device is present (the answer is cached). */
+int tk_gpu_available(void);
+/* Skip the calling test, with the reason, when there is no GPU. */
+#define TK_REQUIRE_GPU()                                                   \
+    do {                                                                   \
+        if (!tk_gpu_available()) {                                         \
+            print_message("skipped: no CUDA device (%s)\n", tk_gpu_why()); \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
+const char *tk_gpu_why(void);
+/* 1 under `make sanitize` (BOOK_SMALL=1): tests use smaller sizes. */
+int tk_small(void);
+/* A test of a listing that races on purpose calls this first: it skips in
+ * the sanitizer's clean runs (BOOK_SANITIZE=1), and runs in normal runs and
+ * in the run that must show the finding (see tools/sanitize.sh). */
+#define TK_SKIP_IN_CLEAN_SANITIZER_RUN()                                   \
+    do {                                                                   \
+        if (tk_env("BOOK_SANITIZE")) {                                     \
+            print_message("skipped: wrong on purpose; make sanitize runs " \
+                          "it alone and expects the finding\n");           \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
+int tk_env(const char *name);
+/* Run a group of tests, or only those matching $BOOK_FILTER (cmocka's
+ * wildcards * and ?). */
+#define tk_run_tests(name, tests)                                          \
+    (tk_env("BOOK_FILTER") ? cmocka_set_test_filter(getenv("BOOK_FILTER")) \
+                           : (void)0,                                      \
+     cmocka_run_group_tests_name(name, tests, NULL, NULL))
+
+/* Assert that a CUDA runtime call succeeded, naming it on failure. */
+#define TK_CUDA(call) tk_cuda_ok((call), #call, __FILE__, __LINE__)
+void tk_cuda_ok(cudaError_t e, const char *what, const char *file, int line);
+
+/* Random numbers: splitmix64.  tk_seeds() gives the fixed seed (round 0)
+ * and a fresh one (round 1), which is printed. */
+uint64_t tk_seed(int round);
+uint64_t tk_next(uint64_t *state);
+double tk_uniform(uint64_t *state, double lo, double hi);
+void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *state);
+
+/* Device buffers: allocated, and poisoned (all bits set: a NaN). */
+float *tk_dev_floats(size_t n);
+void tk_poison(void *d, size_t bytes);
+void tk_upload(float *d, const float *h, size_t n);
+void tk_download(float *h, const float *d, size_t n);
+void tk_free(void *d);
+
+/* Compare got[0..n) with the reference: element i passes when
+ * |got - ref| <= atol + rtol |ref|.  NaN or Inf in got fails unless ref is
+ * the same non-finite value.  Prints the first few failures with their
+ * index and the seed; returns the number of failing elements. */
+size_t tk_compare(const char *what, const float *got, const double *ref,
+                  size_t n, double atol, double rtol, uint64_t seed);
+/* Host memory that the test frees on every path. */
+void *tk_malloc(size_t bytes);
+#endif

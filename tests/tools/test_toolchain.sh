@@ -1,0 +1,76 @@
+#!/bin/bash
+# test_toolchain.sh -- the book's own machinery on fixtures, in cmocka's
+# output format so that run-tests.sh counts it with the chapters' tests.
+# Needs noweb and gawk; without them each test is reported as skipped.
+cd "$(dirname "$0")/../.." || exit 1
+fx=tests/tools/fixtures
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+have_noweb=1
+command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 || have_noweb=0
+
+run() {   # run NAME COMMAND...: the command must exit 0
+  local name=$1; shift
+  echo "[ RUN      ] $name"
+  if [ $have_noweb = 0 ]; then echo "skipped: noweb or gawk not installed"; echo "[  SKIPPED ] $name"; return; fi
+  if out=$("$@" 2>&1); then echo "[       OK ] $name"; else echo "$out" | tail -5; echo "[  FAILED  ] $name"; fi
+}
+markup() { tools/noweb.sh markup "$@"; }
+weave() { tools/noweb.sh weave "$@" | gawk -f tools/nw2md.awk; }
+# expect_fail STATUS-CHECK PATTERN COMMAND...: fails, and says PATTERN
+expect_fail() {
+  local pat=$1; shift
+  if "$@" > "$tmp/out" 2>&1; then echo "expected a failure, got success"; return 1; fi
+  grep -q -- "$pat" "$tmp/out" || { echo "expected '$pat' in:"; cat "$tmp/out"; return 1; }
+}
+
+t_undefined_tangle() { expect_fail "$fx/undefined-chunk.nw:6: chunk <<Do the work>> is used but never defined" \
+  bash -c "set -o pipefail; tools/noweb.sh markup $fx/undefined-chunk.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/a.cu"; }
+t_undefined_weave() { expect_fail "$fx/undefined-chunk.nw:6: chunk <<Do the work>> is used but never defined" \
+  bash -c "set -o pipefail; tools/noweb.sh weave $fx/undefined-chunk.nw | gawk -f tools/nw2md.awk"; }
+t_prose_shift_tangle() { expect_fail "$fx/prose-shift.nw:3: unescaped << in documentation chunk" \
+  bash -c "set -o pipefail; tools/noweb.sh markup $fx/prose-shift.nw | gawk -f tools/tangle.awk -v mode=check"; }
+t_prose_shift_weave() { expect_fail "$fx/prose-shift.nw:3: unescaped << in documentation chunk" \
+  bash -c "set -o pipefail; tools/noweb.sh weave $fx/prose-shift.nw | gawk -f tools/nw2md.awk"; }
+t_unused_and_wide() {
+  expect_fail "$fx/unused-and-wide.nw:7: chunk <<Never used>> is defined but never used" \
+    bash -c "tools/noweb.sh markup $fx/unused-and-wide.nw | gawk -f tools/tangle.awk -v mode=check -v width=78" &&
+  grep -q "$fx/unused-and-wide.nw:8: code line is 79 columns wide" "$tmp/out"
+}
+t_launch_tangles() {
+  markup $fx/good.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/good.cu > "$tmp/good.cu" &&
+  grep -qx '    k<<<1, 1>>>(x);' "$tmp/good.cu" && grep -qx '    // <<Launch>>' "$tmp/good.cu"
+}
+t_line_directives() {
+  markup $fx/good.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/good.cu -v lines=1 > "$tmp/l.cu" &&
+  grep -A1 "^#line 16 \"$fx/good.nw\"" "$tmp/l.cu" | grep -q 'k<<<1, 1>>>(x);'
+}
+t_tangle_deterministic() {
+  tools/tangle.sh "$tmp/t1" && tools/tangle.sh "$tmp/t2" && diff -r "$tmp/t1" "$tmp/t2"
+}
+t_weave_markdown() {
+  weave $fx/good.nw > "$tmp/good.md" &&
+  grep -q '\\nwbegin{1}{tangled/fixture/good.cu}{\\nwdefsign}{}' "$tmp/good.md" &&
+  grep -q '⟨Launch 2⟩' "$tmp/good.md" &&
+  grep -q 'k<<<1, 2>>>' "$tmp/good.md" &&
+  grep -q 'Used in \\hyperlink{nw1}{1}' "$tmp/good.md" &&
+  grep -q '\\nwidentry{k}{\\hyperlink{nw1}{1}}{\\hyperlink{nw2}{2}}' "$tmp/good.md"
+}
+t_book_has_no_drift() { tools/check.sh; }
+t_bad_chapter_fails_make() {
+  mkdir -p "$tmp/book/chapters" && cp -r tools Makefile "$tmp/book/" &&
+  cp $fx/undefined-chunk.nw "$tmp/book/chapters/01-x.nw" &&
+  printf 'title: x\nchapters:\n  - 01-x\nbuild:\n  code-width: 78\n' > "$tmp/book/book.yaml" &&
+  expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s tangle &&
+  expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s build/book.md
+}
+t_skip_is_not_a_pass() {
+  printf '#!/bin/sh\necho "[ RUN      ] a"; echo "[  SKIPPED ] a"; echo "[ RUN      ] b"; echo "[       OK ] b"; echo "[ RUN      ] c"; exit 1\n' > "$tmp/p" &&
+  chmod +x "$tmp/p" && { tools/run-tests.sh "$tmp/p" > "$tmp/o"; test $? -ne 0; } &&
+  tail -1 "$tmp/o" | grep -qx '1 passed, 1 failed, 1 skipped'
+}
+
+for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
+         launch_tangles line_directives tangle_deterministic weave_markdown book_has_no_drift \
+         bad_chapter_fails_make skip_is_not_a_pass; do
+  run "$t" "t_$t"
+done

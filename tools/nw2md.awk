@@ -1,0 +1,187 @@
+# nw2md.awk -- noweb backend that writes pandoc Markdown for the book.
+#
+#   markup chapters/*.nw | finduses | noidx | awk -f tools/nw2md.awk
+#
+# Documentation chunks pass through as Markdown.  Each code chunk becomes a
+# raw LaTeX header (number, <name>=, a wrong-on-purpose mark), a fenced
+# CUDA code block in which uses read <name N>, and a raw LaTeX footer with
+# the identifiers it defines, "continued in" and "used in".  At the end
+# come an index of chunks and an index of identifiers.
+#
+# Two directives in documentation draw measured data into the text:
+#   {{csv:FILE:KEYCOL=KEY:COL:FORMAT}}          one value, inline
+#   {{csvtable:FILE:COLS:HEADERS:FORMATS}}      a whole table, on its own line
+# (COLS, HEADERS and FORMATS are comma-separated; a FORMAT is printf's, or
+# "s" for the text as written).  A missing file, row or column is an error.
+#
+# Exit status: 2 on @fatal in the stream, 1 on any other error.
+
+function err(msg) { printf "%s:%d: %s\n", file, lineno, msg > "/dev/stderr"; errors++ }
+
+# LaTeX-escape text for the raw headers and indexes.
+function tex(s) {
+    gsub(/\\/, "\001", s)
+    gsub(/[{}_&%#$]/, "\\\\&", s)
+    gsub(/\^/, "\\^{}", s); gsub(/~/, "\\textasciitilde{}", s)
+    gsub(/\001/, "\\textbackslash{}", s)
+    return s
+}
+function link(n) { return "\\hyperlink{nw" n "}{" n "}" }
+function links(list,    a, k, i, out) {
+    k = split(list, a, " "); out = ""
+    for (i = 1; i <= k; i++) out = out (i > 1 ? ", " : "") link(a[i])
+    return out
+}
+function minus(list, drop,    a, k, i, out) {   # list without the numbers in drop
+    k = split(list, a, " "); out = ""
+    for (i = 1; i <= k; i++) if ((" " drop " ") !~ (" " a[i] " ")) out = out (out == "" ? "" : " ") a[i]
+    return out
+}
+function addto(arr, key, n) {     # append chunk number n once
+    if ((" " arr[key] " ") !~ (" " n " ")) arr[key] = (arr[key] == "" ? n : arr[key] " " n)
+}
+
+# ---- measured data -------------------------------------------------------
+function loadcsv(path,    line, n, k, i, hdr, f) {
+    if (path in csvrows) return 1
+    n = 0; hdr = 0; csvprov[path] = ""
+    while ((getline line < path) > 0) {
+        if (line ~ /^#/) { sub(/^# */, "", line); csvprov[path] = csvprov[path] (csvprov[path] == "" ? "" : "; ") line; continue }
+        if (line ~ /^[ \t]*$/) continue
+        k = split(line, f, ",")
+        if (!hdr) { hdr = 1; for (i = 1; i <= k; i++) csvcol[path, f[i]] = i; continue }
+        n++; for (i = 1; i <= k; i++) csvcell[path, n, i] = f[i]
+    }
+    close(path)
+    if (!hdr) { err("no data in " path " (run make bench on a GPU, or restore the file)"); return 0 }
+    csvrows[path] = n
+    return 1
+}
+function fmt(f, v) { return f == "s" || f == "" ? v : sprintf(f, v) }
+function csvvalue(spec,    a, kv, r, c, kc) {
+    split(spec, a, ":")               # file, key=value, column, format
+    if (!loadcsv(a[1])) return "??"
+    split(a[2], kv, "=")
+    kc = csvcol[a[1], kv[1]]; c = csvcol[a[1], a[3]]
+    if (!kc || !c) { err("no column " (kc ? a[3] : kv[1]) " in " a[1]); return "??" }
+    for (r = 1; r <= csvrows[a[1]]; r++)
+        if (csvcell[a[1], r, kc] == kv[2]) return fmt(a[4], csvcell[a[1], r, c])
+    err("no row " a[2] " in " a[1]); return "??"
+}
+function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep) {
+    split(spec, a, ":")
+    if (!loadcsv(a[1])) return ""
+    n = split(a[2], cols, ","); split(a[3], hdrs, ","); split(a[4], fmts, ",")
+    out = ""; sep = ""
+    for (i = 1; i <= n; i++) {
+        if (!csvcol[a[1], cols[i]]) { err("no column " cols[i] " in " a[1]); return "" }
+        out = out "| " hdrs[i] " "; sep = sep (i == 1 ? "|:--" : "|--:")
+    }
+    out = out "|\n" sep "|\n"
+    for (r = 1; r <= csvrows[a[1]]; r++) {
+        for (i = 1; i <= n; i++) {
+            c = csvcol[a[1], cols[i]]
+            out = out "| " fmt(fmts[i], csvcell[a[1], r, c]) " "
+        }
+        out = out "|\n"
+    }
+    return out "\n: Measured: " csvprov[a[1]] ". Source: `" a[1] "`.\n"
+}
+function directives(s,    out, i, j, d) {
+    out = ""
+    while ((i = index(s, "{{csv")) > 0) {
+        j = index(substr(s, i), "}}")
+        if (!j) { err("unterminated {{csv directive"); break }
+        d = substr(s, i + 2, j - 3)
+        out = out substr(s, 1, i - 1)
+        if (d ~ /^csvtable:/) out = out csvtable(substr(d, 10))
+        else if (d ~ /^csv:/) out = out csvvalue(substr(d, 5))
+        else err("unknown directive {{" d "}}")
+        s = substr(s, i + j + 1)
+    }
+    return out s
+}
+
+# ---- pass 1: read the whole stream, number the chunks --------------------
+{ tok[++ntok] = $0 }
+$1 == "@fatal" { print "noweb: " substr($0, 8) > "/dev/stderr"; fatal = 1 }
+$1 == "@begin" && $2 == "code" { nchunks++ ; incode = 1 }
+$1 == "@end" && $2 == "code" { incode = 0 }
+$1 == "@defn" {
+    name = substr($0, 7); cnum[nchunks] = name
+    if (!(name in first)) first[name] = nchunks
+    else addto(cont, prevpart[name], nchunks)
+    prevpart[name] = nchunks
+    addto(defs, name, nchunks)
+}
+$1 == "@use" && incode { addto(usedin, substr($0, 6), nchunks) }
+$1 == "@index" && $2 == "defn" { id = $3; addto(iddef, id, nchunks); idlist[id] = 1; chunkdefs[nchunks] = chunkdefs[nchunks] (chunkdefs[nchunks] == "" ? "" : " ") id }
+$1 == "@index" && $2 == "use" && incode { addto(iduse, $3, nchunks) }
+
+# ---- pass 2: write Markdown ----------------------------------------------
+END {
+    if (fatal) exit 2
+    n = 0; incode = 0; out = ""
+    for (t = 1; t <= ntok; t++) {
+        $0 = tok[t]
+        if ($1 == "@file") { file = substr($0, 7); lineno = 1; continue }
+        if ($1 == "@nl" || ($1 == "@index" && $2 == "nl")) {
+            if ($1 == "@nl") {
+                if (incode && skipnl) skipnl = 0
+                else if (incode) printf "\n"
+                else { printf "%s\n", directives(docline); docline = "" }
+            }
+            lineno++; continue
+        }
+        if ($1 == "@begin" && $2 == "code") { n++; incode = 1; skipnl = 1; continue }
+        if ($1 == "@defn") { begin_chunk(n, substr($0, 7)); continue }
+        if ($1 == "@end" && $2 == "code") { end_chunk(n); incode = 0; continue }
+        if ($1 == "@text") { if (incode) printf "%s", substr($0, 7); else docline = docline substr($0, 7); continue }
+        if ($1 == "@quote") { docline = docline "`"; continue }
+        if ($1 == "@endquote") { docline = docline "`"; continue }
+        if ($1 == "@use") {
+            u = substr($0, 6)
+            if (!(u in first)) { err("chunk <<" u ">> is used but never defined"); continue }
+            if (incode) printf "\342\237\250%s %d\342\237\251", u, first[u]
+            else docline = docline "\342\237\250" u " " first[u] "\342\237\251"
+            continue
+        }
+    }
+    if (docline != "") print directives(docline)
+    write_indexes()
+    exit errors ? 1 : 0
+}
+
+function begin_chunk(k, name,    wrong, sign) {
+    wrong = (name ~ /^Wrong on purpose/) ? "\\nwwrong" : ""
+    sign = (first[name] == k) ? "\\nwdefsign" : "\\nwplussign"
+    printf "\n```{=latex}\n\\nwbegin{%d}{%s}{%s}{%s}\n```\n\n~~~~~~~~ {.cuda}\n", k, tex(name), sign, wrong
+}
+function end_chunk(k,    name, foot, d, a, m, i) {
+    name = cnum[k]
+    printf "~~~~~~~~\n\n```{=latex}\n\\nwend{"
+    foot = ""
+    if (chunkdefs[k] != "") {
+        m = split(chunkdefs[k], a, " ")
+        for (i = 1; i <= m; i++)
+            foot = foot (i > 1 ? ", " : "Defines ") "\\texttt{" tex(a[i]) "}" (minus(iduse[a[i]], iddef[a[i]]) != "" ? " (used in " links(minus(iduse[a[i]], iddef[a[i]])) ")" : "")
+        foot = foot ". "
+    }
+    if (cont[k] != "") foot = foot "Continued in " links(cont[k]) ". "
+    if (first[name] == k && usedin[name] != "") foot = foot "Used in " links(usedin[name]) ". "
+    if (first[name] == k && usedin[name] == "" && name ~ /\//) foot = foot "Root chunk: the file \\texttt{" tex(name) "}. "
+    printf "%s}\n```\n\n", foot
+}
+function write_indexes(    i, k, names, ids, m) {
+    m = 0; for (nm in first) names[++m] = nm
+    asort(names)
+    printf "\n```{=latex}\n\\nwindexchunks\n"
+    for (i = 1; i <= m; i++)
+        printf "\\nwchunkentry{%s}{%s}{%s}\n", tex(names[i]), links(defs[names[i]]), usedin[names[i]] == "" ? "" : links(usedin[names[i]])
+    printf "\\nwindexidents\n"
+    m = 0; for (k in idlist) ids[++m] = k
+    asort(ids)
+    for (i = 1; i <= m; i++)
+        printf "\\nwidentry{%s}{%s}{%s}\n", tex(ids[i]), links(iddef[ids[i]]), links(minus(iduse[ids[i]], iddef[ids[i]]))
+    printf "\\nwindexend\n```\n"
+}
