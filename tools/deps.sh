@@ -33,9 +33,14 @@ if [ -n "${need% }" ]; then
   if have apt-get && [ "$(id -u)" = 0 ]; then
     echo "deps: installing missing Debian packages: $need"
     export DEBIAN_FRONTEND=noninteractive
-    { apt-get update -q && apt-get install -y -q --no-install-recommends $need; } >build-deps.log 2>&1 \
-      || { echo "deps: apt-get failed, see build-deps.log"; exit 1; }
-    echo "deps: done"
+    if { apt-get update -q && apt-get install -y -q --no-install-recommends $need; } >build-deps.log 2>&1; then
+      echo "deps: done"
+    elif [ "$what" = test ]; then
+      echo "deps: apt-get failed (see build-deps.log); going on, the checks that need"
+      echo "deps: $need are reported as skipped"
+    else
+      echo "deps: apt-get failed, see build-deps.log"; exit 1
+    fi
   elif have apt-get && have sudo; then
     echo "deps: installing missing Debian packages with sudo: $need"
     sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need || exit 1

@@ -16,4 +16,4 @@ make -s bench $chs > build/logs/bench.log 2>&1; b=$?
 cp -r build/*/sanitize-*.log build/*/expect-*.log build/logs/ 2>/dev/null
 tar czf "$OUT/results.tgz" figures/data build/logs
 echo "== summary: test $(tail -1 build/logs/test.log) | sanitize $(tail -1 build/logs/sanitize.log) | bench exit $b"
-for f in figures/data/*/*.csv; do echo "== $f"; grep -v '^#' "$f" | column -t -s, | head -40; done
+for f in figures/data/*/*.csv; do echo "== $f"; grep -v '^#' "$f" | head -40; done

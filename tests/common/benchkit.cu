@@ -122,6 +122,7 @@ FILE *bk_csv_open(const char *chapter, const char *columns)
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    if (getenv("BOOK_DATE")) snprintf(date, sizeof date, "%s", getenv("BOOK_DATE"));
     const char *commit = getenv("BOOK_COMMIT") ? getenv("BOOK_COMMIT") : "unknown";
     const char *nvdrv = getenv("BOOK_DRIVER") ? getenv("BOOK_DRIVER") : "unknown";
     fprintf(f, "# gpu: %s (%d SMs)\n# driver: %s (CUDA %d.%d)\n# cuda runtime: %d.%d\n# date: %s\n# commit: %s\n",
