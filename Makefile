@@ -104,13 +104,15 @@ bench: $(BENCHES)
 	  BOOK_GPU=$(GPU) BOOK_COMMIT=$${BOOK_COMMIT:-$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} \
 	  BOOK_DRIVER=$$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1) \
 	  $$b || exit 1; done
+	@for c in $(CH); do if [ -x tests/$$c/gpu-extra.sh ]; then \
+	  BOOK_GPU=$(GPU) tests/$$c/gpu-extra.sh || exit 1; fi; done
 
 # ---- weave ---------------------------------------------------------------------
 FIGURES := $(wildcard figures/*.tex) $(wildcard figures/data/$(GPU)/*.csv)
 pdf: build/book.pdf
 build/book.md: $(NWFILES) tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) | deps-pdf
 	@mkdir -p build
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/nw2md.awk > $@
+	tools/noweb.sh weave $(NWFILES) | gawk -f tools/nw2md.awk -v draft=$(if $(DRAFT),1,0) > $@
 build/book.tex: build/book.md tools/preamble.tex tools/cuda.xml book.yaml
 	pandoc $< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
 	  --top-level-division=chapter --syntax-definition=tools/cuda.xml --highlight-style=tango \
