@@ -89,17 +89,68 @@ extern "C" cudaError_t row_sums_block(const float *a, size_t rows,
     return row_block_launch<float>(a, rows, cols, out);
 }
 
+// <<Row sums: several blocks per row>>
+template <class V>
+__global__ void __launch_bounds__(kBlock2d)
+row_chunk_kernel(const float *a, size_t units, size_t chunk, float *partial)
+{
+    const V *r = reinterpret_cast<const V *>(a) + blockIdx.y * units;
+    size_t begin = blockIdx.x * chunk;
+    size_t end = begin + chunk < units ? begin + chunk : units;
+    float acc = 0.0f;
+#pragma unroll 4
+    for (size_t c = begin + threadIdx.x; c < end; c += kBlock2d)
+        acc += sum_of(r[c]);
+    acc = block_sum<kBlock2d>(acc);
+    if (threadIdx.x == 0)
+        partial[blockIdx.y * (size_t)gridDim.x + blockIdx.x] = acc;
+}
+extern "C" size_t row_sums_workspace_bytes(void)
+{
+    return 4 * kMaxChunkBlocks;
+}
+
+template <class V>
+static cudaError_t row_chunk_launch(const float *a, size_t rows,
+                                    size_t cols, float *out, float *partial,
+                                    size_t resident)
+{
+    size_t units = cols / width_of<V>();
+    size_t chunks = 2 * resident / rows;
+    if (chunks > ceil_div(units, 1024)) chunks = ceil_div(units, 1024);
+    if (chunks * rows > kMaxChunkBlocks) chunks = kMaxChunkBlocks / rows;
+    if (chunks < 1) chunks = 1;
+    size_t chunk = ceil_div(units, chunks);
+    row_chunk_kernel<V><<<dim3((unsigned)chunks, (unsigned)rows),
+                          kBlock2d>>>(a, units, chunk, partial);
+    BOOK_TRY(cudaGetLastError());
+    return row_warp_launch<float>(partial, rows, chunks, out);
+}
+
 // <<Row sums: pick the mapping and the load width>>
 extern "C" cudaError_t row_sums(const float *a, size_t rows, size_t cols,
                                 float *out, void *work)
 {
-    (void)work;
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
     bool vec = cols % 4 == 0 && is_aligned(a, 16);
     if (cols <= 1024)
         return vec ? row_warp_launch<float4>(a, rows, cols, out)
                    : row_warp_launch<float>(a, rows, cols, out);
+    // <<Use several blocks per row when there are few rows>>
+    int dev, sms, per_sm;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, row_chunk_kernel<float4>, (int)kBlock2d, 0));
+    size_t resident = (size_t)sms * (per_sm > 0 ? per_sm : 1);
+    if (rows < resident && rows <= kMaxChunkBlocks / 2) {
+        if (!work) return cudaErrorInvalidValue;
+        return vec ? row_chunk_launch<float4>(a, rows, cols, out,
+                                              (float *)work, resident)
+                   : row_chunk_launch<float>(a, rows, cols, out,
+                                             (float *)work, resident);
+    }
     return vec ? row_block_launch<float4>(a, rows, cols, out)
                : row_block_launch<float>(a, rows, cols, out);
 }

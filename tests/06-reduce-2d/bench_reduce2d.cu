@@ -54,6 +54,7 @@ int main(void)
         double read = bk_read_gbps(bytes);
         void *work;
         size_t wb = col_sums_workspace_bytes(rows, cols);
+        if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
         BK_CUDA(cudaMalloc(&work, wb));
         fprintf(f, "read_ceiling_%s,%zux%zu,%.4f,%.1f,1.000,--\n", tags[s],
                 rows, cols, bytes / (read * 1e6), read);

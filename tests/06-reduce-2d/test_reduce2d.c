@@ -59,6 +59,7 @@ static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
     float *da = tk_dev_floats(n + offset), *dout = tk_dev_floats(most);
     tk_upload(da, a, n + offset);
     size_t wb = col_sums_workspace_bytes(rows, cols);
+    if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
     void *work;
     TK_CUDA(cudaMalloc(&work, wb));
     tk_poison(work, wb);
@@ -210,6 +211,7 @@ static void workspace_bounds(void **s)
     assert_true(col_sums_workspace_bytes(1, 1000000) >= 4 * 1000000);
     assert_true(col_sums_workspace_bytes(32, 1u << 20) <= 4 * 32 << 20);
     assert_true(dot_workspace_bytes() >= 4 * 4096);
+    assert_true(row_sums_workspace_bytes() >= 4 * 4096);
 }
 
 int main(void)
