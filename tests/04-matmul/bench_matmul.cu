@@ -106,10 +106,10 @@ int main(void)
         {"naive", matmul_naive, 0.25},
         {"coalesced", matmul_coalesced, 0.25},
         {"tiled", matmul_tiled, 8},
-        {"1d_blocked", matmul_1d_blocked, 16},
-        {"2d_blocked", matmul_2d_blocked, 32},
+        {"1d-blocked", matmul_1d_blocked, 16},
+        {"2d-blocked", matmul_2d_blocked, 32},
         {"vectorized", matmul_vectorized, 32},
-        {"double_buffered", matmul_double_buffered, 32},
+        {"double-buffered", matmul_double_buffered, 32},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         k.fn = v[i].fn;
