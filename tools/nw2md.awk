@@ -151,7 +151,7 @@ END {
         if ($1 == "@use") {
             u = substr($0, 6)
             if (!(u in first)) { err("chunk <<" u ">> is used but never defined"); continue }
-            if (incode) printf "\342\237\250%s %d\342\237\251", u, first[u]
+            if (incode) printf "/*\342\237\250%s %d\342\237\251*/", u, first[u]
             else docline = docline "\342\237\250" u " " first[u] "\342\237\251"
             continue
         }
