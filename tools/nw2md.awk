@@ -129,7 +129,12 @@ END {
     n = 0; incode = 0; out = ""
     for (t = 1; t <= ntok; t++) {
         $0 = tok[t]
-        if ($1 == "@file") { file = substr($0, 7); lineno = 1; continue }
+        if ($1 == "@file") {
+            # A blank line between chapters, so that a chapter ending in a
+            # list does not swallow the next chapter's heading.
+            if (file != "") printf "\n"
+            file = substr($0, 7); lineno = 1; continue
+        }
         if ($1 == "@nl" || ($1 == "@index" && $2 == "nl")) {
             if ($1 == "@nl") {
                 if (incode && skipnl) skipnl = 0
