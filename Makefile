@@ -76,10 +76,16 @@ define chapter_rules
 $(1)_OBJ := $$(patsubst tangled/%.cu,build/obj/%.o,$$(wildcard tangled/$(1)/*.cu))
 $(1)_TESTC := $$(wildcard tests/$(1)/*.c)
 $(1)_BENCH := $$(wildcard tests/$(1)/bench*.cu)
+ifeq ($$($(1)_TESTC),)
+build/$(1)/test:
+	@mkdir -p build/$(1)
+	@printf '#!/bin/sh\necho "[ RUN      ] $(1)_has_tests"\necho "$(1) has code but no tests/$(1)/test_*.c"\necho "[  FAILED  ] $(1)_has_tests"\n' > $$@ && chmod +x $$@
+else
 build/$(1)/test: $$($(1)_OBJ) $$($(1)_TESTC) $$(wildcard tests/$(1)/*.h) build/obj/testkit.o $(SRCSTAMP)
 	@mkdir -p build/$(1)
 	$$(CC) $$(CFLAGS) -Itests/$(1) -c $$($(1)_TESTC) && mv $$(notdir $$($(1)_TESTC:.c=.o)) build/$(1)/
 	$$(NVCC) $$(GENCODE) -o $$@ $$($(1)_OBJ) $$(addprefix build/$(1)/,$$(notdir $$($(1)_TESTC:.c=.o))) build/obj/testkit.o $$(LIBS)
+endif
 build/$(1)/bench: $$($(1)_OBJ) $$($(1)_BENCH) build/obj/benchkit.o $(SRCSTAMP)
 	@mkdir -p build/$(1)
 	$$(NVCC) $$(NVFLAGS) -Itests/$(1) -o $$@ $$($(1)_BENCH) $$($(1)_OBJ) build/obj/benchkit.o -lcublas
