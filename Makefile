@@ -106,12 +106,13 @@ sanitize: $(TESTS)
 
 bench: $(BENCHES)
 	@mkdir -p figures/data/$(GPU)
-	@for b in $(BENCHES); do \
+	@st=0; for b in $(BENCHES); do \
 	  BOOK_GPU=$(GPU) BOOK_COMMIT=$${BOOK_COMMIT:-$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} \
 	  BOOK_DRIVER=$$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1) \
-	  $$b || exit 1; done
-	@for c in $(CH); do if [ -x tests/$$c/gpu-extra.sh ]; then \
-	  BOOK_GPU=$(GPU) tests/$$c/gpu-extra.sh || exit 1; fi; done
+	  $$b || { echo "bench: $$b failed"; st=1; }; done; \
+	for c in $(CH); do if [ -x tests/$$c/gpu-extra.sh ]; then \
+	  BOOK_GPU=$(GPU) tests/$$c/gpu-extra.sh || { echo "bench: tests/$$c/gpu-extra.sh failed"; st=1; }; fi; done; \
+	exit $$st
 
 # ---- weave ---------------------------------------------------------------------
 FIGURES := $(wildcard figures/*.tex) $(wildcard figures/data/$(GPU)/*.csv)
