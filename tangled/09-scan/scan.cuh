@@ -1,0 +1,354 @@
+// scan.cuh -- chapter 9: the device-wide scans as templates (used by
+// chapter 10 as well).  Include from CUDA C++ only.
+#ifndef SCAN_CUH
+#define SCAN_CUH
+#include <cuda/atomic>
+#include "common/book.h"
+#include "09-scan/scan.h"
+
+// <<Warp-shuffle inclusive scan>>
+template <typename T>
+__device__ __forceinline__ T scan_warp_inclusive(T x)
+{
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (unsigned d = 1; d < 32; d *= 2) {
+        T y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    return x;
+}
+
+// <<Warp-shuffle total>>
+template <typename T>
+__device__ __forceinline__ T scan_warp_total(T v)
+{
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);
+    return v;
+}
+
+// <<Device-wide scan constants>>
+constexpr int kDevThreads = 256;               // threads per tile
+constexpr int kDevWarps = kDevThreads / 32;
+constexpr int kDevRounds = 4;                  // 16-byte vectors a thread
+static_assert(kDevWarps * kDevRounds == 32, "one warp scans warp totals");
+static_assert(kDevThreads * kDevRounds * 16 == SCAN_DEVICE_TILE_BYTES,
+              "the tile size the header promises");
+template <typename T> struct dev_tile {
+    static constexpr int vec = 16 / sizeof(T);   // elements a vector
+    static constexpr size_t elems = (size_t)kDevThreads * kDevRounds * vec;
+};
+template <typename T> struct alignas(16) vec16 { T v[16 / sizeof(T)]; };
+static const size_t kScanMaxGrid = 2147483647u;  // 2^31 - 1 blocks
+
+// <<Load and store a tile of sixteen-byte vectors>>
+// Index of element 0 of vector r of this thread, in the whole array.
+template <typename T>
+__device__ __forceinline__ size_t dev_elem(size_t base, int r)
+{
+    return base + ((size_t)r * kDevThreads + threadIdx.x) * dev_tile<T>::vec;
+}
+
+template <typename T, int V>
+__device__ __forceinline__ void dev_load(const T *in, size_t n, size_t base,
+                                         bool vec, T (&x)[kDevRounds][V],
+                                         T fill)
+{
+#pragma unroll
+    for (int r = 0; r < kDevRounds; r++) {
+        const size_t i = dev_elem<T>(base, r);
+        if (vec) {
+            const vec16<T> q = *(const vec16<T> *)(in + i);
+#pragma unroll
+            for (int k = 0; k < V; k++) x[r][k] = q.v[k];
+        } else {
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                x[r][k] = i + k < n ? in[i + k] : fill;
+        }
+    }
+}
+
+template <typename T, int V>
+__device__ __forceinline__ void dev_store(T *out, size_t n, size_t base,
+                                          bool vec,
+                                          const T (&x)[kDevRounds][V])
+{
+#pragma unroll
+    for (int r = 0; r < kDevRounds; r++) {
+        const size_t i = dev_elem<T>(base, r);
+        if (vec) {
+            vec16<T> q;
+#pragma unroll
+            for (int k = 0; k < V; k++) q.v[k] = x[r][k];
+            *(vec16<T> *)(out + i) = q;
+        } else {
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (i + k < n) out[i + k] = x[r][k];
+        }
+    }
+}
+
+// <<Tile status for decoupled look-back>>
+enum : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTilePrefix = 2 };
+template <typename T> struct tile_status {
+    unsigned *flag;               // per tile; zeroed before every launch
+    T *aggregate;                 // per tile: its own sum
+    T *inclusive;                 // per tile: its sum and all before it
+    unsigned long long *next;     // the next tile number to hand out
+};
+
+template <typename T>
+__device__ void publish(const tile_status<T> &st, size_t tile, unsigned f,
+                        T value)
+{
+    T *slot = f == kTilePrefix ? st.inclusive + tile : st.aggregate + tile;
+    cuda::atomic_ref<T, cuda::thread_scope_device>(*slot).store(
+        value, cuda::memory_order_relaxed);
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(st.flag[tile])
+        .store(f, cuda::memory_order_release);
+}
+
+// <<Look back for a tile's exclusive prefix>>
+template <typename T>
+__device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
+{
+    const unsigned lane = threadIdx.x % 32;
+    if (tile == 0) {
+        if (lane == 0) publish(st, 0, kTilePrefix, aggregate);
+        return T(0);
+    }
+    if (lane == 0) publish(st, tile, kTileAggregate, aggregate);
+    T prefix = T(0);
+    long long pred = (long long)tile - 1 - lane;   // the tile I inspect
+    for (;;) {
+        unsigned f = kTilePrefix;
+        T v = T(0);
+        if (pred >= 0) {
+            // <<Wait for a predecessor's status and read its value>>
+            cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(st.flag[pred]);
+            while ((f = flag.load(cuda::memory_order_acquire)) == kTileInvalid) {
+            }
+            T *src = f == kTilePrefix ? st.inclusive : st.aggregate;
+            v = cuda::atomic_ref<T, cuda::thread_scope_device>(src[pred]).load(
+                cuda::memory_order_relaxed);
+        }
+        const unsigned done = __ballot_sync(0xffffffffu, f == kTilePrefix);
+        const unsigned stop = done ? __ffs(done) - 1 : 31;
+        prefix += scan_warp_total(lane <= stop ? v : T(0));
+        if (done) break;
+        pred -= 32;
+    }
+    if (lane == 0) publish(st, tile, kTilePrefix, prefix + aggregate);
+    return prefix;
+}
+
+// <<Scan one tile of the device-wide scan>>
+enum { kPrefixNone, kPrefixSeeded, kPrefixLookBack };
+template <typename T> struct tile_ctx {
+    T *sums;            // kPrefixNone: each tile's aggregate, or null
+    const T *seeds;     // kPrefixSeeded: each tile's exclusive prefix
+    tile_status<T> st;  // kPrefixLookBack: the tiles' published status
+};
+
+// Scans the tile in x (see dev_elem for the layout); returns the sum of
+// the tile and everything before it.
+template <int MODE, typename T, int V>
+__device__ T scan_tile(T (&x)[kDevRounds][V], size_t tile,
+                       const tile_ctx<T> &c, bool exclusive)
+{
+    __shared__ T sh[33];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    T before[kDevRounds];        // this warp's lanes below mine, per round
+    // <<Scan each vector and each warp>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++) {
+    #pragma unroll
+        for (int k = 1; k < V; k++) x[r][k] += x[r][k - 1];
+        const T w = scan_warp_inclusive(x[r][V - 1]);
+        const T below = __shfl_up_sync(0xffffffffu, w, 1);
+        before[r] = lane > 0 ? below : T(0);
+        if (lane == 31) sh[r * kDevWarps + warp] = w;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        // <<Scan the warp totals and find the tile's prefix>>
+        const T mine = sh[lane];
+        const T incl = scan_warp_inclusive(mine);
+        const T aggregate = __shfl_sync(0xffffffffu, incl, 31);
+        T prefix = T(0);
+        if constexpr (MODE == kPrefixNone) {
+            if (lane == 0 && c.sums) c.sums[tile] = aggregate;
+        } else if constexpr (MODE == kPrefixSeeded) {
+            prefix = c.seeds[tile];
+        } else {
+            prefix = look_back(c.st, tile, aggregate);
+        }
+        const T below = __shfl_up_sync(0xffffffffu, incl, 1);
+        sh[lane] = lane > 0 ? prefix + below : prefix;
+        if (lane == 0) sh[32] = prefix + aggregate;
+    }
+    __syncthreads();
+    // <<Add the prefixes to each element>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++) {
+        const T p = sh[r * kDevWarps + warp] + before[r];
+        if (exclusive) {
+    #pragma unroll
+            for (int k = V - 1; k > 0; k--) x[r][k] = p + x[r][k - 1];
+            x[r][0] = p;
+        } else {
+    #pragma unroll
+            for (int k = 0; k < V; k++) x[r][k] = p + x[r][k];
+        }
+    }
+    return sh[32];
+}
+
+// <<Device-wide scan kernels>>
+template <int MODE, typename T>
+__global__ void __launch_bounds__(kDevThreads)
+scan_device_kernel(const T *in, T *out, size_t n, bool exclusive,
+                   bool aligned, tile_ctx<T> c)
+{
+    __shared__ unsigned long long tile_sh;
+    size_t tile = blockIdx.x;
+    if constexpr (MODE == kPrefixLookBack) {
+        if (threadIdx.x == 0) tile_sh = atomicAdd(c.st.next, 1ull);
+        __syncthreads();
+        tile = tile_sh;
+    }
+    const size_t base = tile * dev_tile<T>::elems;
+    const bool vec = aligned && base + dev_tile<T>::elems <= n;
+    T x[kDevRounds][dev_tile<T>::vec];
+    dev_load(in, n, base, vec, x, T(0));
+    scan_tile<MODE>(x, tile, c, exclusive);
+    dev_store(out, n, base, vec, x);
+}
+template <typename T>
+__global__ void __launch_bounds__(kDevThreads)
+reduce_tiles_kernel(const T *in, size_t n, bool aligned, T *sums)
+{
+    __shared__ T warp_sums[kDevWarps];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const size_t base = blockIdx.x * dev_tile<T>::elems;
+    const bool vec = aligned && base + dev_tile<T>::elems <= n;
+    T x[kDevRounds][dev_tile<T>::vec], s = T(0);
+    dev_load(in, n, base, vec, x, T(0));
+    for (int r = 0; r < kDevRounds; r++)
+        for (int k = 0; k < dev_tile<T>::vec; k++) s += x[r][k];
+    s = scan_warp_total(s);
+    if (lane == 0) warp_sums[warp] = s;
+    __syncthreads();
+    if (warp == 0) {
+        s = scan_warp_total(lane < kDevWarps ? warp_sums[lane] : T(0));
+        if (lane == 0) sums[blockIdx.x] = s;
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kDevThreads)
+add_tile_prefix_kernel(T *out, size_t n, bool aligned, const T *prefix)
+{
+    if (blockIdx.x == 0) return;          // its prefix is zero
+    const size_t base = blockIdx.x * dev_tile<T>::elems;
+    const bool vec = aligned && base + dev_tile<T>::elems <= n;
+    T x[kDevRounds][dev_tile<T>::vec];
+    dev_load((const T *)out, n, base, vec, x, T(0));
+    const T p = prefix[blockIdx.x];
+    for (int r = 0; r < kDevRounds; r++)
+        for (int k = 0; k < dev_tile<T>::vec; k++) x[r][k] += p;
+    dev_store(out, n, base, vec, x);
+}
+
+// <<Scratch layout of the device-wide scans>>
+static inline size_t scan_align(size_t bytes)
+{
+    return ceil_div(bytes, 256) * 256;
+}
+
+// Bytes for the tile totals of every level of a recursive scan.
+template <typename T> size_t scan_levels_bytes(size_t n)
+{
+    size_t bytes = 0;
+    while (n > dev_tile<T>::elems) {
+        n = ceil_div(n, dev_tile<T>::elems);
+        bytes += scan_align(n * sizeof(T));
+    }
+    return bytes;
+}
+// [next | flags] [aggregates] [inclusive prefixes], each slice aligned.
+template <typename T> size_t scan_lookback_bytes(size_t n)
+{
+    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+    return scan_align(8 + 4 * tiles) + 2 * scan_align(tiles * sizeof(T));
+}
+template <typename T> tile_status<T> lookback_status(char *scratch,
+                                                     size_t n)
+{
+    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+    const size_t head = scan_align(8 + 4 * tiles);
+    const size_t vals = scan_align(tiles * sizeof(T));
+    tile_status<T> st;
+    st.next = (unsigned long long *)scratch;
+    st.flag = (unsigned *)(scratch + 8);
+    st.aggregate = (T *)(scratch + head);
+    st.inclusive = (T *)(scratch + head + vals);
+    return st;
+}
+
+// <<Device-wide scans on the host>>
+template <typename T>
+cudaError_t scan_propagate(const T *in, T *out, size_t n, bool exclusive,
+                           char *scratch)
+{
+    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+    const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
+    tile_ctx<T> c = {};
+    c.sums = tiles > 1 ? (T *)scratch : nullptr;
+    scan_device_kernel<kPrefixNone, T><<<(unsigned)tiles, kDevThreads>>>(
+        in, out, n, exclusive, aligned, c);
+    BOOK_TRY(cudaGetLastError());
+    if (tiles == 1) return cudaSuccess;
+    BOOK_TRY(scan_propagate<T>(c.sums, c.sums, tiles, true,
+                               scratch + scan_align(tiles * sizeof(T))));
+    add_tile_prefix_kernel<T><<<(unsigned)tiles, kDevThreads>>>(
+        out, n, aligned, c.sums);
+    return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t scan_reduce_then_scan(const T *in, T *out, size_t n,
+                                  bool exclusive, char *scratch)
+{
+    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+    if (tiles == 1) return scan_propagate(in, out, n, exclusive, scratch);
+    const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
+    tile_ctx<T> c = {};
+    T *sums = (T *)scratch;
+    reduce_tiles_kernel<T><<<(unsigned)tiles, kDevThreads>>>(in, n, aligned,
+                                                             sums);
+    BOOK_TRY(cudaGetLastError());
+    char *rest = scratch + scan_align(tiles * sizeof(T));
+    BOOK_TRY(scan_reduce_then_scan<T>(sums, sums, tiles, true, rest));
+    c.seeds = sums;
+    scan_device_kernel<kPrefixSeeded, T><<<(unsigned)tiles, kDevThreads>>>(
+        in, out, n, exclusive, aligned, c);
+    return cudaGetLastError();
+}
+template <typename T>
+cudaError_t scan_lookback(const T *in, T *out, size_t n, bool exclusive,
+                          char *scratch)
+{
+    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+    tile_ctx<T> c = {};
+    c.st = lookback_status<T>(scratch, n);
+    BOOK_TRY(cudaMemsetAsync(scratch, 0, 8 + 4 * tiles));
+    const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
+    scan_device_kernel<kPrefixLookBack, T><<<(unsigned)tiles, kDevThreads>>>(
+        in, out, n, exclusive, aligned, c);
+    return cudaGetLastError();
+}
+#endif
