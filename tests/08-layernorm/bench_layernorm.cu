@@ -43,8 +43,8 @@ int main(void)
     bk_fill_random(x, n, -1, 1, 11);
     bk_fill_random(g, cols, 0.5f, 1.5f, 12);
     bk_fill_random(b, cols, -1, 1, 13);
-    const char *names[] = {"two-pass", "welford", "welford-float4", "cached",
-                           "rmsnorm", "naive-wrong"};
+    const char *names[] = {"two_pass", "welford", "welford_float4", "cached",
+                           "rmsnorm", "naive_wrong"};
     ctx k = {x, g, b, y, rows, cols, 0};
     for (int w = 0; w < 6; w++) {
         k.which = w;
