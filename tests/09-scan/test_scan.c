@@ -399,12 +399,15 @@ static void all_zero_and_all_one(void **s)
     for (int p = P_ZEROS; p <= P_ONES; p++)
         for (int a = 0; a < 3; a++)
             for (int t = 0; t < 3; t++)
-                for (size_t z = 0; z < nsizes(); z++)
+                for (size_t z = 0; z < nsizes(); z++) {
+                    /* Under the sanitizer: two sizes. */
+                    if (tk_small() && z != 1 && z != 3) continue;
                     for (int k = 0; k < 2; k++)
                         assert_int_equal(
                             check_scan((elem_t)t, NO_TILE,
                                        (scan_device_algo)a, size_at(z),
                                        (scan_kind)k, p, 0), 0);
+                }
     if (tk_small()) return;
     /* 2^28 ones: exact for integers; for floats past 2^24 the bound. */
     assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_LOOKBACK, BIG,
