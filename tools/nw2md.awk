@@ -129,7 +129,11 @@ END {
     n = 0; incode = 0; out = ""
     for (t = 1; t <= ntok; t++) {
         $0 = tok[t]
-        if ($1 == "@file") { file = substr($0, 7); lineno = 1; continue }
+        if ($1 == "@file") {
+            if (docline != "") { print directives(docline); docline = "" }
+            if (file != "") printf "\n"     # a chapter's first heading needs a blank line
+            file = substr($0, 7); lineno = 1; continue
+        }
         if ($1 == "@nl" || ($1 == "@index" && $2 == "nl")) {
             if ($1 == "@nl") {
                 if (incode && skipnl) skipnl = 0
@@ -147,7 +151,7 @@ END {
         if ($1 == "@use") {
             u = substr($0, 6)
             if (!(u in first)) { err("chunk <<" u ">> is used but never defined"); continue }
-            if (incode) printf "\342\237\250%s %d\342\237\251", u, first[u]
+            if (incode) printf "/*\342\237\250%s %d\342\237\251*/", u, first[u]
             else docline = docline "\342\237\250" u " " first[u] "\342\237\251"
             continue
         }

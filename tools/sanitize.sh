@@ -12,35 +12,58 @@ command -v "$CS" >/dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
 if ! [ -x "$(command -v "$CS")" ]; then
   echo "sanitize: compute-sanitizer not found (it comes with the CUDA toolkit)"; exit 1
 fi
-pass=0; fail=0; skipped=0
+JOBS=${SANITIZE_JOBS:-1}
+LIMIT=${SANITIZE_TIMEOUT:-600}
+mkdir -p build/sanitize
+# One job: run_one CH TOOL TEST [TESTNAME] writes build/sanitize/CH.TOOL[.TESTNAME].{log,rc}
+run_one() {
+  local ch=$1 tool=$2 t=$3 name=${4:-} tag=$1.$2${4:+.$4}
+  if [ -z "$name" ]; then
+    BOOK_SMALL=1 BOOK_SANITIZE=1 timeout "$LIMIT" "$CS" --tool "$tool" --error-exitcode 86 "$t" \
+      > "build/sanitize/$tag.log" 2>&1
+  else
+    BOOK_SMALL=1 BOOK_FILTER="$name" BOOK_EXPECT_FINDING=1 timeout "$LIMIT" "$CS" --tool "$tool" "$t" \
+      > "build/sanitize/$tag.log" 2>&1
+  fi
+  echo $? > "build/sanitize/$tag.rc"
+}
+jobs=()
 for t in "$@"; do
   ch=$(basename "$(dirname "$t")")
-  for tool in memcheck racecheck synccheck initcheck; do
-    log=build/$ch/sanitize-$tool.log
-    BOOK_SMALL=1 BOOK_SANITIZE=1 "$CS" --tool "$tool" --error-exitcode 86 "$t" > "$log" 2>&1
-    rc=$?
-    summary=$(grep -E "(ERROR|RACECHECK) SUMMARY" "$log" | tail -1)
+  for tool in memcheck racecheck synccheck initcheck; do jobs+=("$ch $tool $t"); done
+  exp=tests/$ch/sanitize.expect
+  [ -f "$exp" ] && while read -r tool name; do
+    case $tool in ''|'#'*) continue ;; esac
+    jobs+=("$ch $tool $t $name")
+  done < "$exp"
+done
+rm -f build/sanitize/*.rc
+for j in "${jobs[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+  run_one $j &
+done
+wait
+pass=0; fail=0; skipped=0
+for j in "${jobs[@]}"; do
+  set -- $j; ch=$1 tool=$2 name=${4:-}; tag=$ch.$tool${name:+.$name}
+  log=build/sanitize/$tag.log; rc=$(cat "build/sanitize/$tag.rc" 2>/dev/null || echo 99)
+  summary=$(grep -E "(ERROR|RACECHECK) SUMMARY" "$log" | tail -1)
+  if [ -z "$name" ]; then
     if grep -q "skipped: no CUDA device" "$log"; then
       echo "SKIP $ch $tool: no CUDA device"; skipped=$((skipped + 1))
-    elif [ $rc -eq 0 ] && grep -Eq "SUMMARY: 0 (errors|hazards)" "$log"; then
+    elif [ "$rc" -eq 0 ] && grep -Eq "SUMMARY: 0 (errors|hazards)" "$log"; then
       echo "ok   $ch $tool: $summary"; pass=$((pass + 1))
     else
       echo "FAIL $ch $tool (exit $rc): ${summary:-no summary}; see $log"; fail=$((fail + 1))
     fi
-  done
-  exp=tests/$ch/sanitize.expect
-  [ -f "$exp" ] || continue
-  while read -r tool name; do
-    case $tool in ''|'#'*) continue ;; esac
-    log=build/$ch/expect-$tool-$name.log
-    BOOK_SMALL=1 BOOK_FILTER="$name" BOOK_EXPECT_FINDING=1 "$CS" --tool "$tool" "$t" > "$log" 2>&1
-    summary=$(grep -E "(ERROR|RACECHECK) SUMMARY" "$log" | tail -1)
+  else
     if grep -Eq "SUMMARY: [1-9][0-9]* (errors|hazards)" "$log"; then
       echo "ok   $ch $tool finds the bug in $name, as it should: $summary"; pass=$((pass + 1))
     else
-      echo "FAIL $ch $tool should report the bug in $name: ${summary:-no summary}; see $log"; fail=$((fail + 1))
+      echo "FAIL $ch $tool should report the bug in $name (exit $rc): ${summary:-no summary}; see $log"
+      fail=$((fail + 1))
     fi
-  done < "$exp"
+  fi
 done
 echo
 echo "sanitize: $pass passed, $fail failed, $skipped skipped"

@@ -26,6 +26,31 @@ extern "C" cudaError_t vadd(const float *a, const float *b, float *c,
     return cudaGetLastError();
 }
 
+// <<Matrix add on a 2D grid>>
+__global__ void madd_kernel(const float *a, const float *b, float *c,
+                            size_t rows, size_t cols)
+{
+    size_t col = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t row = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
+    if (row < rows && col < cols) {
+        size_t i = row * cols + col;
+        c[i] = a[i] + b[i];
+    }
+}
+
+extern "C" cudaError_t madd(const float *a, const float *b, float *c,
+                            size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    if (!a || !b || !c) return cudaErrorInvalidValue;
+    dim3 block(32, 8);                 // one warp across, eight rows down
+    size_t gx = ceil_div(cols, block.x), gy = ceil_div(rows, block.y);
+    if (gx > kMaxGridX || gy > 65535) return cudaErrorInvalidValue;
+    madd_kernel<<<dim3((unsigned)gx, (unsigned)gy), block>>>(a, b, c, rows,
+                                                             cols);
+    return cudaGetLastError();
+}
+
 // <<Vector add with float4 loads>>
 __global__ void vadd_float4_kernel(const float4 *a, const float4 *b,
                                    float4 *c, size_t n)
@@ -81,31 +106,6 @@ extern "C" cudaError_t vadd_grid_stride(const float *a, const float *b,
     size_t grid = ceil_div(n, kBlock);
     if (grid > (size_t)sms * 8) grid = (size_t)sms * 8;  // 8 blocks an SM
     vadd_grid_stride_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
-    return cudaGetLastError();
-}
-
-// <<Matrix add on a 2D grid>>
-__global__ void madd_kernel(const float *a, const float *b, float *c,
-                            size_t rows, size_t cols)
-{
-    size_t col = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    size_t row = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
-    if (row < rows && col < cols) {
-        size_t i = row * cols + col;
-        c[i] = a[i] + b[i];
-    }
-}
-
-extern "C" cudaError_t madd(const float *a, const float *b, float *c,
-                            size_t rows, size_t cols)
-{
-    if (rows == 0 || cols == 0) return cudaSuccess;
-    if (!a || !b || !c) return cudaErrorInvalidValue;
-    dim3 block(32, 8);                 // one warp across, eight rows down
-    size_t gx = ceil_div(cols, block.x), gy = ceil_div(rows, block.y);
-    if (gx > kMaxGridX || gy > 65535) return cudaErrorInvalidValue;
-    madd_kernel<<<dim3((unsigned)gx, (unsigned)gy), block>>>(a, b, c, rows,
-                                                             cols);
     return cudaGetLastError();
 }
 

@@ -44,13 +44,19 @@ t_line_directives() {
   markup $fx/good.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/good.cu -v lines=1 > "$tmp/l.cu" &&
   grep -A1 "^#line 16 \"$fx/good.nw\"" "$tmp/l.cu" | grep -q 'k<<<1, 1>>>(x);'
 }
+t_compiler_names_chapter_line() {
+  command -v "${NVCC:-nvcc}" >/dev/null || { echo "no nvcc"; return 1; }
+  markup $fx/compile-error.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/bad.cu -v lines=1 > "$tmp/bad.cu" &&
+  expect_fail "$fx/compile-error.nw(11): error: identifier \"undeclared_name\" is undefined" \
+    "${NVCC:-nvcc}" -c "$tmp/bad.cu" -o "$tmp/bad.o"
+}
 t_tangle_deterministic() {
   tools/tangle.sh "$tmp/t1" && tools/tangle.sh "$tmp/t2" && diff -r "$tmp/t1" "$tmp/t2"
 }
 t_weave_markdown() {
   weave $fx/good.nw > "$tmp/good.md" &&
   grep -q '\\nwbegin{1}{tangled/fixture/good.cu}{\\nwdefsign}{}' "$tmp/good.md" &&
-  grep -q '⟨Launch 2⟩' "$tmp/good.md" &&
+  grep -qF '/*⟨Launch 2⟩*/' "$tmp/good.md" &&
   grep -q 'k<<<1, 2>>>' "$tmp/good.md" &&
   grep -q 'Used in \\hyperlink{nw1}{1}' "$tmp/good.md" &&
   grep -q '\\nwidentry{k}{\\hyperlink{nw1}{1}}{\\hyperlink{nw2}{2}}' "$tmp/good.md"
@@ -70,7 +76,7 @@ t_skip_is_not_a_pass() {
 }
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
-         launch_tangles line_directives tangle_deterministic weave_markdown book_has_no_drift \
+         launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown book_has_no_drift \
          bad_chapter_fails_make skip_is_not_a_pass; do
   run "$t" "t_$t"
 done

@@ -1,0 +1,160 @@
+// memory.cu -- chapter 2: kernels that measure the memory hierarchy.
+#include "common/book.h"
+#include "02-memory/memory.h"
+
+// <<Memory chapter launch constants>>
+static const unsigned kMemBlock = 256;
+static const size_t kMemMaxGrid = 2147483647u;   // 2^31 - 1 blocks
+
+static cudaError_t mem_full_wave(unsigned *blocks)
+{
+    int dev, sms;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    dev));
+    *blocks = (unsigned)sms * (2048 / kMemBlock);
+    return cudaSuccess;
+}
+
+// <<Streaming copy>>
+__global__ void mem_copy_kernel(const float4 *__restrict__ in,
+                                float4 *__restrict__ out, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t n4 = n / 4;
+    if (i < n4) out[i] = in[i];
+    if (i < n % 4)
+        ((float *)out)[4 * n4 + i] = ((const float *)in)[4 * n4 + i];
+}
+
+extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n)
+{
+    if (n == 0) return cudaSuccess;
+    if (!in || !out) return cudaErrorInvalidValue;
+    if (!is_aligned(in, 16) || !is_aligned(out, 16))
+        return mem_copy_strided(in, out, n, 1, 0);
+    size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kMemBlock);
+    if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    mem_copy_kernel<<<(unsigned)grid, kMemBlock>>>(
+        (const float4 *)in, (float4 *)out, n);
+    return cudaGetLastError();
+}
+
+// <<Read-only stream>>
+__global__ void mem_read_sum_kernel(const float4 *__restrict__ in,
+                                    size_t n, unsigned passes, float *sum)
+{
+    size_t n4 = n / 4, stride = (size_t)gridDim.x * blockDim.x;
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    for (unsigned p = 0; p < passes; p++) {
+        for (size_t i = t; i < n4; i += stride) {
+            float4 v = __ldcg(&in[i]);
+            s += (v.x + v.y) + (v.z + v.w);
+        }
+        if (t < n % 4) s += __ldcg((const float *)in + 4 * n4 + t);
+    }
+    // <<Add the warp's sum into the total>>
+    for (int d = 16; d > 0; d /= 2)
+        s += __shfl_down_sync(0xffffffffu, s, d);
+    if (threadIdx.x % 32 == 0) atomicAdd(sum, s);
+}
+extern "C" cudaError_t mem_read_sum(const float *in, size_t n,
+                                    unsigned passes, float *sum)
+{
+    if (!sum) return cudaErrorInvalidValue;
+    if (n == 0 || passes == 0) return cudaSuccess;
+    if (!in || !is_aligned(in, 16)) return cudaErrorInvalidValue;
+    unsigned blocks;
+    BOOK_TRY(mem_full_wave(&blocks));
+    mem_read_sum_kernel<<<blocks, kMemBlock>>>((const float4 *)in, n,
+                                               passes, sum);
+    return cudaGetLastError();
+}
+
+// <<Copy with a stride and an offset>>
+__global__ void mem_copy_strided_kernel(const float *in, float *out,
+                                        size_t count, size_t stride,
+                                        size_t offset)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < count) {
+        size_t j = offset + i * stride;
+        out[j] = in[j];
+    }
+}
+extern "C" cudaError_t mem_copy_strided(const float *in, float *out,
+                                        size_t len, size_t stride,
+                                        size_t offset)
+{
+    if (stride == 0) return cudaErrorInvalidValue;
+    if (offset >= len) return cudaSuccess;
+    if (!in || !out) return cudaErrorInvalidValue;
+    size_t count = ceil_div(len - offset, stride);
+    size_t grid = ceil_div(count, kMemBlock);
+    if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    mem_copy_strided_kernel<<<(unsigned)grid, kMemBlock>>>(in, out, count,
+                                                           stride, offset);
+    return cudaGetLastError();
+}
+
+// <<Peak FMA throughput>>
+__global__ void fma_peak_kernel(float *out, size_t n, unsigned iters,
+                                float a, float b)
+{
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    float x[8];
+    for (int j = 0; j < 8; j++) x[j] = (float)(t % 1024) + 0.125f * j;
+#pragma unroll 16
+    for (unsigned k = 0; k < iters; k++)
+        for (int j = 0; j < 8; j++) x[j] = fmaf(x[j], a, b);
+    float s = 0.0f;
+    for (int j = 0; j < 8; j++) s += x[j];
+    out[t] = s;         // a result, so the compiler keeps the work
+}
+extern "C" cudaError_t fma_peak(float *out, size_t n, unsigned iters,
+                                float a, float b)
+{
+    if (n == 0) return cudaSuccess;
+    if (!out) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, kMemBlock);
+    if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    fma_peak_kernel<<<(unsigned)grid, kMemBlock>>>(out, n, iters, a, b);
+    return cudaGetLastError();
+}
+
+// <<Drift particles stored as structs>>
+__global__ void drift_aos_kernel(struct particle *p, size_t n, float dt)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) p[i].x = fmaf(p[i].vx, dt, p[i].x);
+}
+
+extern "C" cudaError_t drift_aos(struct particle *p, size_t n, float dt)
+{
+    if (n == 0) return cudaSuccess;
+    if (!p) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, kMemBlock);
+    if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    drift_aos_kernel<<<(unsigned)grid, kMemBlock>>>(p, n, dt);
+    return cudaGetLastError();
+}
+
+// <<Drift particles stored as arrays>>
+__global__ void drift_soa_kernel(float *x, const float *vx, size_t n,
+                                 float dt)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) x[i] = fmaf(vx[i], dt, x[i]);
+}
+
+extern "C" cudaError_t drift_soa(struct particles p, size_t n, float dt)
+{
+    if (n == 0) return cudaSuccess;
+    if (!p.x || !p.vx) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, kMemBlock);
+    if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    drift_soa_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
+    return cudaGetLastError();
+}

@@ -1,0 +1,30 @@
+// memory.h -- chapter 2: kernels that measure the memory hierarchy.
+// All pointers are device pointers; sizes count floats (or particles).
+#ifndef MEMORY_H
+#define MEMORY_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+cudaError_t mem_copy(const float *in, float *out, size_t n);
+cudaError_t mem_read_sum(const float *in, size_t n, unsigned passes,
+                         float *sum);
+cudaError_t mem_copy_strided(const float *in, float *out, size_t len,
+                             size_t stride, size_t offset);
+cudaError_t fma_peak(float *out, size_t n, unsigned iters, float a,
+                     float b);
+
+// <<Particles as an array of structs and as a struct of arrays>>
+struct particle {                 // 32 bytes: one sector a particle
+    float x, y, z, vx, vy, vz, mass, charge;
+};
+struct particles {                // the same fields, one array each
+    float *x, *y, *z, *vx, *vy, *vz, *mass, *charge;
+};
+cudaError_t drift_aos(struct particle *p, size_t n, float dt);
+cudaError_t drift_soa(struct particles p, size_t n, float dt);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+// matmul.h -- chapter 4: C = A B in fp32, from naive to register tiles.
+// Device pointers to row-major matrices: A is M x K, B is K x N and C is
+// M x N.  Every launcher accepts any M, N, K its grid can cover (K = 0
+// gives C = 0), returns cudaErrorInvalidValue without launching otherwise,
+// and returns the status of the launch.
+#ifndef MATMUL_H
+#define MATMUL_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+cudaError_t matmul_naive(const float *A, const float *B, float *C,
+                         size_t M, size_t N, size_t K);
+cudaError_t matmul_coalesced(const float *A, const float *B, float *C,
+                             size_t M, size_t N, size_t K);
+cudaError_t matmul_tiled(const float *A, const float *B, float *C,
+                         size_t M, size_t N, size_t K);
+cudaError_t matmul_1d_blocked(const float *A, const float *B, float *C,
+                              size_t M, size_t N, size_t K);
+cudaError_t matmul_2d_blocked(const float *A, const float *B, float *C,
+                              size_t M, size_t N, size_t K);
+cudaError_t matmul_vectorized(const float *A, const float *B, float *C,
+                              size_t M, size_t N, size_t K);
+cudaError_t matmul_double_buffered(const float *A, const float *B, float *C,
+                                   size_t M, size_t N, size_t K);
+// Wrong on purpose: the tiled kernel without its second barrier.
+cudaError_t matmul_wrong_one_barrier(const float *A, const float *B,
+                                     float *C, size_t M, size_t N, size_t K);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,55 @@
+// reduce.h -- chapter 5: reductions of n floats to one float.
+// x and out are device pointers; out receives one float.  work is device
+// memory of reduce_workspace_bytes(n) bytes, set to zero once after
+// allocation (cudaMemset); the launchers leave it usable for the next call.
+#ifndef REDUCE_H
+#define REDUCE_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+size_t reduce_workspace_bytes(size_t n);
+typedef cudaError_t (*reduce_fn)(const float *x, size_t n, float *out,
+                                 void *work);
+
+// <<Declarations of the reduction ladder>>
+cudaError_t reduce_atomic(const float *x, size_t n, float *out, void *work);
+cudaError_t reduce_interleaved_divergent(const float *x, size_t n,
+                                         float *out, void *work);
+cudaError_t reduce_interleaved_strided(const float *x, size_t n, float *out,
+                                       void *work);
+cudaError_t reduce_sequential(const float *x, size_t n, float *out,
+                              void *work);
+cudaError_t reduce_first_add(const float *x, size_t n, float *out,
+                             void *work);
+cudaError_t reduce_warp_shuffle(const float *x, size_t n, float *out,
+                                void *work);
+cudaError_t reduce_unrolled(const float *x, size_t n, float *out, void *work);
+cudaError_t reduce_float4(const float *x, size_t n, float *out, void *work);
+
+// <<Declarations of the cross-block finishes>>
+cudaError_t reduce_finish_atomic(const float *x, size_t n, float *out,
+                                 void *work);
+cudaError_t reduce_last_block(const float *x, size_t n, float *out,
+                              void *work);
+cudaError_t reduce_grid_sync(const float *x, size_t n, float *out,
+                             void *work);
+
+// <<Declarations of compensated sum, mean and max>>
+cudaError_t reduce_compensated(const float *x, size_t n, float *out,
+                               void *work);
+cudaError_t reduce_mean(const float *x, size_t n, float *out, void *work);
+cudaError_t reduce_max(const float *x, size_t n, float *out, void *work);
+
+// <<Declarations of reductions that are wrong on purpose>>
+// Wrong on purpose: the pre-Volta warp-synchronous volatile unroll.
+cudaError_t reduce_wrong_volatile_warp(const float *x, size_t n, float *out,
+                                       void *work);
+// Wrong on purpose: a memory fence used as if it were a grid barrier.
+cudaError_t reduce_wrong_fence_barrier(const float *x, size_t n,
+                                       float *out, void *work);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,362 @@
+// softmax.cu -- chapter 7: softmax kernels and their launchers.
+#include "common/book.h"
+#include "common/reduce.cuh"
+#include "07-softmax/md.h"
+#include "07-softmax/softmax.h"
+
+// <<Softmax launch constants>>
+static const unsigned kSmBlock = 256;             // threads per block
+static const unsigned kSmRowsPerBlock = kSmBlock / 32;  // warp per row
+static const size_t kSmMaxGrid = 2147483647u;     // 2^31 - 1 blocks
+
+// <<Softmax launcher checks>>
+static cudaError_t softmax_check(const float *x, const float *y,
+                                 size_t rows, size_t cols, size_t grid)
+{
+    if (!x || !y) return cudaErrorInvalidValue;
+    if (rows > SIZE_MAX / cols) return cudaErrorInvalidValue;
+    if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+// <<Softmax: a warp per row, three passes>>
+__global__ void softmax_warp_kernel(const float *x, float *y, size_t rows,
+                                    size_t cols)
+{
+    size_t row = blockIdx.x * (size_t)kSmRowsPerBlock + threadIdx.x / 32;
+    unsigned lane = threadIdx.x % 32;
+    if (row >= rows) return;          // the whole warp leaves together
+    const float *xr = x + row * cols;
+    float *yr = y + row * cols;
+    float m = -INFINITY;
+    for (size_t j = lane; j < cols; j += 32) m = fmaxf(m, xr[j]);
+    m = warp_max(m);
+    float d = 0.0f;
+    for (size_t j = lane; j < cols; j += 32) d += md_weight(xr[j], m);
+    d = warp_sum(d);
+    float inv = md_recip(d);
+    for (size_t j = lane; j < cols; j += 32)
+        yr[j] = md_weight(xr[j], m) * inv;
+}
+
+extern "C" cudaError_t softmax_rows_warp(const float *x, float *y,
+                                         size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    size_t grid = ceil_div(rows, kSmRowsPerBlock);
+    BOOK_TRY(softmax_check(x, y, rows, cols, grid));
+    softmax_warp_kernel<<<(unsigned)grid, kSmBlock>>>(x, y, rows, cols);
+    return cudaGetLastError();
+}
+
+// <<Softmax: a block per row, three passes>>
+
+// <<Softmax helpers for float4>>
+__device__ __forceinline__ float max4(float4 v)
+{
+    return fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+}
+__device__ __forceinline__ float weight4(float4 v, float m)
+{
+    return md_weight(v.x, m) + md_weight(v.y, m) + md_weight(v.z, m) +
+           md_weight(v.w, m);
+}
+__device__ __forceinline__ float4 prob4(float4 v, float m, float inv)
+{
+    return make_float4(md_weight(v.x, m) * inv, md_weight(v.y, m) * inv,
+                       md_weight(v.z, m) * inv, md_weight(v.w, m) * inv);
+}
+__global__ void softmax_block_kernel(const float *x, float *y, size_t cols,
+                                     bool vec)
+{
+    const float *xr = x + blockIdx.x * cols;
+    float *yr = y + blockIdx.x * cols;
+    const float4 *xr4 = (const float4 *)xr;
+    size_t c4 = vec ? cols / 4 : 0;   // float4s; the rest one by one
+    float m = -INFINITY;
+    for (size_t j = threadIdx.x; j < c4; j += kSmBlock)
+        m = fmaxf(m, max4(xr4[j]));
+    for (size_t j = 4 * c4 + threadIdx.x; j < cols; j += kSmBlock)
+        m = fmaxf(m, xr[j]);
+    m = block_max<kSmBlock>(m);
+    // <<Sum the weights of a row over the block>>
+    float d = 0.0f;
+    for (size_t j = threadIdx.x; j < c4; j += kSmBlock)
+        d += weight4(xr4[j], m);
+    for (size_t j = 4 * c4 + threadIdx.x; j < cols; j += kSmBlock)
+        d += md_weight(xr[j], m);
+    d = block_sum<kSmBlock>(d);
+    float inv = md_recip(d);
+    for (size_t j = threadIdx.x; j < c4; j += kSmBlock)
+        ((float4 *)yr)[j] = prob4(xr4[j], m, inv);
+    for (size_t j = 4 * c4 + threadIdx.x; j < cols; j += kSmBlock)
+        yr[j] = md_weight(xr[j], m) * inv;
+}
+
+// <<Softmax launchers for a block per row>>
+extern "C" cudaError_t softmax_rows_block(const float *x, float *y,
+                                          size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    BOOK_TRY(softmax_check(x, y, rows, cols, rows));
+    softmax_block_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, false);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t softmax_rows_float4(const float *x, float *y,
+                                           size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    BOOK_TRY(softmax_check(x, y, rows, cols, rows));
+    bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16);
+    softmax_block_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, vec);
+    return cudaGetLastError();
+}
+
+// <<Softmax: the row cached in registers>>
+template <int V>
+__device__ float cached_load_max(float4 (&v)[V], const float4 *xr,
+                                 unsigned t, unsigned stride, unsigned c4)
+{
+    const float4 none = make_float4(-INFINITY, -INFINITY, -INFINITY,
+                                    -INFINITY);
+    float m = -INFINITY;
+#pragma unroll
+    for (int k = 0; k < V; k++) {
+        unsigned j = t + k * stride;
+        v[k] = j < c4 ? xr[j] : none;
+        m = fmaxf(m, max4(v[k]));
+    }
+    return m;
+}
+
+// <<Sum and store a cached row>>
+template <int V>
+__device__ float cached_sum(const float4 (&v)[V], float m)
+{
+    float d = 0.0f;
+#pragma unroll
+    for (int k = 0; k < V; k++) d += weight4(v[k], m);
+    return d;
+}
+
+template <int V>
+__device__ void cached_store(float4 *yr, const float4 (&v)[V], unsigned t,
+                             unsigned stride, unsigned c4, float m, float d)
+{
+    float inv = md_recip(d);
+#pragma unroll
+    for (int k = 0; k < V; k++) {
+        unsigned j = t + k * stride;
+        if (j < c4) yr[j] = prob4(v[k], m, inv);
+    }
+}
+
+// <<The cached kernels: a warp or a block per row>>
+template <int V>
+__global__ void softmax_cached_warp_kernel(const float *x, float *y,
+                                           size_t rows, unsigned cols)
+{
+    size_t row = blockIdx.x * (size_t)kSmRowsPerBlock + threadIdx.x / 32;
+    if (row >= rows) return;          // the whole warp leaves together
+    unsigned lane = threadIdx.x % 32, c4 = cols / 4;
+    float4 v[V];
+    float m = warp_max(cached_load_max<V>(
+        v, (const float4 *)(x + row * cols), lane, 32, c4));
+    float d = warp_sum(cached_sum<V>(v, m));
+    cached_store<V>((float4 *)(y + row * cols), v, lane, 32, c4, m, d);
+}
+
+template <int V>
+__global__ void softmax_cached_block_kernel(const float *x, float *y,
+                                            unsigned cols)
+{
+    size_t row = blockIdx.x;
+    unsigned c4 = cols / 4;
+    float4 v[V];
+    float m = block_max<kSmBlock>(cached_load_max<V>(
+        v, (const float4 *)(x + row * cols), threadIdx.x, kSmBlock, c4));
+    float d = block_sum<kSmBlock>(cached_sum<V>(v, m));
+    cached_store<V>((float4 *)(y + row * cols), v, threadIdx.x, kSmBlock,
+                    c4, m, d);
+}
+
+// <<Softmax launcher for the cached row>>
+template <int V>
+static cudaError_t launch_cached_warp(const float *x, float *y,
+                                      size_t rows, unsigned cols)
+{
+    size_t grid = ceil_div(rows, kSmRowsPerBlock);
+    if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
+    softmax_cached_warp_kernel<V><<<(unsigned)grid, kSmBlock>>>(x, y, rows,
+                                                                cols);
+    return cudaGetLastError();
+}
+
+template <int V>
+static cudaError_t launch_cached_block(const float *x, float *y,
+                                       size_t rows, unsigned cols)
+{
+    softmax_cached_block_kernel<V><<<(unsigned)rows, kSmBlock>>>(x, y, cols);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t softmax_rows_cached(const float *x, float *y,
+                                           size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    BOOK_TRY(softmax_check(x, y, rows, cols, rows));
+    if (cols % 4 != 0 || cols > 16384 || !is_aligned(x, 16) ||
+        !is_aligned(y, 16))
+        return softmax_rows_float4(x, y, rows, cols);
+    unsigned c = (unsigned)cols;
+    if (c <= 128) return launch_cached_warp<1>(x, y, rows, c);
+    if (c <= 256) return launch_cached_warp<2>(x, y, rows, c);
+    if (c <= 512) return launch_cached_warp<4>(x, y, rows, c);
+    if (c <= 1024) return launch_cached_warp<8>(x, y, rows, c);
+    if (c <= 2048) return launch_cached_block<2>(x, y, rows, c);
+    if (c <= 4096) return launch_cached_block<4>(x, y, rows, c);
+    if (c <= 8192) return launch_cached_block<8>(x, y, rows, c);
+    return launch_cached_block<16>(x, y, rows, c);
+}
+
+// <<Block-wide reduction of (m, d) pairs>>
+__device__ __forceinline__ md_t md_warp_reduce(md_t v)
+{
+    for (int offset = 16; offset > 0; offset /= 2) {
+        md_t o;
+        o.m = __shfl_xor_sync(0xffffffffu, v.m, offset);
+        o.d = __shfl_xor_sync(0xffffffffu, v.d, offset);
+        v = md_combine(v, o);
+    }
+    return v;
+}
+
+template <unsigned BLOCK> __device__ md_t md_block_reduce(md_t v)
+{
+    __shared__ md_t part[32];
+    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    v = md_warp_reduce(v);
+    __syncthreads();              // an earlier call's reads are done
+    if (lane == 0) part[warp] = v;
+    __syncthreads();
+    v = lane < BLOCK / 32 ? part[lane] : md_identity();
+    return md_warp_reduce(v);
+}
+
+// <<Softmax: a block per row, one pass for (m, d)>>
+__global__ void softmax_online_kernel(const float *x, float *y, size_t cols,
+                                      bool vec)
+{
+    const float *xr = x + blockIdx.x * cols;
+    float *yr = y + blockIdx.x * cols;
+    const float4 *xr4 = (const float4 *)xr;
+    size_t c4 = vec ? cols / 4 : 0;
+    md_t s = md_identity();
+    for (size_t j = threadIdx.x; j < c4; j += kSmBlock) {
+        float4 v = xr4[j];
+        s = md_push(md_push(md_push(md_push(s, v.x), v.y), v.z), v.w);
+    }
+    for (size_t j = 4 * c4 + threadIdx.x; j < cols; j += kSmBlock)
+        s = md_push(s, xr[j]);
+    s = md_block_reduce<kSmBlock>(s);
+    float inv = md_inv(s);
+    for (size_t j = threadIdx.x; j < c4; j += kSmBlock)
+        ((float4 *)yr)[j] = prob4(xr4[j], s.m, inv);
+    for (size_t j = 4 * c4 + threadIdx.x; j < cols; j += kSmBlock)
+        yr[j] = md_weight(xr[j], s.m) * inv;
+}
+
+extern "C" cudaError_t softmax_rows_online(const float *x, float *y,
+                                           size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    BOOK_TRY(softmax_check(x, y, rows, cols, rows));
+    bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16);
+    softmax_online_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, vec);
+    return cudaGetLastError();
+}
+
+// <<Softmax of one whole array>>
+static const unsigned kWholeBlocks = 1024;  // partial pairs, at most
+
+__global__ void softmax_partials_kernel(const float *x, size_t n, bool vec,
+                                        md_t *part)
+{
+    size_t i = blockIdx.x * (size_t)kSmBlock + threadIdx.x;
+    size_t stride = (size_t)gridDim.x * kSmBlock;
+    size_t n4 = vec ? n / 4 : 0;
+    md_t s = md_identity();
+    for (size_t k = i; k < n4; k += stride) {
+        float4 v = ((const float4 *)x)[k];
+        s = md_push(md_push(md_push(md_push(s, v.x), v.y), v.z), v.w);
+    }
+    for (size_t k = 4 * n4 + i; k < n; k += stride) s = md_push(s, x[k]);
+    s = md_block_reduce<kSmBlock>(s);
+    if (threadIdx.x == 0) part[blockIdx.x] = s;
+}
+
+// <<Normalize a whole array with the partial pairs>>
+__global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
+                                         bool vec, const md_t *part,
+                                         unsigned parts)
+{
+    md_t s = md_identity();
+    for (unsigned k = threadIdx.x; k < parts; k += kSmBlock)
+        s = md_combine(s, part[k]);
+    s = md_block_reduce<kSmBlock>(s);    // the same (m, d) in every block
+    float inv = md_inv(s);
+    size_t i = blockIdx.x * (size_t)kSmBlock + threadIdx.x;
+    size_t stride = (size_t)gridDim.x * kSmBlock;
+    size_t n4 = vec ? n / 4 : 0;
+    for (size_t k = i; k < n4; k += stride)
+        ((float4 *)y)[k] = prob4(((const float4 *)x)[k], s.m, inv);
+    for (size_t k = 4 * n4 + i; k < n; k += stride)
+        y[k] = md_weight(x[k], s.m) * inv;
+}
+
+// <<Launch the whole-array softmax>>
+extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
+                                     void *work)
+{
+    if (n == 0) return cudaSuccess;
+    if (!x || !y || !work || !is_aligned(work, 8))
+        return cudaErrorInvalidValue;
+    bool vec = is_aligned(x, 16) && is_aligned(y, 16);
+    size_t grid = ceil_div(n, 4 * (size_t)kSmBlock);
+    if (grid > kWholeBlocks) grid = kWholeBlocks;
+    md_t *part = (md_t *)work;
+    softmax_partials_kernel<<<(unsigned)grid, kSmBlock>>>(x, n, vec, part);
+    BOOK_TRY(cudaGetLastError());
+    softmax_normalize_kernel<<<(unsigned)grid, kSmBlock>>>(
+        x, y, n, vec, part, (unsigned)grid);
+    return cudaGetLastError();
+}
+
+// <<Wrong on purpose: softmax normalized per block>>
+static const unsigned kChunk = 4 * kSmBlock;   // elements per block
+
+__global__ void softmax_per_block_kernel(const float *x, float *y, size_t n)
+{
+    size_t base = blockIdx.x * (size_t)kChunk;
+    md_t s = md_identity();
+    for (size_t k = base + threadIdx.x; k < base + kChunk && k < n;
+         k += kSmBlock)
+        s = md_push(s, x[k]);
+    s = md_block_reduce<kSmBlock>(s);   // WRONG: this block's chunk only
+    float inv = md_inv(s);
+    for (size_t k = base + threadIdx.x; k < base + kChunk && k < n;
+         k += kSmBlock)
+        y[k] = md_weight(x[k], s.m) * inv;
+}
+
+extern "C" cudaError_t softmax_whole_per_block(const float *x, float *y,
+                                               size_t n)
+{
+    if (n == 0) return cudaSuccess;
+    if (!x || !y) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, kChunk);
+    if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
+    softmax_per_block_kernel<<<(unsigned)grid, kSmBlock>>>(x, y, n);
+    return cudaGetLastError();
+}

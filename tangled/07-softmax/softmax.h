@@ -1,0 +1,30 @@
+// softmax.h -- chapter 7: softmax of rows, and of one whole array.
+// Pointers are device pointers; x and y do not overlap.
+#ifndef SOFTMAX_H
+#define SOFTMAX_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+// Softmax of each row of a rows x cols matrix.
+cudaError_t softmax_rows_warp(const float *x, float *y, size_t rows,
+                              size_t cols);
+cudaError_t softmax_rows_block(const float *x, float *y, size_t rows,
+                               size_t cols);
+cudaError_t softmax_rows_float4(const float *x, float *y, size_t rows,
+                                size_t cols);
+cudaError_t softmax_rows_cached(const float *x, float *y, size_t rows,
+                                size_t cols);
+cudaError_t softmax_rows_online(const float *x, float *y, size_t rows,
+                                size_t cols);
+// One distribution over all n elements; work: SOFTMAX_WORK_BYTES of
+// device memory, 8-byte aligned.
+#define SOFTMAX_WORK_BYTES (1024 * 8)
+cudaError_t softmax_whole(const float *x, float *y, size_t n, void *work);
+// Wrong on purpose: each block of 1024 elements normalized on its own.
+cudaError_t softmax_whole_per_block(const float *x, float *y, size_t n);
+#ifdef __cplusplus
+}
+#endif
+#endif

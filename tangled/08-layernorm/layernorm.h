@@ -1,0 +1,32 @@
+// layernorm.h -- chapter 8: layer norm and RMSNorm of the rows of a
+// rows x cols matrix.  Pointers are device pointers; gamma and beta hold
+// cols floats; x and y do not overlap; eps > 0.
+#ifndef LAYERNORM_H
+#define LAYERNORM_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+cudaError_t layernorm_two_pass(const float *x, const float *gamma,
+                               const float *beta, float *y, size_t rows,
+                               size_t cols, float eps);
+cudaError_t layernorm_welford(const float *x, const float *gamma,
+                              const float *beta, float *y, size_t rows,
+                              size_t cols, float eps);
+cudaError_t layernorm_welford_float4(const float *x, const float *gamma,
+                                     const float *beta, float *y,
+                                     size_t rows, size_t cols, float eps);
+cudaError_t layernorm_cached(const float *x, const float *gamma,
+                             const float *beta, float *y, size_t rows,
+                             size_t cols, float eps);
+cudaError_t rmsnorm(const float *x, const float *gamma, float *y,
+                    size_t rows, size_t cols, float eps);
+// Wrong on purpose: the variance as E[x^2] - E[x]^2 in float.
+cudaError_t layernorm_naive_moments(const float *x, const float *gamma,
+                                    const float *beta, float *y,
+                                    size_t rows, size_t cols, float eps);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,209 @@
+// bench_memory.cu -- chapter 2's measurements (make bench).
+// Writes six files under figures/data/$BOOK_GPU/:
+//   02-memory.csv              the hierarchy: copy and read ceilings, the
+//                              chapter's copy, read, L2 read, peak FMA,
+//                              AoS and SoA drift (chapter 4 reads fma_peak)
+//   02-memory-working-set.csv  read bandwidth against working-set size
+//   02-memory-stride.csv       strided copy, stride 1..32
+//   02-memory-offset.csv       copy with a misaligned start
+//   02-memory-floors.csv       bytes and FLOPs floors of four kernels
+//   02-memory-device.csv       the device's sizes, from its properties
+// Bandwidth always counts the minimal bytes.  Buffers are 1 GiB.
+#include "benchkit.h"
+#include "common/book.h"
+#include "02-memory/memory.h"
+#include <cstring>
+
+struct ctx {
+    float *a, *b, *sum;
+    size_t n, stride, offset;
+    unsigned passes, iters;
+    particle *aos;
+    particles soa;
+    int which;
+};
+
+static cudaError_t run(void *p)
+{
+    ctx *k = (ctx *)p;
+    switch (k->which) {
+    case 0: return mem_copy(k->a, k->b, k->n);
+    case 1: return mem_read_sum(k->a, k->n, k->passes, k->sum);
+    case 2: return mem_copy_strided(k->a, k->b, k->n, k->stride, k->offset);
+    case 3: return fma_peak(k->b, k->n, k->iters, 0.999f, 0.5f);
+    case 4: return drift_aos(k->aos, k->n, 1e-3f);
+    default: return drift_soa(k->soa, k->n, 1e-3f);
+    }
+}
+
+int main(void)
+{
+    const size_t n = (size_t)1 << 28, bytes = n * sizeof(float);
+    const int reps = 25;
+    double copy = bk_copy_gbps(bytes), read = bk_read_gbps(bytes);
+    cudaDeviceProp prop;
+    BK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    int clock_khz = 0;
+    BK_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+    // FP32 FMA units: 128 an SM on compute capability 9.0 (and 8.6/8.9);
+    // 64 on 8.0.
+    int fma_units = prop.major == 8 && prop.minor == 0 ? 64 : 128;
+    double peak_tflops = (double)prop.multiProcessorCount * fma_units * 2.0 *
+                         clock_khz * 1e3 / 1e12;
+
+    ctx k;
+    memset(&k, 0, sizeof k);
+    BK_CUDA(cudaMalloc(&k.a, bytes));
+    BK_CUDA(cudaMalloc(&k.b, bytes));
+    BK_CUDA(cudaMalloc(&k.sum, sizeof(float)));
+    bk_fill_random(k.a, n, -1, 1, 1);
+    bk_fill_random(k.b, n, -1, 1, 2);
+    BK_CUDA(cudaMemset(k.sum, 0, sizeof(float)));
+
+    FILE *f = bk_csv_open("02-memory", "variant,n,bytes,flops,ms,gbps,tflops,"
+                                       "of_copy,of_peak,of_soa");
+    fprintf(f, "copy_ceiling,%zu,%zu,-,%.4f,%.1f,-,1.000,-,-\n", n,
+            2 * bytes, 2.0 * bytes / (copy * 1e6), copy);
+    fprintf(f, "read_ceiling,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-\n", n, bytes,
+            bytes / (read * 1e6), read, read / copy);
+
+    // The chapter's copy and read, one pass over 1 GiB.
+    k.n = n;
+    k.which = 0;
+    double ms = bk_median_ms(run, &k, reps), gbps = 2.0 * bytes / (ms * 1e6);
+    fprintf(f, "mem_copy,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-\n", n, 2 * bytes, ms,
+            gbps, gbps / copy);
+    printf("mem_copy      %8.3f ms %7.0f GB/s %.3f of copy\n", ms, gbps,
+           gbps / copy);
+    k.which = 1;
+    k.passes = 1;
+    ms = bk_median_ms(run, &k, reps);
+    gbps = bytes / (ms * 1e6);
+    fprintf(f, "mem_read,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-\n", n, bytes, ms, gbps,
+            gbps / copy);
+    printf("mem_read      %8.3f ms %7.0f GB/s\n", ms, gbps);
+
+    // L2: 16 MiB read 256 times in one launch (4 GiB in all).
+    k.n = ((size_t)16 << 20) / sizeof(float);
+    k.passes = 256;
+    ms = bk_median_ms(run, &k, reps);
+    double moved = (double)k.n * sizeof(float) * k.passes;
+    gbps = moved / (ms * 1e6);
+    fprintf(f, "mem_read_l2,%zu,%.0f,-,%.4f,%.1f,-,%.3f,-,-\n", k.n, moved, ms,
+            gbps, gbps / copy);
+    printf("mem_read_l2   %8.3f ms %7.0f GB/s\n", ms, gbps);
+
+    // Peak FMA: 4 waves of full SMs, 16384 iterations of 8 chains.
+    k.which = 3;
+    k.n = (size_t)prop.multiProcessorCount * 2048 * 4;
+    k.iters = 16384;
+    ms = bk_median_ms(run, &k, reps);
+    double flops = 2.0 * 8 * k.iters * (double)k.n;
+    double tflops = flops / (ms * 1e9);
+    fprintf(f, "fma_peak,%zu,%zu,%.0f,%.4f,-,%.2f,-,%.3f,-\n", k.n,
+            k.n * sizeof(float), flops, ms, tflops, tflops / peak_tflops);
+    printf("fma_peak      %8.3f ms %7.2f TFLOP/s (%.3f of %.1f)\n", ms, tflops,
+           tflops / peak_tflops, peak_tflops);
+
+    // AoS against SoA: 2^25 particles, 12 useful bytes and 2 FLOPs each.
+    size_t np = (size_t)1 << 25;
+    k.n = np;
+    k.aos = (particle *)k.a;                 // 1 GiB of structs
+    float *soa = k.b;                        // 8 arrays of 2^25 floats
+    k.soa = {soa, soa + np, soa + 2 * np, soa + 3 * np, soa + 4 * np,
+             soa + 5 * np, soa + 6 * np, soa + 7 * np};
+    double drift_gbps[2], drift_ms[2];
+    for (int w = 0; w < 2; w++) {
+        k.which = 4 + w;
+        drift_ms[w] = bk_median_ms(run, &k, reps);
+        drift_gbps[w] = 12.0 * np / (drift_ms[w] * 1e6);
+    }
+    for (int w = 0; w < 2; w++)
+        fprintf(f, "%s,%zu,%zu,%zu,%.4f,%.1f,%.5f,%.3f,-,%.3f\n",
+                w ? "drift_soa" : "drift_aos", np, 12 * np, 2 * np,
+                drift_ms[w], drift_gbps[w], 2.0 * np / (drift_ms[w] * 1e9),
+                drift_gbps[w] / copy, drift_gbps[w] / drift_gbps[1]);
+    printf("drift aos %.1f GB/s, soa %.1f GB/s\n", drift_gbps[0],
+           drift_gbps[1]);
+    fclose(f);
+
+    // Working sets from 4 MiB to 1 GiB, 4 GiB read by each launch.
+    f = bk_csv_open("02-memory-working-set", "mib,bytes,passes,ms,gbps,of_copy");
+    static const unsigned mib[] = {4,  8,  12, 16,  24,  32,  40,  48,
+                                   56, 64, 96, 128, 256, 512, 1024};
+    k.which = 1;
+    for (unsigned m : mib) {
+        k.n = ((size_t)m << 20) / sizeof(float);
+        k.passes = 4096 / m;
+        ms = bk_median_ms(run, &k, reps);
+        moved = (double)k.n * sizeof(float) * k.passes;
+        gbps = moved / (ms * 1e6);
+        fprintf(f, "%u,%zu,%u,%.4f,%.1f,%.3f\n", m, k.n * sizeof(float),
+                k.passes, ms, gbps, gbps / copy);
+        printf("read %5u MiB x %4u: %7.0f GB/s\n", m, k.passes, gbps);
+    }
+    fclose(f);
+
+    // Strided copies: stride s copies n / s floats; useful bytes 8 a float.
+    // A warp touches min(32, 4 s) sectors for its 4 useful ones.
+    f = bk_csv_open("02-memory-stride",
+                    "stride,count,ms,gbps,of_copy,predicted");
+    k.which = 2;
+    k.n = n;
+    k.offset = 0;
+    for (size_t s = 1; s <= 32; s *= 2) {
+        k.stride = s;
+        size_t count = ceil_div(n, s);
+        ms = bk_median_ms(run, &k, reps);
+        gbps = 8.0 * count / (ms * 1e6);
+        double sectors = 4.0 * s < 32 ? 4.0 * s : 32;
+        fprintf(f, "%zu,%zu,%.4f,%.1f,%.4f,%.4f\n", s, count, ms, gbps,
+                gbps / copy, 4.0 / sectors);
+        printf("stride %2zu: %7.0f GB/s %.3f of copy\n", s, gbps, gbps / copy);
+    }
+    fclose(f);
+    f = bk_csv_open("02-memory-offset", "offset,count,ms,gbps,of_copy");
+    k.stride = 1;
+    for (size_t o = 0; o <= 32; o = o ? 2 * o : 1) {
+        k.offset = o;
+        size_t count = n - o;
+        ms = bk_median_ms(run, &k, reps);
+        gbps = 8.0 * count / (ms * 1e6);
+        fprintf(f, "%zu,%zu,%.4f,%.1f,%.4f\n", o, count, ms, gbps,
+                gbps / copy);
+        printf("offset %2zu: %7.0f GB/s %.3f of copy\n", o, gbps, gbps / copy);
+    }
+    fclose(f);
+
+    // Two numbers first: bytes and FLOPs floors from this run's ceilings.
+    f = bk_csv_open("02-memory-floors",
+                    "work,bytes,flops,intensity,t_bytes_ms,t_flops_ms");
+    struct { const char *work; double bytes, flops; } w[] = {
+        {"SAXPY 2^28", 12.0 * n, 2.0 * n},
+        {"transpose 16384^2", 8.0 * 16384 * 16384, 0},
+        {"sum 2^28", 4.0 * n, 1.0 * n},
+        {"SGEMM 4096^3", 3.0 * 4096 * 4096 * 4, 2.0 * 4096.0 * 4096 * 4096},
+        {"ridge 1 GiB", 1073741824.0, 1073741824.0 * tflops * 1e3 / copy},
+    };
+    for (auto &x : w)
+        fprintf(f, "%s,%.0f,%.0f,%.4g,%.5f,%.5f\n", x.work, x.bytes, x.flops,
+                x.flops / x.bytes, x.bytes / (copy * 1e6),
+                x.flops / (tflops * 1e9));
+    fclose(f);
+
+    // The device's own sizes, for the prose.
+    f = bk_csv_open("02-memory-device", "fact,value");
+    fprintf(f, "sms,%d\n", prop.multiProcessorCount);
+    fprintf(f, "regs_per_sm,%d\n", prop.regsPerMultiprocessor);
+    fprintf(f, "smem_per_sm_kib,%zu\n", prop.sharedMemPerMultiprocessor / 1024);
+    fprintf(f, "l2_mib,%d\n", prop.l2CacheSize >> 20);
+    fprintf(f, "global_mem_gib,%.1f\n", prop.totalGlobalMem / 1073741824.0);
+    fprintf(f, "clock_mhz,%d\n", clock_khz / 1000);
+    fprintf(f, "fp32_peak_tflops,%.2f\n", peak_tflops);
+    fclose(f);
+
+    BK_CUDA(cudaFree(k.a));
+    BK_CUDA(cudaFree(k.b));
+    BK_CUDA(cudaFree(k.sum));
+    return 0;
+}

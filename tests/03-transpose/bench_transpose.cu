@@ -1,0 +1,139 @@
+// bench_transpose.cu -- chapter 3's measurements (make bench).
+// Every variant on a 16384 x 16384 matrix of floats (1 GiB in, 1 GiB out),
+// beside the copy ceiling and cuBLAS's transpose (cublasSgeam) measured in
+// the same run.  Writes figures/data/$BOOK_GPU/03-transpose.csv and
+// 03-transpose-best.csv.
+//   bench --ncu VARIANT   runs VARIANT once on 4096 x 4096 and exits
+//                         (for tests/03-transpose/gpu-extra.sh and ncu).
+#include "benchkit.h"
+#include "common/book.h"
+#include "03-transpose/transpose.h"
+#include <cublas_v2.h>
+#include <cstring>
+#include <vector>
+
+typedef cudaError_t (*transpose_fn)(const float *, float *, size_t, size_t);
+static const struct { const char *name; transpose_fn fn; } variants[] = {
+    {"naive", transpose_naive},
+    {"naive_colread", transpose_naive_colread},
+    {"tile", transpose_tile},
+    {"tile_padded", transpose_tile_padded},
+    {"tile_swizzled", transpose_tile_swizzled},
+};
+static const int kVariants = sizeof variants / sizeof variants[0];
+
+struct ctx {
+    const float *in;
+    float *out;
+    size_t rows, cols;
+    transpose_fn fn;          // NULL: cublasSgeam
+    cublasHandle_t h;
+};
+
+static cudaError_t run(void *p)
+{
+    ctx *k = (ctx *)p;
+    if (k->fn) return k->fn(k->in, k->out, k->rows, k->cols);
+    // Row-major in (rows x cols) is column-major cols x rows, lda = cols;
+    // out = in^T is column-major rows x cols, ldc = rows.  beta = 0, and
+    // B = C is cuBLAS's documented in-place form.
+    const float one = 1.0f, zero = 0.0f;
+    cublasStatus_t s = cublasSgeam(k->h, CUBLAS_OP_T, CUBLAS_OP_N,
+                                   (int)k->rows, (int)k->cols, &one, k->in,
+                                   (int)k->cols, &zero, k->out, (int)k->rows,
+                                   k->out, (int)k->rows);
+    return s == CUBLAS_STATUS_SUCCESS ? cudaGetLastError()
+                                      : cudaErrorUnknown;
+}
+
+// Spot-check out = in^T at a few thousand places (the tests check every
+// element of the book's kernels; this guards the cuBLAS call's arguments).
+static void spot_check(const char *name, const float *in, const float *out,
+                       size_t rows, size_t cols)
+{
+    for (size_t t = 0; t < 4096; t++) {
+        size_t r = (t * 2654435761u) % rows, c = (t * 40503u + 7) % cols;
+        float a, b;
+        BK_CUDA(cudaMemcpy(&a, in + r * cols + c, 4, cudaMemcpyDeviceToHost));
+        BK_CUDA(cudaMemcpy(&b, out + c * rows + r, 4, cudaMemcpyDeviceToHost));
+        if (memcmp(&a, &b, 4) != 0) {
+            fprintf(stderr, "bench: %s is not a transpose at (%zu, %zu)\n",
+                    name, r, c);
+            exit(1);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    bool ncu = argc == 3 && strcmp(argv[1], "--ncu") == 0;
+    size_t rows = ncu ? 4096 : 16384, cols = rows, n = rows * cols;
+    size_t bytes = n * sizeof(float);
+    ctx k;
+    memset(&k, 0, sizeof k);
+    k.rows = rows;
+    k.cols = cols;
+    float *in, *out;
+    BK_CUDA(cudaMalloc(&in, bytes));
+    BK_CUDA(cudaMalloc(&out, bytes));
+    bk_fill_random(in, n, -1, 1, 11);
+    BK_CUDA(cudaMemset(out, 0, bytes));
+    k.in = in;
+    k.out = out;
+    if (ncu) {
+        for (int v = 0; v < kVariants; v++)
+            if (strcmp(argv[2], variants[v].name) == 0) {
+                BK_CUDA(variants[v].fn(in, out, rows, cols));
+                BK_CUDA(cudaDeviceSynchronize());
+                spot_check(variants[v].name, in, out, rows, cols);
+                return 0;
+            }
+        fprintf(stderr, "bench: no variant %s\n", argv[2]);
+        return 2;
+    }
+
+    double copy = bk_copy_gbps(bytes);
+    if (cublasCreate(&k.h) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "bench: cublasCreate failed\n");
+        return 1;
+    }
+    const int reps = 25;
+    double moved = 2.0 * bytes;
+    k.fn = NULL;
+    double geam_ms = bk_median_ms(run, &k, reps);
+    double geam = moved / (geam_ms * 1e6);
+    spot_check("cublasSgeam", in, out, rows, cols);
+
+    FILE *f = bk_csv_open("03-transpose",
+                          "variant,rows,cols,ms,gbps,of_copy,of_geam");
+    fprintf(f, "copy_ceiling,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", rows, cols,
+            moved / (copy * 1e6), copy, copy / geam);
+    fprintf(f, "cublas_geam,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", rows, cols,
+            geam_ms, geam, geam / copy);
+    printf("copy %.0f GB/s, cublasSgeam %.0f GB/s\n", copy, geam);
+    int best = 0;
+    std::vector<double> gbps(kVariants);
+    for (int v = 0; v < kVariants; v++) {
+        k.fn = variants[v].fn;
+        BK_CUDA(cudaMemset(out, 0, bytes));
+        double ms = bk_median_ms(run, &k, reps);
+        spot_check(variants[v].name, in, out, rows, cols);
+        gbps[v] = moved / (ms * 1e6);
+        if (gbps[v] > gbps[best]) best = v;
+        fprintf(f, "%s,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", variants[v].name,
+                rows, cols, ms, gbps[v], gbps[v] / copy, gbps[v] / geam);
+        printf("%-14s %8.3f ms %7.0f GB/s %.3f of copy %.3f of geam\n",
+               variants[v].name, ms, gbps[v], gbps[v] / copy, gbps[v] / geam);
+    }
+    fclose(f);
+    f = bk_csv_open("03-transpose-best", "key,variant,gbps,of_geam,of_copy");
+    fprintf(f, "best,%s,%.1f,%.3f,%.3f\n", variants[best].name, gbps[best],
+            gbps[best] / geam, gbps[best] / copy);
+    fclose(f);
+    printf("best: %s at %.3f of cublasSgeam (target >= 0.95)\n",
+           variants[best].name, gbps[best] / geam);
+    cublasDestroy(k.h);
+    BK_CUDA(cudaFree(in));
+    BK_CUDA(cudaFree(out));
+    return 0;
+}

@@ -1,0 +1,94 @@
+// bench_reduce2d.cu -- chapter 6's measurements (make bench).
+// Row and column sums on 8192 x 8192, 2^20 x 32 and 32 x 2^20 floats
+// beside a streaming read of the same bytes, and the dot product of 2^28
+// floats beside cublasSdot, all measured in the same run.
+#include <cublas_v2.h>
+#include <cstdio>
+#include "benchkit.h"
+#include "common/book.h"
+#include "06-reduce-2d/reduce2d.h"
+
+struct ctx {
+    const float *a; size_t rows, cols; float *out; void *work; rowcol_fn fn;
+    const float *y; cublasHandle_t h;
+};
+static cudaError_t run_rowcol(void *p)
+{
+    ctx *c = (ctx *)p;
+    return c->fn(c->a, c->rows, c->cols, c->out, c->work);
+}
+static cudaError_t run_dot(void *p)
+{
+    ctx *c = (ctx *)p;
+    return dot(c->a, c->y, c->rows, c->out, c->work);
+}
+static cudaError_t run_sdot(void *p)
+{
+    ctx *c = (ctx *)p;
+    cublasStatus_t s = cublasSdot(c->h, (int)c->rows, c->a, 1, c->y, 1,
+                                  c->out);
+    return s == CUBLAS_STATUS_SUCCESS ? cudaGetLastError()
+                                      : cudaErrorUnknown;
+}
+
+int main(void)
+{
+    const size_t n = (size_t)1 << 28;
+    float *a, *y, *out;
+    BK_CUDA(cudaMalloc(&a, n * 4));
+    BK_CUDA(cudaMalloc(&y, n * 4));
+    BK_CUDA(cudaMalloc(&out, (size_t)1 << 22));   // up to 2^20 outputs
+    bk_fill_random(a, n, -1.0f, 1.0f, 11);
+    bk_fill_random(y, n, -1.0f, 1.0f, 12);
+    FILE *f = bk_csv_open("06-reduce-2d",
+                          "variant,shape,ms,gbps,of_read,of_cublas");
+    const size_t shapes[][2] = {{8192, 8192}, {1u << 20, 32}, {32, 1u << 20}};
+    const char *tags[] = {"8192", "2^20x32", "32x2^20"};
+    const char *names[] = {"row_sums_warp", "row_sums_block", "row_sums",
+                           "col_block_per_column", "col_sums"};
+    rowcol_fn fns[] = {row_sums_warp, row_sums_block, row_sums,
+                       col_sums_block_per_column, col_sums};
+    for (int s = 0; s < 3; s++) {
+        size_t rows = shapes[s][0], cols = shapes[s][1];
+        size_t bytes = rows * cols * 4;
+        double read = bk_read_gbps(bytes);
+        void *work;
+        size_t wb = col_sums_workspace_bytes(rows, cols);
+        BK_CUDA(cudaMalloc(&work, wb));
+        fprintf(f, "read_ceiling_%s,%zux%zu,%.4f,%.1f,1.000,--\n", tags[s],
+                rows, cols, bytes / (read * 1e6), read);
+        for (int v = 0; v < 5; v++) {
+            ctx c = {a, rows, cols, out, work, fns[v], NULL, NULL};
+            double ms = bk_median_ms(run_rowcol, &c, 30);
+            double g = bytes / (ms * 1e6);
+            fprintf(f, "%s_%s,%zux%zu,%.4f,%.1f,%.3f,--\n", names[v], tags[s],
+                    rows, cols, ms, g, g / read);
+            printf("%-22s %8zu x %-8zu %8.4f ms %7.1f GB/s %.3f of read\n",
+                   names[v], rows, cols, ms, g, g / read);
+        }
+        BK_CUDA(cudaFree(work));
+    }
+    // The dot product: 8n bytes read.
+    void *work;
+    BK_CUDA(cudaMalloc(&work, dot_workspace_bytes()));
+    ctx c = {a, n, 1, out, work, NULL, y, NULL};
+    if (cublasCreate(&c.h) != CUBLAS_STATUS_SUCCESS) return 1;
+    cublasSetPointerMode(c.h, CUBLAS_POINTER_MODE_DEVICE);
+    double read = bk_read_gbps(n * 4);
+    double ms_s = bk_median_ms(run_sdot, &c, 30);
+    double ms_d = bk_median_ms(run_dot, &c, 30);
+    double gs = 8.0 * n / (ms_s * 1e6), gd = 8.0 * n / (ms_d * 1e6);
+    fprintf(f, "cublas_sdot_2^28,%zu,%.4f,%.1f,%.3f,1.000\n", n, ms_s, gs,
+            gs / read);
+    fprintf(f, "dot_2^28,%zu,%.4f,%.1f,%.3f,%.3f\n", n, ms_d, gd, gd / read,
+            gd / gs);
+    printf("dot 2^28: %.4f ms, cublasSdot %.4f ms: %.3f of cuBLAS\n", ms_d,
+           ms_s, gd / gs);
+    cublasDestroy(c.h);
+    fclose(f);
+    BK_CUDA(cudaFree(work));
+    BK_CUDA(cudaFree(out));
+    BK_CUDA(cudaFree(y));
+    BK_CUDA(cudaFree(a));
+    return 0;
+}

@@ -1,0 +1,227 @@
+/* test_reduce2d.c -- chapter 6's tests: row and column sums on the
+ * issue's shapes against double sums (random inputs within the derived
+ * tolerance, inputs from {-1, 0, 1} exactly), a misaligned matrix, the
+ * dot product on chapter 5's sizes, and bad arguments. */
+#include "testkit.h"
+#include "06-reduce-2d/reduce2d.h"
+#include <math.h>
+#include <stdio.h>
+
+static const double U = 0x1p-24;
+
+static const size_t shapes[][2] = {
+    {1, 1}, {33, 65}, {1, 1000000}, {1000000, 1}, {1u << 20, 32},
+    {32, 1u << 20}, {8192, 8192}};
+#define NSHAPES (sizeof shapes / sizeof shapes[0])
+/* Under the sanitizer the three largest shapes are left out. */
+static size_t nshapes(void) { return tk_small() ? 4 : NSHAPES; }
+
+struct variant { const char *name; rowcol_fn fn; int by_rows; };
+static const struct variant variants[] = {
+    {"row_sums_warp", row_sums_warp, 1},
+    {"row_sums_block", row_sums_block, 1},
+    {"row_sums", row_sums, 1},
+    {"col_sums_block_per_column", col_sums_block_per_column, 0},
+    {"col_sums", col_sums, 0},
+};
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* Reference sums and sums of magnitudes along rows or down columns. */
+static void reference(const float *a, size_t rows, size_t cols, int by_rows,
+                      double *ref, double *mag)
+{
+    size_t m = by_rows ? rows : cols;
+    for (size_t i = 0; i < m; i++) ref[i] = mag[i] = 0.0;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < cols; c++) {
+            double v = a[r * cols + c];
+            size_t i = by_rows ? r : c;
+            ref[i] += v;
+            mag[i] += fabs(v);
+        }
+}
+
+/* Run every variant on one matrix (offset floats into its buffer). */
+static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
+                        int round)
+{
+    size_t n = rows * cols, most = rows > cols ? rows : cols;
+    uint64_t seed = tk_seed(round), st = seed;
+    float *a = tk_malloc((n + offset) * sizeof *a);
+    if (exact)
+        for (size_t i = 0; i < n + offset; i++)
+            a[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
+    else
+        tk_fill(a, n + offset, -1.0, 1.0, &st);
+    float *got = tk_malloc(most * sizeof *got);
+    double *ref = tk_malloc(most * sizeof *ref);
+    double *mag = tk_malloc(most * sizeof *mag);
+    float *da = tk_dev_floats(n + offset), *dout = tk_dev_floats(most);
+    tk_upload(da, a, n + offset);
+    size_t wb = col_sums_workspace_bytes(rows, cols);
+    void *work;
+    TK_CUDA(cudaMalloc(&work, wb));
+    tk_poison(work, wb);
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        int by_rows = variants[v].by_rows;
+        size_t m = by_rows ? rows : cols, len = by_rows ? cols : rows;
+        reference(a + offset, rows, cols, by_rows, ref, mag);
+        tk_poison(dout, most * sizeof(float));
+        TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(got, dout, m);
+        double h = 64.0 + ceil((double)len / 32.0);
+        size_t bad = 0;
+        for (size_t i = 0; i < m; i++) {
+            double tol = exact ? 0.0 : h * U / (1.0 - h * U) * mag[i];
+            if (!(fabs(got[i] - ref[i]) <= tol)) {
+                if (bad++ < 3)
+                    print_error("%s %zux%zu (offset %zu) seed=%llu: "
+                                "element %zu is %.9g, want %.9g\n",
+                                variants[v].name, rows, cols, offset,
+                                (unsigned long long)seed, i, got[i], ref[i]);
+            }
+        }
+        if (bad) fail();
+    }
+    tk_free(da); tk_free(dout); tk_free(work);
+    free(a); free(got); free(ref); free(mag);
+}
+
+static void rows_and_columns_random(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nshapes(); k++)
+            check_shape(shapes[k][0], shapes[k][1], 0, 0, round);
+}
+
+static void rows_and_columns_exact(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nshapes(); k++)
+            check_shape(shapes[k][0], shapes[k][1], 0, 1, round);
+}
+
+/* Offset by one float: not 16-byte aligned, the scalar paths run. */
+static void rows_and_columns_misaligned(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    check_shape(33, 64, 1, 1, 0);
+    check_shape(1000, 1024, 1, 0, 1);
+    check_shape(64, 4096, 1, 1, 1);
+}
+
+static const size_t dot_sizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1000,
+                                   4097, 10000003, (size_t)1 << 28};
+#define NDOT (sizeof dot_sizes / sizeof dot_sizes[0])
+
+static void check_dot(size_t n, size_t offset, int exact, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    float *x = tk_malloc((n + offset) * sizeof *x);
+    float *y = tk_malloc((n + offset) * sizeof *y);
+    for (size_t i = 0; i < n + offset; i++) {
+        if (exact) {
+            x[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
+            y[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
+        } else {
+            x[i] = (float)tk_uniform(&st, -1.0, 1.0);
+            y[i] = (float)tk_uniform(&st, -1.0, 1.0);
+        }
+    }
+    double ref = 0, mag = 0;
+    for (size_t i = offset; i < n + offset; i++) {
+        ref += (double)x[i] * y[i];
+        mag += fabs((double)x[i] * y[i]);
+    }
+    float *dx = tk_dev_floats(n + offset), *dy = tk_dev_floats(n + offset);
+    float *dout = tk_dev_floats(1), got;
+    void *work;
+    TK_CUDA(cudaMalloc(&work, dot_workspace_bytes()));
+    tk_poison(work, dot_workspace_bytes());
+    tk_upload(dx, x, n + offset);
+    tk_upload(dy, y, n + offset);
+    TK_CUDA(dot(dx + offset, dy + offset, n, dout, work));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(&got, dout, 1);
+    double h = 65.0 + ceil((double)n / 32768.0);
+    double tol = exact ? 0.0 : h * U / (1.0 - h * U) * mag;
+    if (!(fabs(got - ref) <= tol)) {
+        print_error("dot n=%zu offset %zu seed=%llu: got %.9g, want %.9g "
+                    "within %.3g\n", n, offset, (unsigned long long)seed,
+                    got, ref, tol);
+        fail();
+    }
+    tk_free(dx); tk_free(dy); tk_free(dout); tk_free(work);
+    free(x); free(y);
+}
+
+static void dot_all_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    size_t k = tk_small() ? NDOT - 2 : NDOT;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < k; i++) {
+            check_dot(dot_sizes[i], 0, 0, round);
+            check_dot(dot_sizes[i], 0, 1, round);
+        }
+}
+
+static void dot_misaligned(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    check_dot(4097, 1, 1, 0);
+    check_dot(100003, 3, 0, 1);
+}
+
+/* CPU-side: bad arguments are refused before anything touches a device. */
+static void bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;
+    void *w = (void *)(uintptr_t)4096;
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        assert_int_equal(variants[v].fn(NULL, 4, 4, p, w),
+                         cudaErrorInvalidValue);
+        assert_int_equal(variants[v].fn(p, 4, 4, NULL, w),
+                         cudaErrorInvalidValue);
+    }
+    assert_int_equal(row_sums(p, 4, 0, p, w), cudaErrorInvalidValue);
+    assert_int_equal(col_sums(p, 0, 4, p, w), cudaErrorInvalidValue);
+    assert_int_equal(col_sums(p, 4, 4, p, NULL), cudaErrorInvalidValue);
+    assert_int_equal(dot(p, NULL, 4, p, w), cudaErrorInvalidValue);
+    assert_int_equal(dot(p, p, 4, p, NULL), cudaErrorInvalidValue);
+    assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL), cudaSuccess);
+}
+
+/* CPU-side: the column workspace holds the largest chunk count. */
+static void workspace_bounds(void **s)
+{
+    (void)s;
+    assert_true(col_sums_workspace_bytes(8192, 8192) >= 4 * 8192 * 32);
+    assert_true(col_sums_workspace_bytes(1000000, 1) >= 4 * 4096);
+    assert_true(col_sums_workspace_bytes(1, 1000000) >= 4 * 1000000);
+    assert_true(col_sums_workspace_bytes(32, 1u << 20) <= 4 * 32 << 20);
+    assert_true(dot_workspace_bytes() >= 4 * 4096);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(workspace_bounds),
+        cmocka_unit_test(rows_and_columns_random),
+        cmocka_unit_test(rows_and_columns_exact),
+        cmocka_unit_test(rows_and_columns_misaligned),
+        cmocka_unit_test(dot_all_sizes),
+        cmocka_unit_test(dot_misaligned),
+    };
+    return tk_run_tests("06-reduce-2d", tests);
+}

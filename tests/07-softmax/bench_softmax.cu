@@ -1,0 +1,143 @@
+// bench_softmax.cu -- chapter 7's measurements (make bench).
+// Every row launcher on 8192x8192 and 65536x1024 floats, the whole-array
+// softmax of 2^24 floats, and cuDNN's softmax where the machine has it,
+// beside a device-to-device copy of 256 MB measured in the same run.
+// Bytes are one read and one write per element.
+#include "benchkit.h"
+#include "common/book.h"
+#include "07-softmax/softmax.h"
+#include <string.h>
+#if __has_include(<cudnn.h>)
+#include <cudnn.h>
+#include <dlfcn.h>
+#define HAVE_CUDNN_H 1
+#endif
+
+typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
+struct ctx {
+    const float *x; float *y; size_t rows, cols;
+    rows_fn fn; void *work; int whole;
+};
+static cudaError_t run(void *p)
+{
+    ctx *k = (ctx *)p;
+    if (k->whole) return softmax_whole(k->x, k->y, k->rows * k->cols, k->work);
+    return k->fn(k->x, k->y, k->rows, k->cols);
+}
+
+#ifdef HAVE_CUDNN_H
+// cuDNN is loaded at run time, so the bench links without it.
+struct cudnn_api {
+    decltype(&cudnnCreate) create;
+    decltype(&cudnnCreateTensorDescriptor) create_desc;
+    decltype(&cudnnSetTensor4dDescriptor) set_desc;
+    decltype(&cudnnSoftmaxForward) softmax;
+    cudnnHandle_t h; cudnnTensorDescriptor_t d;
+};
+static cudnn_api dnn;
+static bool cudnn_load(void)
+{
+    void *lib = dlopen("libcudnn.so.9", RTLD_NOW);
+    if (!lib) lib = dlopen("libcudnn.so", RTLD_NOW);
+    if (!lib) return false;
+    dnn.create = (decltype(dnn.create))dlsym(lib, "cudnnCreate");
+    dnn.create_desc = (decltype(dnn.create_desc))dlsym(
+        lib, "cudnnCreateTensorDescriptor");
+    dnn.set_desc = (decltype(dnn.set_desc))dlsym(
+        lib, "cudnnSetTensor4dDescriptor");
+    dnn.softmax = (decltype(dnn.softmax))dlsym(lib, "cudnnSoftmaxForward");
+    if (!dnn.create || !dnn.create_desc || !dnn.set_desc || !dnn.softmax)
+        return false;
+    return dnn.create(&dnn.h) == CUDNN_STATUS_SUCCESS &&
+           dnn.create_desc(&dnn.d) == CUDNN_STATUS_SUCCESS;
+}
+struct dnn_ctx { const float *x; float *y; };
+static cudaError_t run_cudnn(void *p)
+{
+    dnn_ctx *k = (dnn_ctx *)p;
+    const float one = 1.0f, zero = 0.0f;
+    cudnnStatus_t s = dnn.softmax(dnn.h, CUDNN_SOFTMAX_ACCURATE,
+                                  CUDNN_SOFTMAX_MODE_INSTANCE, &one, dnn.d,
+                                  k->x, &zero, dnn.d, k->y);
+    return s == CUDNN_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+}
+#endif
+
+static FILE *csv;
+static double copy_gbps;
+
+static void report(const char *shape, const char *variant, size_t rows,
+                   size_t cols, double ms)
+{
+    double bytes = 2.0 * rows * cols * sizeof(float);
+    double gbps = bytes / (ms * 1e6);
+    fprintf(csv, "%s/%s,%s,%s,%zu,%zu,%.4f,%.1f,%.3f\n", shape, variant,
+            shape, variant, rows, cols, ms, gbps, gbps / copy_gbps);
+    printf("%-12s %-8s %9.4f ms %7.1f GB/s  %.3f of copy\n", shape, variant,
+           ms, gbps, gbps / copy_gbps);
+}
+
+int main(void)
+{
+    const size_t n = (size_t)8192 * 8192, bytes = n * sizeof(float);
+    copy_gbps = bk_copy_gbps(bytes);
+    csv = bk_csv_open("07-softmax",
+                      "case,shape,variant,rows,cols,ms,gbps,of_copy");
+    fprintf(csv, "copy,copy,copy,1,%zu,%.4f,%.1f,1.000\n", n,
+            2.0 * bytes / (copy_gbps * 1e6), copy_gbps);
+    float *x, *y;
+    void *work;
+    BK_CUDA(cudaMalloc(&x, bytes));
+    BK_CUDA(cudaMalloc(&y, bytes));
+    BK_CUDA(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+    bk_fill_random(x, n, -10, 10, 7);
+#ifdef HAVE_CUDNN_H
+    bool have_dnn = cudnn_load();
+    if (!have_dnn) printf("cuDNN: not loadable, not measured\n");
+#else
+    printf("cuDNN: no cudnn.h at build time, not measured\n");
+#endif
+    const rows_fn fns[] = {softmax_rows_warp, softmax_rows_block,
+                           softmax_rows_float4, softmax_rows_cached,
+                           softmax_rows_online};
+    const char *names[] = {"warp", "block", "float4", "cached", "online"};
+    const size_t shapes[2][2] = {{8192, 8192}, {65536, 1024}};
+    for (int s = 0; s < 2; s++) {
+        char shape[32];
+        snprintf(shape, sizeof shape, "%zux%zu", shapes[s][0], shapes[s][1]);
+        ctx k = {x, y, shapes[s][0], shapes[s][1], NULL, work, 0};
+        for (int f = 0; f < 5; f++) {
+            k.fn = fns[f];
+            report(shape, names[f], k.rows, k.cols, bk_median_ms(run, &k, 30));
+        }
+#ifdef HAVE_CUDNN_H
+        if (have_dnn && dnn.set_desc(dnn.d, CUDNN_TENSOR_NCHW,
+                                     CUDNN_DATA_FLOAT, (int)k.rows,
+                                     (int)k.cols, 1, 1) ==
+                            CUDNN_STATUS_SUCCESS) {
+            dnn_ctx c = {x, y};
+            if (run_cudnn(&c) == cudaSuccess)   // probe once
+                report(shape, "cudnn", k.rows, k.cols,
+                   bk_median_ms(run_cudnn, &c, 30));
+        }
+#endif
+    }
+    const size_t whole = (size_t)1 << 24;
+    ctx k = {x, y, 1, whole, NULL, work, 1};
+    report("1x16777216", "whole", 1, whole, bk_median_ms(run, &k, 30));
+#ifdef HAVE_CUDNN_H
+    if (have_dnn && dnn.set_desc(dnn.d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
+                                 1, (int)whole, 1, 1) ==
+                        CUDNN_STATUS_SUCCESS) {
+        dnn_ctx c = {x, y};
+        if (run_cudnn(&c) == cudaSuccess)
+            report("1x16777216", "cudnn", 1, whole,
+               bk_median_ms(run_cudnn, &c, 30));
+    }
+#endif
+    BK_CUDA(cudaFree(x));
+    BK_CUDA(cudaFree(y));
+    BK_CUDA(cudaFree(work));
+    fclose(csv);
+    return 0;
+}

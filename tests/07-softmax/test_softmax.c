@@ -1,0 +1,417 @@
+/* test_softmax.c -- chapter 7's tests: the (m, d) algebra on the CPU, the
+ * naive listing's overflow, every row launcher against the double
+ * reference on random and edge rows, the whole-array softmax up to
+ * 2^28 + 3 elements, and the per-block normalization that is wrong on
+ * purpose. */
+#include "testkit.h"
+#include "07-softmax/md.h"
+#include "07-softmax/softmax.h"
+#include "07-softmax/softmax_ref.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define U (1.0 / 16777216.0) /* 2^-24 */
+/* Below the smallest normal float relative precision ends. */
+#define ATOL 1.2e-38
+#define RTOL 1e-5
+
+/* ---- CPU: the reference and the naive listing ------------------------ */
+
+static void naive_overflows(void **s)
+{
+    (void)s;
+    float x[2] = {100.0f, 101.0f}, y[2];
+    double r[2];
+    softmax_naive_float(x, y, 2);
+    assert_true(isnan(y[0]) && isnan(y[1]));
+    softmax_ref(x, r, 2);
+    assert_true(fabs(r[0] - 0.2689414213699951) < 1e-12);
+    assert_true(fabs(r[1] - 0.7310585786300049) < 1e-12);
+    float z[2] = {-200.0f, -199.0f};
+    softmax_naive_float(z, y, 2);
+    assert_true(isnan(y[0]) && isnan(y[1]));
+    softmax_ref(z, r, 2);
+    assert_true(fabs(r[1] - 0.7310585786300049) < 1e-12);
+    /* On small scores the naive version looks right: the bug hides. */
+    float w[1000], v[1000];
+    double q[1000];
+    uint64_t st = tk_seed(0);
+    tk_fill(w, 1000, -10, 10, &st);
+    softmax_naive_float(w, v, 1000);
+    softmax_ref(w, q, 1000);
+    assert_int_equal(tk_compare("naive, small scores", v, q, 1000, 0, 1e-5,
+                                0), 0);
+}
+
+static void ref_edge_semantics(void **s)
+{
+    (void)s;
+    const float I = INFINITY;
+    double r[4];
+    float all_neg[4] = {-I, -I, -I, -I};
+    softmax_ref(all_neg, r, 4);
+    for (int i = 0; i < 4; i++) assert_true(r[i] == 0.0);
+    float one_inf[4] = {1.0f, I, -I, 1e30f};
+    softmax_ref(one_inf, r, 4);
+    assert_true(r[0] == 0.0 && r[1] == 1.0 && r[2] == 0.0 && r[3] == 0.0);
+    float two_inf[4] = {I, 0.0f, I, -I};
+    softmax_ref(two_inf, r, 4);
+    assert_true(r[0] == 0.5 && r[1] == 0.0 && r[2] == 0.5 && r[3] == 0.0);
+    float masked[4] = {-I, 0.0f, -I, 0.0f};
+    softmax_ref(masked, r, 4);
+    assert_true(r[0] == 0.0 && r[1] == 0.5 && r[2] == 0.0 && r[3] == 0.5);
+    float has_nan[3] = {1.0f, NAN, 2.0f};
+    softmax_ref(has_nan, r, 3);
+    for (int i = 0; i < 3; i++) assert_true(isnan(r[i]));
+    float huge[2] = {1e30f, -1e30f};
+    softmax_ref(huge, r, 2);
+    assert_true(r[0] == 1.0 && r[1] == 0.0);
+}
+
+/* ---- CPU: the (m, d) operator ---------------------------------------- */
+
+static int md_same(md_t a, md_t b)
+{
+    return (a.m == b.m || (isnan(a.m) && isnan(b.m))) && a.d == b.d;
+}
+
+static void md_identity_is_identity(void **s)
+{
+    (void)s;
+    const float I = INFINITY;
+    md_t cases[] = {{0.0f, 1.0f}, {-3.5f, 17.25f}, {1e30f, 2.0f},
+                    {-1e30f, 5.0f}, {I, 1.0f}, {I, 3.0f}, {-I, 0.0f},
+                    {88.0f, 1e6f}};
+    md_t e = md_identity();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_true(md_same(md_combine(e, cases[i]), cases[i]));
+        assert_true(md_same(md_combine(cases[i], e), cases[i]));
+    }
+    assert_true(md_same(md_of(-I), e));
+    assert_true(md_same(md_combine(e, e), e));
+    md_t one = md_of(2.0f);
+    assert_true(one.m == 2.0f && one.d == 1.0f);
+    /* Two pieces holding +inf add their counts; finite ones weigh 0. */
+    md_t a = md_combine(md_of(I), md_of(I));
+    assert_true(a.m == I && a.d == 2.0f);
+    a = md_combine(a, md_of(1e30f));
+    assert_true(a.m == I && a.d == 2.0f);
+}
+
+static md_t random_md(uint64_t *st)
+{
+    md_t r = {(float)tk_uniform(st, -50, 50), (float)tk_uniform(st, 1, 1000)};
+    return r;
+}
+
+static void md_is_associative(void **s)
+{
+    (void)s;
+    for (int round = 0; round < 2; round++) {
+        uint64_t seed = tk_seed(round), st = seed;
+        for (int i = 0; i < 10000; i++) {
+            md_t a = random_md(&st), b = random_md(&st), c = random_md(&st);
+            if (i % 10 == 0) b.m = a.m;                   /* equal maxima */
+            if (i % 17 == 0) c = md_identity();
+            md_t l = md_combine(md_combine(a, b), c);
+            md_t r = md_combine(a, md_combine(b, c));
+            assert_true(l.m == r.m);
+            if (fabs(l.d - r.d) > 16 * U * fabs(r.d)) {
+                print_error("triple %d: %.9g vs %.9g (seed %llu)\n", i, l.d,
+                            r.d, (unsigned long long)seed);
+                fail();
+            }
+            assert_true(md_same(md_combine(a, b), md_combine(b, a)));
+        }
+    }
+}
+
+static void md_push_is_combine(void **s)
+{
+    (void)s;
+    const float I = INFINITY;
+    float xs[] = {0.0f, 3.0f, -2.0f, 3.0f, 50.0f, -I, 1e30f, -1e30f, I, 7.0f,
+                  I, -I};
+    md_t a = md_identity(), b = md_identity();
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        a = md_push(a, xs[i]);
+        b = md_combine(b, md_of(xs[i]));
+        assert_true(a.m == b.m);
+        assert_true(fabs(a.d - b.d) <= 4 * U * fabs(b.d));
+    }
+    assert_true(a.m == I && a.d == 2.0f);
+    md_t n = md_push(md_of(1.0f), NAN);
+    assert_true(isnan(n.d));
+}
+
+/* Fold 1000 scores into a pair in three orders; each must give the
+ * double reference's maximum and sum. */
+static void md_reduce_any_order(void **s)
+{
+    (void)s;
+    enum { N = 1000 };
+    float x[N];
+    for (int round = 0; round < 2; round++) {
+        uint64_t seed = tk_seed(round), st = seed;
+        tk_fill(x, N, -30, 30, &st);
+        double m = -INFINITY, d = 0;
+        for (int i = 0; i < N; i++) if (x[i] > m) m = x[i];
+        for (int i = 0; i < N; i++) d += exp((double)x[i] - m);
+        md_t fwd = md_identity(), bwd = md_identity(), t[N];
+        for (int i = 0; i < N; i++) fwd = md_push(fwd, x[i]);
+        for (int i = N - 1; i >= 0; i--) bwd = md_combine(md_of(x[i]), bwd);
+        for (int i = 0; i < N; i++) t[i] = md_of(x[i]);
+        for (int w = 1; w < N; w *= 2)
+            for (int i = 0; i + w < N; i += 2 * w)
+                t[i] = md_combine(t[i], t[i + w]);
+        md_t all[3] = {fwd, bwd, t[0]};
+        for (int k = 0; k < 3; k++) {
+            assert_true(all[k].m == (float)m);
+            assert_true(fabs(all[k].d - d) <= 1e-4 * d);
+        }
+    }
+}
+
+/* ---- CPU: arguments --------------------------------------------------- */
+
+typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
+static const rows_fn row_fns[] = {softmax_rows_warp, softmax_rows_block,
+                                  softmax_rows_float4, softmax_rows_cached,
+                                  softmax_rows_online};
+static const char *row_names[] = {"warp", "block", "float4", "cached",
+                                  "online"};
+#define NFNS 5
+
+static void bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;
+    for (int f = 0; f < NFNS; f++) {
+        assert_int_equal(row_fns[f](NULL, p, 2, 2), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](p, NULL, 2, 2), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](p, p, SIZE_MAX / 2, 4),
+                         cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](NULL, NULL, 0, 5), cudaSuccess);
+        assert_int_equal(row_fns[f](NULL, NULL, 5, 0), cudaSuccess);
+    }
+    /* More rows than a grid has blocks. */
+    assert_int_equal(softmax_rows_block(p, p, (size_t)1 << 32, 1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(p, p, 10, NULL), cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(p, p, 10, (char *)p + 4),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(NULL, NULL, 0, NULL), cudaSuccess);
+    assert_int_equal(softmax_whole_per_block(NULL, p, 10),
+                     cudaErrorInvalidValue);
+}
+
+/* ---- GPU: rows ---------------------------------------------------------- */
+
+/* Row patterns: 0 random; 1 every 7th -inf; 2 all -inf; 3 one +inf;
+ * 4 +inf first and last; 5 scores in +-1e30; 6 all equal; 7 scores in
+ * [-1e30, -1e29]; 8 one NaN (the whole row is NaN). */
+#define NPAT 9
+static void fill_row(float *r, size_t cols, int p, uint64_t *st)
+{
+    tk_fill(r, cols, -10, 10, st);
+    for (size_t j = 0; j < cols; j++) {
+        switch (p) {
+        case 1: if (j % 7 == 0) r[j] = -INFINITY; break;
+        case 2: r[j] = -INFINITY; break;
+        case 3: if (j == cols / 2) r[j] = INFINITY; break;
+        case 4: if (j == 0 || j == cols - 1) r[j] = INFINITY; break;
+        case 5: r[j] = (float)tk_uniform(st, -1e30, 1e30); break;
+        case 6: r[j] = 3.0f; break;
+        case 7: r[j] = (float)tk_uniform(st, -1e30, -1e29); break;
+        case 8: if (j == cols / 3) r[j] = NAN; break;
+        default: break;
+        }
+    }
+}
+
+/* Run fn on rows x cols (offset floats into the buffers), rows patterned
+ * when edge is set; compare with the reference; return wrong elements. */
+static size_t check_rows(rows_fn fn, const char *name, size_t rows,
+                         size_t cols, int edge, size_t offset, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t n = rows * cols, m = n + offset;
+    float *x = tk_malloc(m * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    double *ref = tk_malloc(n * sizeof *ref);
+    for (size_t r = 0; r < rows; r++)
+        fill_row(x + offset + r * cols, cols, edge ? (int)(r % NPAT) : 0, &st);
+    for (size_t r = 0; r < rows; r++)
+        softmax_ref(x + offset + r * cols, ref + r * cols, cols);
+    float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m);
+    tk_upload(dx, x, m);
+    TK_CUDA(fn(dx + offset, dy + offset, rows, cols));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy + offset, n);
+    char what[96];
+    snprintf(what, sizeof what, "softmax %s %zux%zu%s", name, rows, cols,
+             edge ? " edge rows" : "");
+    size_t bad = tk_compare(what, y, ref, n, ATOL, RTOL, seed);
+    tk_free(dx); tk_free(dy);
+    free(x); free(y); free(ref);
+    return bad;
+}
+
+static const size_t widths[] = {1, 4, 31, 32, 33, 128, 1000, 1024, 1028,
+                                4096, 4097, 8192, 12288, 16384, 16388};
+#define NWIDTHS (sizeof widths / sizeof widths[0])
+
+static void rows_all_widths(int f)
+{
+    TK_REQUIRE_GPU();
+    size_t nw = tk_small() ? 9 : NWIDTHS;   /* up to 4097 under sanitizer */
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nw; k++) {
+            size_t rows = widths[k] > 4096 ? 19 : 37;
+            assert_int_equal(check_rows(row_fns[f], row_names[f], rows,
+                                        widths[k], 0, 0, round), 0);
+            assert_int_equal(check_rows(row_fns[f], row_names[f], 2 * NPAT,
+                                        widths[k], 1, 0, round), 0);
+        }
+    /* Misaligned rows take the scalar path. */
+    assert_int_equal(check_rows(row_fns[f], row_names[f], 9, 1024, 1, 1, 0),
+                     0);
+    if (!tk_small())  /* many rows: the grid of the warp kernels */
+        assert_int_equal(check_rows(row_fns[f], row_names[f], 70001, 64, 0,
+                                    0, 0), 0);
+}
+static void rows_warp(void **s) { (void)s; rows_all_widths(0); }
+static void rows_block(void **s) { (void)s; rows_all_widths(1); }
+static void rows_float4(void **s) { (void)s; rows_all_widths(2); }
+static void rows_cached(void **s) { (void)s; rows_all_widths(3); }
+static void rows_online(void **s) { (void)s; rows_all_widths(4); }
+
+/* ---- GPU: one whole array ------------------------------------------------ */
+
+/* x of n floats (random in [-10, 10], then kind: 0 none, 1 every 7th -inf,
+ * 2 all -inf, 3 +inf at the last element); compares y with the reference
+ * computed on the fly, so 2^28 elements need no double array. */
+static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
+                          int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t m = n + offset;
+    float *x = tk_malloc(m * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    tk_fill(x, m, -10, 10, &st);
+    float *xs = x + offset;
+    for (size_t i = 0; i < n; i++) {
+        if ((kind == 1 && i % 7 == 0) || kind == 2) xs[i] = -INFINITY;
+        if (kind == 3 && i == n - 1) xs[i] = INFINITY;
+    }
+    float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m), *work;
+    TK_CUDA(cudaMalloc((void **)&work, SOFTMAX_WORK_BYTES));
+    tk_upload(dx, x, m);
+    TK_CUDA(softmax_whole(dx + offset, dy + offset, n, work));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy + offset, n);
+    double mx = -INFINITY, d = 0;
+    for (size_t i = 0; i < n; i++) if (xs[i] > mx) mx = xs[i];
+    for (size_t i = 0; i < n; i++) d += softmax_ref_weight(xs[i], mx);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = d == 0 ? 0.0 : softmax_ref_weight(xs[i], mx) / d;
+        if (!(isfinite(y[i]) && fabs(y[i] - r) <= ATOL + rtol * r) &&
+            bad++ < 5)
+            print_error("whole n=%zu kind %d: element %zu is %.9g, expected "
+                        "%.9g (seed %llu)\n", n, kind, i, y[i], r,
+                        (unsigned long long)seed);
+    }
+    tk_free(dx); tk_free(dy); tk_free(work);
+    free(x); free(y);
+    return bad;
+}
+
+static void whole_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t ns[] = {1, 2, 31, 33, 1000, 1024, 4097,
+                                (1u << 20) + 3, 10000001, (size_t)1 << 24};
+    size_t k = tk_small() ? 7 : sizeof ns / sizeof ns[0];
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < k; i++)
+            assert_int_equal(check_whole(ns[i], 0, 0, RTOL, round), 0);
+}
+
+static void whole_edges(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int kind = 1; kind <= 3; kind++) {
+        assert_int_equal(check_whole(1, kind, 0, RTOL, 0), 0);
+        assert_int_equal(check_whole(4097, kind, 0, RTOL, 0), 0);
+        assert_int_equal(check_whole(300007, kind, 0, RTOL, 0), 0);
+    }
+    /* Offset by one float: the scalar path. */
+    assert_int_equal(check_whole(300007, 0, 1, RTOL, 0), 0);
+    assert_int_equal(check_whole(33, 1, 3, RTOL, 0), 0);
+}
+
+static void whole_2_28(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    if (tk_small()) skip();
+    assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 0), 0);
+}
+
+/* The wrong listing: every chunk of 1024 sums to 1, the array to the
+ * number of chunks, and the outputs are wrong. */
+static void per_block_sums_to_one_per_block(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = 10000, chunk = 1024;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(x, n, -10, 10, &st);
+    softmax_ref(x, ref, n);
+    float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
+    tk_upload(dx, x, n);
+    TK_CUDA(softmax_whole_per_block(dx, dy, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy, n);
+    double total = 0;
+    for (size_t b = 0; b < n; b += chunk) {
+        double sum = 0;
+        for (size_t i = b; i < b + chunk && i < n; i++) sum += y[i];
+        assert_true(fabs(sum - 1.0) < 1e-5);
+        total += sum;
+    }
+    assert_true(fabs(total - 10.0) < 1e-4);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += !(fabs(y[i] - ref[i]) <= RTOL * ref[i]);
+    assert_int_equal(wrong, n);
+    tk_free(dx); tk_free(dy);
+    free(x); free(y); free(ref);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(naive_overflows),
+        cmocka_unit_test(ref_edge_semantics),
+        cmocka_unit_test(md_identity_is_identity),
+        cmocka_unit_test(md_is_associative),
+        cmocka_unit_test(md_push_is_combine),
+        cmocka_unit_test(md_reduce_any_order),
+        cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(rows_warp),
+        cmocka_unit_test(rows_block),
+        cmocka_unit_test(rows_float4),
+        cmocka_unit_test(rows_cached),
+        cmocka_unit_test(rows_online),
+        cmocka_unit_test(whole_sizes),
+        cmocka_unit_test(whole_edges),
+        cmocka_unit_test(whole_2_28),
+        cmocka_unit_test(per_block_sums_to_one_per_block),
+    };
+    return tk_run_tests("07-softmax", tests);
+}

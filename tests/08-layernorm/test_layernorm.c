@@ -1,0 +1,271 @@
+/* test_layernorm.c -- chapter 8's tests: Welford and Chan on the CPU,
+ * every layer-norm launcher and RMSNorm against a double reference on
+ * random rows, rows with a large offset, constant rows and odd widths, and
+ * the E[x^2] - E[x]^2 listing that is wrong on purpose. */
+#include "testkit.h"
+#include "08-layernorm/layernorm.h"
+#include "08-layernorm/welford.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EPS 1e-5f
+#define ATOL 1e-4
+
+/* The reference: two passes in double, epsilon inside the root. */
+static void layernorm_ref(const float *x, const float *g, const float *b,
+                          double *y, size_t n, double eps)
+{
+    double mu = 0, var = 0;
+    for (size_t j = 0; j < n; j++) mu += x[j];
+    mu /= (double)n;
+    for (size_t j = 0; j < n; j++) var += (x[j] - mu) * (x[j] - mu);
+    var /= (double)n;
+    double rstd = 1.0 / sqrt(var + eps);
+    for (size_t j = 0; j < n; j++) y[j] = (x[j] - mu) * rstd * g[j] + b[j];
+}
+
+static void rmsnorm_ref(const float *x, const float *g, double *y, size_t n,
+                        double eps)
+{
+    double q = 0;
+    for (size_t j = 0; j < n; j++) q += (double)x[j] * x[j];
+    double r = 1.0 / sqrt(q / (double)n + eps);
+    for (size_t j = 0; j < n; j++) y[j] = x[j] * r * g[j];
+}
+
+/* ---- CPU ------------------------------------------------------------------ */
+
+static void ref_constant_row(void **s)
+{
+    (void)s;
+    float x[5] = {7, 7, 7, 7, 7}, g[5] = {1, 2, 3, 4, 5};
+    float b[5] = {0.5f, -1, 0, 2, 3};
+    double y[5];
+    layernorm_ref(x, g, b, y, 5, EPS);
+    for (int j = 0; j < 5; j++) assert_true(y[j] == b[j]);
+}
+
+/* Welford over a whole array, and Chan's merge of random splits of it,
+ * against double sums. */
+static void welford_and_chan_match_double(void **s)
+{
+    (void)s;
+    enum { N = 5000 };
+    static float x[N];
+    for (int round = 0; round < 2; round++) {
+        uint64_t seed = tk_seed(round), st = seed;
+        double off = round ? 1e4 : 0.0;
+        tk_fill(x, N, off - 1, off + 1, &st);
+        double mu = 0, m2 = 0;
+        for (int i = 0; i < N; i++) mu += x[i];
+        mu /= N;
+        for (int i = 0; i < N; i++) m2 += (x[i] - mu) * (x[i] - mu);
+        /* Shift by x[0], as the kernels do. */
+        welford_t all = welford_identity();
+        for (int i = 0; i < N; i++) all = welford_push(all, x[i] - x[0]);
+        assert_true(all.n == (float)N);
+        assert_true(fabs((double)all.mean + x[0] - mu) < 1e-5);
+        assert_true(fabs(all.m2 - m2) < 1e-3 * m2);
+        for (int t = 0; t < 50; t++) {
+            int cut = (int)(tk_next(&st) % (N + 1));
+            welford_t a = welford_identity(), b = welford_identity();
+            for (int i = 0; i < cut; i++) a = welford_push(a, x[i] - x[0]);
+            for (int i = cut; i < N; i++) b = welford_push(b, x[i] - x[0]);
+            welford_t c = welford_combine(a, b);
+            assert_true(c.n == (float)N);
+            assert_true(fabs((double)c.mean + x[0] - mu) < 1e-5);
+            assert_true(fabs(c.m2 - m2) < 1e-3 * m2);
+        }
+    }
+}
+
+static void welford_identity_is_identity(void **s)
+{
+    (void)s;
+    welford_t e = welford_identity(), w = welford_identity();
+    w = welford_push(welford_push(welford_push(w, 3.0f), -1.5f), 0.25f);
+    welford_t l = welford_combine(e, w), r = welford_combine(w, e);
+    assert_true(l.n == w.n && l.mean == w.mean && l.m2 == w.m2);
+    assert_true(r.n == w.n && r.mean == w.mean && r.m2 == w.m2);
+    welford_t z = welford_combine(e, e);
+    assert_true(z.n == 0 && z.mean == 0 && z.m2 == 0);
+    /* A constant piece stays exact. */
+    welford_t c = welford_identity();
+    for (int i = 0; i < 1000; i++) c = welford_push(c, 0.0f);
+    assert_true(c.mean == 0.0f && c.m2 == 0.0f);
+}
+
+typedef cudaError_t (*ln_fn)(const float *, const float *, const float *,
+                             float *, size_t, size_t, float);
+static const ln_fn ln_fns[] = {layernorm_two_pass, layernorm_welford,
+                               layernorm_welford_float4, layernorm_cached};
+static const char *ln_names[] = {"two_pass", "welford", "welford_float4",
+                                 "cached"};
+#define NLN 4
+
+static void bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;
+    for (int f = 0; f < NLN; f++) {
+        assert_int_equal(ln_fns[f](NULL, p, p, p, 2, 2, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](p, NULL, p, p, 2, 2, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](p, p, NULL, p, 2, 2, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](p, p, p, NULL, 2, 2, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](p, p, p, p, 2, 2, 0.0f),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](p, p, p, p, 2, 2, -1e-5f),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](p, p, p, p, 2, 2, NAN),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](p, p, p, p, (size_t)1 << 32, 1, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(ln_fns[f](NULL, NULL, NULL, NULL, 0, 3, EPS),
+                         cudaSuccess);
+    }
+    assert_int_equal(rmsnorm(p, NULL, p, 2, 2, EPS), cudaErrorInvalidValue);
+    assert_int_equal(rmsnorm(p, p, p, 2, 2, 0.0f), cudaErrorInvalidValue);
+    assert_int_equal(layernorm_naive_moments(p, p, NULL, p, 2, 2, EPS),
+                     cudaErrorInvalidValue);
+}
+
+/* ---- GPU ------------------------------------------------------------------ */
+
+enum { RANDOM, CONSTANT };
+
+/* Run launcher f (NLN = RMSNorm, NLN + 1 = the naive one) on rows x cols
+ * values offset + U(-1, 1) (or constant rows), with x offset by xoff
+ * floats; returns the number of rows with an element off by more than
+ * tol (or not finite); tol < 0 means ATOL, and then failures are printed. */
+static size_t run_ln(int f, size_t rows, size_t cols, double offset,
+                     int kind, size_t xoff, double tol, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t n = rows * cols, m = n + xoff;
+    float *x = tk_malloc(m * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    float *g = tk_malloc(cols * sizeof *g), *b = tk_malloc(cols * sizeof *b);
+    double *ref = tk_malloc(cols * sizeof *ref);
+    tk_fill(x, m, offset - 1, offset + 1, &st);
+    if (kind == CONSTANT)
+        for (size_t r = 0; r < rows; r++)
+            for (size_t j = 0; j < cols; j++)
+                x[xoff + r * cols + j] = (float)(offset + 0.123 * r);
+    tk_fill(g, cols, 0.5, 1.5, &st);
+    tk_fill(b, cols, -1, 1, &st);
+    float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m);
+    float *dg = tk_dev_floats(cols), *db = tk_dev_floats(cols);
+    tk_upload(dx, x, m);
+    tk_upload(dg, g, cols);
+    tk_upload(db, b, cols);
+    if (f < NLN)
+        TK_CUDA(ln_fns[f](dx + xoff, dg, db, dy + xoff, rows, cols, EPS));
+    else if (f == NLN)
+        TK_CUDA(rmsnorm(dx + xoff, dg, dy + xoff, rows, cols, EPS));
+    else
+        TK_CUDA(layernorm_naive_moments(dx + xoff, dg, db, dy + xoff, rows,
+                                        cols, EPS));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy + xoff, n);
+    int quiet = tol >= 0;
+    if (!quiet) tol = ATOL;
+    const char *name = f < NLN ? ln_names[f] : f == NLN ? "rmsnorm" : "naive";
+    size_t bad_rows = 0;
+    for (size_t r = 0; r < rows; r++) {
+        const float *xr = x + xoff + r * cols, *yr = y + r * cols;
+        if (f == NLN) rmsnorm_ref(xr, g, ref, cols, EPS);
+        else layernorm_ref(xr, g, b, ref, cols, EPS);
+        size_t bad = 0;
+        for (size_t j = 0; j < cols; j++) {
+            int ok = isfinite(yr[j]) && fabs(yr[j] - ref[j]) <= tol;
+            if (kind == CONSTANT && f != NLN) ok = ok && yr[j] == b[j];
+            if (!ok && !quiet && bad < 3)
+                print_error("%s %zux%zu offset %g%s: row %zu col %zu is "
+                            "%.9g, expected %.9g (seed %llu)\n", name, rows,
+                            cols, offset, kind == CONSTANT ? " constant" : "",
+                            r, j, yr[j], ref[j], (unsigned long long)seed);
+            bad += !ok;
+        }
+        bad_rows += bad > 0;
+    }
+    tk_free(dx); tk_free(dy); tk_free(dg); tk_free(db);
+    free(x); free(y); free(g); free(b); free(ref);
+    return bad_rows;
+}
+
+static const size_t widths[] = {1, 31, 33, 768, 1000, 1001, 1024, 4096,
+                                4099, 8192, 12288};
+#define NWIDTHS (sizeof widths / sizeof widths[0])
+
+static void all_widths(int f)
+{
+    TK_REQUIRE_GPU();
+    size_t nw = tk_small() ? 7 : NWIDTHS;   /* up to 1024 under sanitizer */
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nw; k++) {
+            size_t rows = widths[k] > 4096 ? 13 : 29;
+            assert_int_equal(run_ln(f, rows, widths[k], 0.0, RANDOM, 0, -1,
+                                    round), 0);
+            assert_int_equal(run_ln(f, rows, widths[k], 1e4, RANDOM, 0, -1,
+                                    round), 0);
+            assert_int_equal(run_ln(f, 7, widths[k], -3.7e3, RANDOM, 0, -1,
+                                    round), 0);
+        }
+    /* Misaligned rows take the scalar path. */
+    assert_int_equal(run_ln(f, 9, 1024, 0.0, RANDOM, 1, -1, 0), 0);
+    if (!tk_small())
+        assert_int_equal(run_ln(f, 1000, 8192, 1.0, RANDOM, 0, -1, 0), 0);
+}
+static void ln_two_pass(void **s) { (void)s; all_widths(0); }
+static void ln_welford(void **s) { (void)s; all_widths(1); }
+static void ln_welford_float4(void **s) { (void)s; all_widths(2); }
+static void ln_cached(void **s) { (void)s; all_widths(3); }
+static void ln_rmsnorm(void **s) { (void)s; all_widths(NLN); }
+
+static void constant_rows_give_beta(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t w[] = {1, 33, 1024, 4099, 8192};
+    size_t nw = tk_small() ? 3 : 5;
+    for (int f = 0; f < NLN; f++)
+        for (size_t k = 0; k < nw; k++) {
+            assert_int_equal(run_ln(f, 5, w[k], 0.0, CONSTANT, 0, -1, 0), 0);
+            assert_int_equal(run_ln(f, 5, w[k], 12345.678, CONSTANT, 0, -1,
+                                    0), 0);
+        }
+}
+
+/* The wrong listing: right on rows centred at 0, wrong on 10^4 + noise. */
+static void naive_moments_cancel(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    assert_int_equal(run_ln(NLN + 1, 64, 4096, 0.0, RANDOM, 0, -1, 0), 0);
+    size_t wrong = run_ln(NLN + 1, 64, 4096, 1e4, RANDOM, 0, 0.05, 0);
+    print_message("naive moments: %zu of 64 rows with offset 1e4 wrong\n",
+                  wrong);
+    assert_true(wrong >= 48);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ref_constant_row),
+        cmocka_unit_test(welford_and_chan_match_double),
+        cmocka_unit_test(welford_identity_is_identity),
+        cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(ln_two_pass),
+        cmocka_unit_test(ln_welford),
+        cmocka_unit_test(ln_welford_float4),
+        cmocka_unit_test(ln_cached),
+        cmocka_unit_test(ln_rmsnorm),
+        cmocka_unit_test(constant_rows_give_beta),
+        cmocka_unit_test(naive_moments_cancel),
+    };
+    return tk_run_tests("08-layernorm", tests);
+}
