@@ -3,8 +3,8 @@
 // L2): the block-level tile scans, the three device-wide scans, and CUB's
 // DeviceScan::InclusiveSum in the same run, beside the copy and read
 // ceilings.  Bytes: one read and one write an element.
-// With the argument --ncu it only runs the three Blelloch tile scans once
-// each on 2^20 floats, for tests/09-scan/gpu-extra.sh.
+// With the arguments --ncu VARIANT it only runs one Blelloch tile scan
+// (unpadded, padded or gems) once on 2^20 floats, for gpu-extra.sh.
 #include <cub/cub.cuh>
 #include <cstring>
 #include "benchkit.h"
@@ -81,20 +81,21 @@ __global__ void fill_ints(int *d, size_t n, int mod)
         d[i] = (int)((i * 2654435761u) % (unsigned)mod) - mod / 2;
 }
 
-static int ncu_mode(void)
+// One launch of one Blelloch tile scan, for Nsight Compute.
+static int ncu_mode(const char *v)
 {
     const size_t n = (size_t)1 << 20;
+    scan_tile_algo a;
+    if (!strcmp(v, "unpadded")) a = SCAN_TILE_BLELLOCH_UNPADDED;
+    else if (!strcmp(v, "padded")) a = SCAN_TILE_BLELLOCH;
+    else if (!strcmp(v, "gems")) a = SCAN_TILE_BLELLOCH_GEMS;
+    else { fprintf(stderr, "bench --ncu: unknown variant %s\n", v); return 2; }
     float *in, *out;
     BK_CUDA(cudaMalloc(&in, n * sizeof(float)));
     BK_CUDA(cudaMalloc(&out, n * sizeof(float)));
     bk_fill_random(in, n, -1, 1, 7);
-    const scan_tile_algo order[3] = {SCAN_TILE_BLELLOCH_UNPADDED,
-                                     SCAN_TILE_BLELLOCH,
-                                     SCAN_TILE_BLELLOCH_GEMS};
-    for (int i = 0; i < 3; i++) {
-        BK_CUDA(scan_tiles_f32(in, out, n, order[i], SCAN_INCLUSIVE));
-        BK_CUDA(cudaDeviceSynchronize());
-    }
+    BK_CUDA(scan_tiles_f32(in, out, n, a, SCAN_INCLUSIVE));
+    BK_CUDA(cudaDeviceSynchronize());
     BK_CUDA(cudaFree(in));
     BK_CUDA(cudaFree(out));
     return 0;
@@ -102,7 +103,7 @@ static int ncu_mode(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "--ncu")) return ncu_mode();
+    if (argc > 2 && !strcmp(argv[1], "--ncu")) return ncu_mode(argv[2]);
     const size_t n = (size_t)1 << 28;
     const size_t fbytes = n * sizeof(float);
     double copy = bk_copy_gbps(fbytes), read = bk_read_gbps(fbytes);

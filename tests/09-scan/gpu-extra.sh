@@ -1,41 +1,63 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 9's bank-conflict counts (run by make bench after
-# the benchmarks).  Nsight Compute counts the shared-memory bank conflicts of
-# the three Blelloch tile scans (unpadded, padded, padding as printed in GPU
-# Gems 3), which `bench --ncu` runs once each on 2^20 floats, in that order.
-# Writes figures/data/$BOOK_GPU/09-scan-banks.csv.
-set -eo pipefail
+# gpu-extra.sh -- chapter 9's bank-conflict counts, run by `make bench` after
+# the benchmarks.  Nsight Compute profiles one launch of each Blelloch tile
+# scan on 2^20 floats (build/09-scan/bench --ncu VARIANT): unpadded, padded,
+# and with the padding macro as printed in GPU Gems 3.  The shared-memory
+# bank-conflict counters go to figures/data/$BOOK_GPU/09-scan-banks.csv.
+set -o pipefail
 gpu=${BOOK_GPU:-h200}
 NCU=${NCU:-/usr/local/cuda/bin/ncu}
-command -v "$NCU" >/dev/null || NCU=ncu
+[ -x "$NCU" ] || NCU=$(command -v ncu) || { echo "gpu-extra: ncu not found"; exit 1; }
+bench=build/09-scan/bench
+[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 out=figures/data/$gpu/09-scan-banks.csv
-raw=$(mktemp); trap 'rm -f "$raw"' EXIT
-m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op
-"$NCU" --clock-control none --csv -k regex:tiles_blelloch_kernel \
-  --metrics ${m}_ld.sum,${m}_st.sum build/09-scan/bench --ncu > "$raw"
-commit=${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+mkdir -p "$(dirname "$out")"
+tmp=$out.tmp; log=$out.log
+trap 'rm -f "$tmp" "$log"' EXIT
 {
-  echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-  echo "# driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)"
-  echo "# tool: $("$NCU" --version | tail -1)"
-  echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "# commit: $commit"
-  echo "# n: 1048576 floats, tiles of 512; counts summed over the kernel"
+  echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+  echo "# driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
+  echo "# tool: $("$NCU" --version 2>/dev/null | tail -1)"
+  echo "# date: ${BOOK_DATE:-$(date -u '+%Y-%m-%d %H:%M UTC')}"
+  echo "# commit: ${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+  echo "# one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none"
   echo "variant,ld_conflicts,st_conflicts"
-  # ncu --csv: one row per kernel and metric; the last two fields are
-  # the unit and the value.  Kernels come in launch order.
-  awk -F'","' -v m="$m" '
-    NR > 1 && $0 ~ m {
-      id = $1; gsub(/"/, "", id); v = $NF; gsub(/[",]/, "", v)
-      if (!(id in seen)) { seen[id] = 1; ids[++k] = id }
-      if ($0 ~ m "_ld.sum") ld[id] = v; else st[id] = v
+} > "$tmp"
+for v in unpadded padded gems; do
+  if ! "$NCU" --clock-control none --kernel-name regex:tiles_blelloch \
+       --metrics "$ld,$st" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
+    echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
+  fi
+  # ncu --csv: a header line starting "ID", then one line a metric with
+  # quoted fields; numbers may carry thousands separators.
+  awk -v v="blelloch_$v" -v ld="$ld" -v st="$st" '
+    function splitcsv(line, f,    n, i, ch, inq, cur) {
+      n = 0; cur = ""; inq = 0
+      for (i = 1; i <= length(line); i++) {
+        ch = substr(line, i, 1)
+        if (ch == "\"") { inq = !inq; continue }
+        if (ch == "," && !inq) { f[++n] = cur; cur = ""; continue }
+        cur = cur ch
+      }
+      f[++n] = cur
+      return n
+    }
+    /^"ID"/ { n = splitcsv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; hdr = 1; next }
+    hdr && col["Metric Value"] {
+      n = splitcsv($0, f)
+      if (n < col["Metric Value"]) next
+      val = f[col["Metric Value"]]; gsub(/,/, "", val)
+      m[f[col["Metric Name"]]] = val; got++
     }
     END {
-      split("blelloch_unpadded blelloch_padded blelloch_gems", name, " ")
-      if (k != 3) { print "gpu-extra: expected 3 kernels, got " k > "/dev/stderr"; exit 1 }
-      for (i = 1; i <= 3; i++) printf "%s,%s,%s\n", name[i], ld[ids[i]], st[ids[i]]
-    }' "$raw"
-} > "$out.tmp"
-mv "$out.tmp" "$out"
+      if (!got || m[ld] == "" || m[st] == "") {
+        print "gpu-extra: no counters in the ncu output for " v > "/dev/stderr"; exit 1
+      }
+      printf "%s,%s,%s\n", v, m[ld], m[st]
+    }' "$log" >> "$tmp" || { cat "$log"; exit 1; }
+  echo "gpu-extra: $(tail -1 "$tmp")"
+done
+mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"
-cat "$out"
