@@ -132,6 +132,10 @@ static size_t compare_scan(elem_t t, const void *x, const void *got,
     return bad;
 }
 
+/* Elements by which input and output are offset into their buffers: 1
+ * makes them misaligned for 16-byte vectors (the scalar path). */
+static size_t g_offset = 0;
+
 /* Scan n elements of type t with a tile algorithm (or NO_TILE and a
  * device algorithm); returns the number of wrong elements. */
 static size_t check_scan(elem_t t, int tile_algo, scan_device_algo algo,
@@ -143,16 +147,18 @@ static size_t check_scan(elem_t t, int tile_algo, scan_device_algo algo,
     fill_input(x, t, n, pattern, &st);
     void *din = NULL, *dout = NULL, *scratch = NULL;
     size_t sbytes = scan_scratch_bytes(n, es);
-    TK_CUDA(cudaMalloc(&din, bytes));
-    TK_CUDA(cudaMalloc(&dout, bytes));
+    const size_t off = g_offset * es;
+    TK_CUDA(cudaMalloc(&din, bytes + off));
+    TK_CUDA(cudaMalloc(&dout, bytes + off));
     TK_CUDA(cudaMalloc(&scratch, sbytes));
-    tk_poison(dout, bytes);
+    tk_poison(dout, bytes + off);
     tk_poison(scratch, sbytes);
-    TK_CUDA(cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice));
-    TK_CUDA(run_scan(t, tile_algo, algo, din, dout, n, kind, scratch,
-                     sbytes));
+    TK_CUDA(cudaMemcpy((char *)din + off, x, bytes, cudaMemcpyHostToDevice));
+    TK_CUDA(run_scan(t, tile_algo, algo, (char *)din + off,
+                     (char *)dout + off, n, kind, scratch, sbytes));
     TK_CUDA(cudaDeviceSynchronize());
-    TK_CUDA(cudaMemcpy(got, dout, bytes, cudaMemcpyDeviceToHost));
+    TK_CUDA(cudaMemcpy(got, (char *)dout + off, bytes,
+                       cudaMemcpyDeviceToHost));
     /* Float sums are exact when every partial sum is an integer below
      * 2^24 in magnitude. */
     int exact = pattern == P_ZEROS ||
@@ -375,6 +381,21 @@ static void device_all_algorithms(void **s)
                                        (scan_kind)k, P_RANDOM, round), 0);
 }
 
+/* Misaligned input and output take the scalar path of every tile. */
+static void device_misaligned(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    g_offset = 1;
+    for (int a = 0; a < 3; a++)
+        for (int t = 0; t < 3; t++)
+            for (size_t z = 0; z < nsizes(); z += 2)
+                assert_int_equal(check_scan((elem_t)t, NO_TILE,
+                                            (scan_device_algo)a, size_at(z),
+                                            SCAN_INCLUSIVE, P_RANDOM, 0), 0);
+    g_offset = 0;
+}
+
 static void floats_exact_with_small_integers(void **s)
 {
     (void)s;
@@ -551,6 +572,7 @@ int main(void)
         cmocka_unit_test(scratch_bytes_as_derived),
         cmocka_unit_test(tiles_all_algorithms),
         cmocka_unit_test(device_all_algorithms),
+        cmocka_unit_test(device_misaligned),
         cmocka_unit_test(floats_exact_with_small_integers),
         cmocka_unit_test(all_zero_and_all_one),
         cmocka_unit_test(device_2_to_28),
