@@ -78,56 +78,70 @@ static double float_bound(size_t n)
 }
 
 /* Compare got with the reference, segment by segment (seg = n for a
- * whole-array scan, SCAN_TILE for tile scans).  Returns the number of bad
- * elements; prints the first few. */
+ * whole-array scan, SCAN_TILE for tile scans), in chunks of at most 2^20
+ * elements: the reference of a chunk plus the sum of the segment before
+ * it.  Returns the number of bad elements; prints the first few. */
+#define CHUNK ((size_t)1 << 20)
 static size_t compare_scan(elem_t t, const void *x, const void *got,
                            size_t n, size_t seg, scan_kind kind, int exact,
                            uint64_t seed, const char *what)
 {
     size_t bad = 0;
     const int ex = kind == SCAN_EXCLUSIVE;
-    if (t != T_F32) {
-        long long *x64 = tk_malloc(n * sizeof *x64);
-        long long *ref = tk_malloc(n * sizeof *ref);
-        for (size_t i = 0; i < n; i++)
-            x64[i] = t == T_I32 ? ((const int *)x)[i]
-                                : ((const long long *)x)[i];
-        for (size_t s = 0; s < n; s += seg)
-            scan_ref_i64(x64 + s, ref + s, n - s < seg ? n - s : seg, ex);
-        for (size_t i = 0; i < n; i++) {
-            long long g = t == T_I32 ? ((const int *)got)[i]
-                                     : ((const long long *)got)[i];
-            if (g != ref[i] && bad++ < 5)
-                print_error("%s: element %zu of %zu is %lld, expected %lld "
-                            "(seed %llu)\n", what, i, n, g, ref[i],
-                            (unsigned long long)seed);
+    const double h = exact ? 0.0 : float_bound(n);
+    long long *x64 = tk_malloc(CHUNK * sizeof *x64);
+    long long *r64 = tk_malloc(CHUNK * sizeof *r64);
+    float *ax = tk_malloc(CHUNK * sizeof *ax);
+    double *ref = tk_malloc(CHUNK * sizeof *ref);
+    double *aref = tk_malloc(CHUNK * sizeof *aref);
+    for (size_t s0 = 0; s0 < n; s0 += seg) {
+        const size_t s1 = n - s0 < seg ? n : s0 + seg;
+        long long carry = 0;            /* the segment's sum so far */
+        double dcarry = 0, acarry = 0;  /* the same for floats, and |x| */
+        for (size_t c = s0; c < s1; c += CHUNK) {
+            const size_t m = s1 - c < CHUNK ? s1 - c : CHUNK;
+            if (t != T_F32) {
+                for (size_t j = 0; j < m; j++)
+                    x64[j] = t == T_I32 ? ((const int *)x)[c + j]
+                                        : ((const long long *)x)[c + j];
+                scan_ref_i64(x64, r64, m, ex);
+                for (size_t j = 0; j < m; j++) {
+                    long long g = t == T_I32 ? ((const int *)got)[c + j]
+                                  : ((const long long *)got)[c + j];
+                    long long want = carry + r64[j];
+                    if (g != want && bad++ < 5)
+                        print_error("%s: element %zu of %zu is %lld, "
+                                    "expected %lld (seed %llu)\n", what,
+                                    c + j, n, g, want,
+                                    (unsigned long long)seed);
+                }
+                carry += r64[m - 1] + (ex ? x64[m - 1] : 0);
+            } else {
+                const float *xf = (const float *)x + c;
+                const float *gf = (const float *)got + c;
+                for (size_t j = 0; j < m; j++) ax[j] = fabsf(xf[j]);
+                scan_ref_f64(xf, ref, m, ex);
+                scan_ref_f64(ax, aref, m, 0);
+                for (size_t j = 0; j < m; j++) {
+                    double g = gf[j], want = dcarry + ref[j];
+                    double tol = h * (acarry + aref[j]);
+                    int ok = isfinite(g) && fabs(g - want) <= tol;
+                    if (!ok && bad++ < 5)
+                        print_error("%s: element %zu of %zu is %.9g, "
+                                    "expected %.9g within %.3g (seed "
+                                    "%llu)\n", what, c + j, n, g, want,
+                                    tol, (unsigned long long)seed);
+                }
+                dcarry += ref[m - 1] + (ex ? xf[m - 1] : 0);
+                acarry += aref[m - 1];
+            }
         }
-        free(x64);
-        free(ref);
-    } else {
-        const float *xf = x, *gf = got;
-        float *ax = tk_malloc(n * sizeof *ax);
-        double *ref = tk_malloc(n * sizeof *ref);
-        double *aref = tk_malloc(n * sizeof *aref);
-        for (size_t i = 0; i < n; i++) ax[i] = fabsf(xf[i]);
-        for (size_t s = 0; s < n; s += seg) {
-            size_t m = n - s < seg ? n - s : seg;
-            scan_ref_f64(xf + s, ref + s, m, ex);
-            scan_ref_f64(ax + s, aref + s, m, 0);
-        }
-        const double h = exact ? 0.0 : float_bound(n);
-        for (size_t i = 0; i < n; i++) {
-            double g = gf[i];
-            int ok = isfinite(g) && fabs(g - ref[i]) <= h * aref[i];
-            if (!ok && bad++ < 5)
-                print_error("%s: element %zu of %zu is %.9g, expected %.9g "
-                            "within %.3g (seed %llu)\n", what, i, n, g,
-                            ref[i], h * aref[i], (unsigned long long)seed);
-        }
-        free(ax);
-        free(ref);
-        free(aref);
     }
+    free(x64);
+    free(r64);
+    free(ax);
+    free(ref);
+    free(aref);
     if (bad > 5) print_error("%s: %zu elements wrong in all\n", what, bad);
     return bad;
 }
@@ -290,6 +304,46 @@ static void bank_conflict_degrees(void **s)
     assert_int_equal(degree(wa, 32), 16);
     for (unsigned t = 0; t < 32; t++) wa[t] += pad_right(wa[t]);
     assert_int_equal(degree(wa, 32), 1);
+}
+
+/* CPU-side: the checker itself, on answers computed by a plain loop, over
+ * chunk and segment boundaries, finds a single wrong element. */
+static void checker_catches_errors(void **s)
+{
+    (void)s;
+    const size_t n = 3 * CHUNK / 2 + 7;
+    uint64_t st = 5;
+    int *xi = tk_malloc(n * sizeof *xi), *gi = tk_malloc(n * sizeof *gi);
+    float *xf = tk_malloc(n * sizeof *xf), *gf = tk_malloc(n * sizeof *gf);
+    fill_input(xi, T_I32, n, P_RANDOM, &st);
+    fill_input(xf, T_F32, n, P_SMALL_INTS, &st);
+    for (int k = 0; k < 2; k++)
+        for (int tiles = 0; tiles < 2; tiles++) {
+            const size_t seg = tiles ? SCAN_TILE : n;
+            long long si = 0;
+            float sf = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (i % seg == 0) si = 0, sf = 0;
+                gi[i] = (int)(k ? si : si + xi[i]);
+                gf[i] = k ? sf : sf + xf[i];
+                si += xi[i];
+                sf += xf[i];
+            }
+            assert_int_equal(compare_scan(T_I32, xi, gi, n, seg,
+                                          (scan_kind)k, 1, 0, "ok"), 0);
+            assert_int_equal(compare_scan(T_F32, xf, gf, n, seg,
+                                          (scan_kind)k, 1, 0, "ok"), 0);
+            gi[CHUNK + 3] += 1;
+            gf[n - 1] += 1;
+            assert_int_equal(compare_scan(T_I32, xi, gi, n, seg,
+                                          (scan_kind)k, 1, 0, "off"), 1);
+            assert_int_equal(compare_scan(T_F32, xf, gf, n, seg,
+                                          (scan_kind)k, 1, 0, "off"), 1);
+        }
+    free(xi);
+    free(gi);
+    free(xf);
+    free(gf);
 }
 
 static void bad_arguments_refused(void **s)
@@ -567,6 +621,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_off_by_one),
         cmocka_unit_test(bank_conflict_degrees),
+        cmocka_unit_test(checker_catches_errors),
         cmocka_unit_test(bad_arguments_refused),
         cmocka_unit_test(empty_does_nothing),
         cmocka_unit_test(scratch_bytes_as_derived),
