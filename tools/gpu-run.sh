@@ -6,21 +6,21 @@
 set -o pipefail
 OUT=${OUT:-build/gpu-out}; mkdir -p "$OUT" build/logs
 export BOOK_COMMIT=${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-chs=${*:+CH="$*"}
+chs=(); [ $# -gt 0 ] && chs=("CH=$*")
 { nvidia-smi; nvcc --version; } > build/logs/machine.txt 2>&1
 targets=$(for c in ${*:-$(tools/chapters.sh)}; do [ -d tangled/$c ] && echo build/$c/test; done)
-make -j16 -k -s $chs $targets > build/logs/build.log 2>&1 || echo "build: some targets failed, see build.log"
+make -j16 -k -s "${chs[@]}" $targets > build/logs/build.log 2>&1 || echo "build: some targets failed, see build.log"
 steps=${GPU_STEPS:-test bench sanitize}
 if [[ $steps == *test* ]]; then
-  make -s test $chs > build/logs/test.log 2>&1
+  make -s test "${chs[@]}" > build/logs/test.log 2>&1
   grep -E "^---|passed,.*failed" build/logs/test.log
 fi
 if [[ $steps == *bench* ]]; then
-  make -s -k bench $chs > build/logs/bench.log 2>&1; echo "bench exit $?"
+  make -s -k bench "${chs[@]}" > build/logs/bench.log 2>&1; echo "bench exit $?"
   grep -E "failed" build/logs/bench.log
 fi
 if [[ $steps == *sanitize* ]]; then
-  SANITIZE_JOBS=${SANITIZE_JOBS:-6} make -s sanitize $chs > build/logs/sanitize.log 2>&1
+  SANITIZE_JOBS=${SANITIZE_JOBS:-6} make -s sanitize "${chs[@]}" > build/logs/sanitize.log 2>&1
   grep -E "^FAIL|sanitize:" build/logs/sanitize.log
 fi
 cp build/sanitize/*.log build/logs/ 2>/dev/null
