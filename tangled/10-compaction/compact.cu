@@ -60,7 +60,7 @@ extern "C" cudaError_t compact_gt_three_pass(const int *in, int *out,
     const unsigned grid = (unsigned)ceil_div(n, kCompactBlock);
     compact_flags_kernel<<<grid, kCompactBlock>>>(in, flags, n, threshold);
     BOOK_TRY(cudaGetLastError());
-    BOOK_TRY(scan_lookback<int>(flags, pos, n, true, rest));
+    BOOK_TRY(scan_lookback<int>(flags, pos, n, true, rest, true));
     compact_scatter_kernel<<<grid, kCompactBlock>>>(in, flags, pos, out, n,
                                                     count);
     return cudaGetLastError();
@@ -88,7 +88,7 @@ compact_gt_kernel(const int *in, int *out, size_t n, int threshold,
             keep[r][k] = dev_elem<int>(base, r) + k < n && x[r][k] > threshold;
             pos[r][k] = keep[r][k];
         }
-    const int total = scan_tile<kPrefixLookBack>(pos, tile, c, true);
+    const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c, true);
     // <<Scatter the kept elements>>
     #pragma unroll
     for (int r = 0; r < kDevRounds; r++)
@@ -109,7 +109,7 @@ extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
-    BOOK_TRY(cudaMemsetAsync(scratch, 0, 8 + 4 * tiles));
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
     compact_gt_kernel<<<(unsigned)tiles, kDevThreads>>>(
         in, out, n, threshold, count, is_aligned(in, 16), c);
     return cudaGetLastError();
@@ -143,7 +143,7 @@ find_repeats_kernel(const int *a, size_t n, size_t *idx, size_t *count,
             pos[r][k] = keep[r][k];
         }
     }
-    const int total = scan_tile<kPrefixLookBack>(pos, tile, c, true);
+    const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c, true);
     // <<Scatter the indices of repeats>>
     #pragma unroll
     for (int r = 0; r < kDevRounds; r++)
@@ -164,7 +164,7 @@ extern "C" cudaError_t find_repeats(const int *a, size_t n, size_t *idx,
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
-    BOOK_TRY(cudaMemsetAsync(scratch, 0, 8 + 4 * tiles));
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
     find_repeats_kernel<<<(unsigned)tiles, kDevThreads>>>(
         a, n, idx, count, is_aligned(a, 16), c);
     return cudaGetLastError();
