@@ -213,7 +213,8 @@ static cudaError_t scan_device(const T *in, T *out, size_t n,
     case SCAN_PROPAGATE: return scan_propagate(in, out, n, ex, s);
     case SCAN_REDUCE_THEN_SCAN:
         return scan_reduce_then_scan(in, out, n, ex, s);
-    case SCAN_LOOKBACK: return scan_lookback(in, out, n, ex, s);
+    case SCAN_LOOKBACK: return scan_lookback(in, out, n, ex, s, false);
+    case SCAN_LOOKBACK_PACKED: return scan_lookback(in, out, n, ex, s, true);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -97,30 +97,58 @@ template <typename T> struct tile_status {
     unsigned *flag;               // per tile; zeroed before every launch
     T *aggregate;                 // per tile: its own sum
     T *inclusive;                 // per tile: its sum and all before it
+    unsigned long long *word;     // per tile, packed variant (see below)
     unsigned long long *next;     // the next tile number to hand out
 };
+template <typename U>
+using dev_atomic = cuda::atomic_ref<U, cuda::thread_scope_device>;
 
 template <typename T>
 __device__ void publish(const tile_status<T> &st, size_t tile, unsigned f,
                         T value)
 {
     T *slot = f == kTilePrefix ? st.inclusive + tile : st.aggregate + tile;
-    cuda::atomic_ref<T, cuda::thread_scope_device>(*slot).store(
-        value, cuda::memory_order_relaxed);
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(st.flag[tile])
-        .store(f, cuda::memory_order_release);
+    dev_atomic<T>(*slot).store(value, cuda::memory_order_relaxed);
+    dev_atomic<unsigned>(st.flag[tile]).store(f, cuda::memory_order_release);
+}
+
+// <<Packed status words for 32-bit values>>
+__device__ __forceinline__ unsigned as_bits(float v)
+{
+    return __float_as_uint(v);
+}
+__device__ __forceinline__ unsigned as_bits(int v) { return (unsigned)v; }
+__device__ __forceinline__ void from_bits(unsigned u, float &v)
+{
+    v = __uint_as_float(u);
+}
+__device__ __forceinline__ void from_bits(unsigned u, int &v) { v = (int)u; }
+
+template <bool PACKED, typename T>
+__device__ void publish_status(const tile_status<T> &st, size_t tile,
+                               unsigned f, T value)
+{
+    if constexpr (PACKED) {
+        const unsigned long long w = f * 0x100000000ull + as_bits(value);
+        dev_atomic<unsigned long long>(st.word[tile])
+            .store(w, cuda::memory_order_relaxed);
+    } else {
+        publish(st, tile, f, value);
+    }
 }
 
 // <<Look back for a tile's exclusive prefix>>
-template <typename T>
+template <bool PACKED, typename T>
 __device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
 {
     const unsigned lane = threadIdx.x % 32;
     if (tile == 0) {
-        if (lane == 0) publish(st, 0, kTilePrefix, aggregate);
+        if (lane == 0)
+            publish_status<PACKED>(st, 0, kTilePrefix, aggregate);
         return T(0);
     }
-    if (lane == 0) publish(st, tile, kTileAggregate, aggregate);
+    if (lane == 0)
+        publish_status<PACKED>(st, tile, kTileAggregate, aggregate);
     T prefix = T(0);
     long long pred = (long long)tile - 1 - lane;   // the tile I inspect
     for (;;) {
@@ -128,12 +156,21 @@ __device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
         T v = T(0);
         if (pred >= 0) {
             // <<Wait for a predecessor's status and read its value>>
-            cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(st.flag[pred]);
-            while ((f = flag.load(cuda::memory_order_acquire)) == kTileInvalid) {
+            if constexpr (PACKED) {
+                // <<Wait for a predecessor's packed status word>>
+                dev_atomic<unsigned long long> word(st.word[pred]);
+                unsigned long long w;
+                while ((w = word.load(cuda::memory_order_relaxed)) < 0x100000000ull) {
+                }
+                f = (unsigned)(w >> 32);
+                from_bits((unsigned)w, v);
+            } else {
+                dev_atomic<unsigned> flag(st.flag[pred]);
+                while ((f = flag.load(cuda::memory_order_acquire)) == kTileInvalid) {
+                }
+                T *src = f == kTilePrefix ? st.inclusive : st.aggregate;
+                v = dev_atomic<T>(src[pred]).load(cuda::memory_order_relaxed);
             }
-            T *src = f == kTilePrefix ? st.inclusive : st.aggregate;
-            v = cuda::atomic_ref<T, cuda::thread_scope_device>(src[pred]).load(
-                cuda::memory_order_relaxed);
         }
         const unsigned done = __ballot_sync(0xffffffffu, f == kTilePrefix);
         const unsigned stop = done ? __ffs(done) - 1 : 31;
@@ -141,12 +178,13 @@ __device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
         if (done) break;
         pred -= 32;
     }
-    if (lane == 0) publish(st, tile, kTilePrefix, prefix + aggregate);
+    if (lane == 0) publish_status<PACKED>(st, tile, kTilePrefix,
+                                          prefix + aggregate);
     return prefix;
 }
 
 // <<Scan one tile of the device-wide scan>>
-enum { kPrefixNone, kPrefixSeeded, kPrefixLookBack };
+enum { kPrefixNone, kPrefixSeeded, kPrefixLookBack, kPrefixLookBackPacked };
 template <typename T> struct tile_ctx {
     T *sums;            // kPrefixNone: each tile's aggregate, or null
     const T *seeds;     // kPrefixSeeded: each tile's exclusive prefix
@@ -184,7 +222,7 @@ __device__ T scan_tile(T (&x)[kDevRounds][V], size_t tile,
         } else if constexpr (MODE == kPrefixSeeded) {
             prefix = c.seeds[tile];
         } else {
-            prefix = look_back(c.st, tile, aggregate);
+            prefix = look_back<MODE == kPrefixLookBackPacked>(c.st, tile, aggregate);
         }
         const T below = __shfl_up_sync(0xffffffffu, incl, 1);
         sh[lane] = lane > 0 ? prefix + below : prefix;
@@ -215,7 +253,7 @@ scan_device_kernel(const T *in, T *out, size_t n, bool exclusive,
 {
     __shared__ unsigned long long tile_sh;
     size_t tile = blockIdx.x;
-    if constexpr (MODE == kPrefixLookBack) {
+    if constexpr (MODE >= kPrefixLookBack) {
         if (threadIdx.x == 0) tile_sh = atomicAdd(c.st.next, 1ull);
         __syncthreads();
         tile = tile_sh;
@@ -279,24 +317,32 @@ template <typename T> size_t scan_levels_bytes(size_t n)
     }
     return bytes;
 }
-// [next | flags] [aggregates] [inclusive prefixes], each slice aligned.
+// [next, 16 bytes | flags or packed words, 8 bytes a tile]
+// [aggregates] [inclusive prefixes], each slice 256-byte aligned.
 template <typename T> size_t scan_lookback_bytes(size_t n)
 {
     const size_t tiles = ceil_div(n, dev_tile<T>::elems);
-    return scan_align(8 + 4 * tiles) + 2 * scan_align(tiles * sizeof(T));
+    return scan_align(16 + 8 * tiles) + 2 * scan_align(tiles * sizeof(T));
 }
 template <typename T> tile_status<T> lookback_status(char *scratch,
                                                      size_t n)
 {
     const size_t tiles = ceil_div(n, dev_tile<T>::elems);
-    const size_t head = scan_align(8 + 4 * tiles);
+    const size_t head = scan_align(16 + 8 * tiles);
     const size_t vals = scan_align(tiles * sizeof(T));
     tile_status<T> st;
     st.next = (unsigned long long *)scratch;
-    st.flag = (unsigned *)(scratch + 8);
+    st.flag = (unsigned *)(scratch + 16);
+    st.word = (unsigned long long *)(scratch + 16);
     st.aggregate = (T *)(scratch + head);
     st.inclusive = (T *)(scratch + head + vals);
     return st;
+}
+// Every launch starts with tile number 0 and every status invalid.
+template <typename T> cudaError_t lookback_reset(char *scratch, size_t n)
+{
+    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+    return cudaMemsetAsync(scratch, 0, 16 + 8 * tiles);
 }
 
 // <<Device-wide scans on the host>>
@@ -340,14 +386,22 @@ cudaError_t scan_reduce_then_scan(const T *in, T *out, size_t n,
 }
 template <typename T>
 cudaError_t scan_lookback(const T *in, T *out, size_t n, bool exclusive,
-                          char *scratch)
+                          char *scratch, bool packed)
 {
-    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+    const unsigned tiles = (unsigned)ceil_div(n, dev_tile<T>::elems);
     tile_ctx<T> c = {};
     c.st = lookback_status<T>(scratch, n);
-    BOOK_TRY(cudaMemsetAsync(scratch, 0, 8 + 4 * tiles));
+    BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
-    scan_device_kernel<kPrefixLookBack, T><<<(unsigned)tiles, kDevThreads>>>(
+    (void)packed;                 // 64-bit values never fit the word
+    if constexpr (sizeof(T) == 4) {
+        if (packed) {
+            auto k = scan_device_kernel<kPrefixLookBackPacked, T>;
+            k<<<tiles, kDevThreads>>>(in, out, n, exclusive, aligned, c);
+            return cudaGetLastError();
+        }
+    }
+    scan_device_kernel<kPrefixLookBack, T><<<tiles, kDevThreads>>>(
         in, out, n, exclusive, aligned, c);
     return cudaGetLastError();
 }

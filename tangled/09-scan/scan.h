@@ -26,7 +26,8 @@ typedef enum {
 typedef enum {
     SCAN_PROPAGATE,              /* scan tiles, scan sums, add */
     SCAN_REDUCE_THEN_SCAN,       /* reduce tiles, scan sums, scan */
-    SCAN_LOOKBACK                /* single pass, decoupled look-back */
+    SCAN_LOOKBACK,               /* single pass, decoupled look-back */
+    SCAN_LOOKBACK_PACKED         /* the same, flag and value in one word */
 } scan_device_algo;
 
 // <<Bank-conflict-free padding>>

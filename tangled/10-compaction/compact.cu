@@ -1,0 +1,171 @@
+// compact.cu -- chapter 10: stream compaction and find_repeats.
+#include <limits.h>
+#include "09-scan/scan.cuh"
+#include "10-compaction/compact.h"
+
+// <<Compaction constants and scratch>>
+static const unsigned kCompactBlock = 256;
+
+// Three-pass: flags and positions (n ints each), then the scan's scratch.
+static size_t three_pass_bytes(size_t n)
+{
+    return 2 * scan_align(n * sizeof(int)) + scan_lookback_bytes<int>(n);
+}
+extern "C" size_t compact_scratch_bytes(size_t n)
+{
+    return three_pass_bytes(n);       // the single pass needs less
+}
+
+static cudaError_t compact_check(const void *in, const void *out,
+                                 size_t n, const size_t *count,
+                                 const void *scratch, size_t bytes)
+{
+    if (!in || !out || !count || !scratch || !is_aligned(scratch, 256))
+        return cudaErrorInvalidValue;
+    if (n > INT_MAX || bytes < compact_scratch_bytes(n))
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+// <<Three-pass compaction kernels>>
+__global__ void compact_flags_kernel(const int *in, int *flags, size_t n,
+                                     int threshold)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) flags[i] = in[i] > threshold;
+}
+
+__global__ void compact_scatter_kernel(const int *in, const int *flags,
+                                       const int *pos, int *out, size_t n,
+                                       size_t *count)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    if (flags[i]) out[pos[i]] = in[i];
+    if (i == n - 1) *count = (size_t)pos[i] + flags[i];
+}
+
+// <<Three-pass compaction>>
+extern "C" cudaError_t compact_gt_three_pass(const int *in, int *out,
+                                             size_t n, int threshold,
+                                             size_t *count, void *scratch,
+                                             size_t bytes)
+{
+    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
+                             : cudaErrorInvalidValue;
+    BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
+    char *s = (char *)scratch;
+    int *flags = (int *)s, *pos = (int *)(s + scan_align(n * sizeof(int)));
+    char *rest = s + 2 * scan_align(n * sizeof(int));
+    const unsigned grid = (unsigned)ceil_div(n, kCompactBlock);
+    compact_flags_kernel<<<grid, kCompactBlock>>>(in, flags, n, threshold);
+    BOOK_TRY(cudaGetLastError());
+    BOOK_TRY(scan_lookback<int>(flags, pos, n, true, rest, true));
+    compact_scatter_kernel<<<grid, kCompactBlock>>>(in, flags, pos, out, n,
+                                                    count);
+    return cudaGetLastError();
+}
+
+// <<Single-pass compaction kernel>>
+__global__ void __launch_bounds__(kDevThreads)
+compact_gt_kernel(const int *in, int *out, size_t n, int threshold,
+                  size_t *count, bool aligned, tile_ctx<int> c)
+{
+    constexpr int V = dev_tile<int>::vec;
+    __shared__ unsigned long long tile_sh;
+    if (threadIdx.x == 0) tile_sh = atomicAdd(c.st.next, 1ull);
+    __syncthreads();
+    const size_t tile = tile_sh, base = tile * dev_tile<int>::elems;
+    const bool vec = aligned && base + dev_tile<int>::elems <= n;
+    int x[kDevRounds][V], pos[kDevRounds][V];
+    bool keep[kDevRounds][V];
+    dev_load(in, n, base, vec, x, 0);
+    // <<Flag the elements above the threshold>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++)
+    #pragma unroll
+        for (int k = 0; k < V; k++) {
+            keep[r][k] = dev_elem<int>(base, r) + k < n && x[r][k] > threshold;
+            pos[r][k] = keep[r][k];
+        }
+    const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c, true);
+    // <<Scatter the kept elements>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++)
+    #pragma unroll
+        for (int k = 0; k < V; k++)
+            if (keep[r][k]) out[pos[r][k]] = x[r][k];
+    if (tile == gridDim.x - 1 && threadIdx.x == 0) *count = (size_t)total;
+}
+
+// <<Single-pass compaction launcher>>
+extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
+                                  int threshold, size_t *count,
+                                  void *scratch, size_t bytes)
+{
+    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
+                             : cudaErrorInvalidValue;
+    BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
+    const size_t tiles = ceil_div(n, dev_tile<int>::elems);
+    tile_ctx<int> c = {};
+    c.st = lookback_status<int>((char *)scratch, n);
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
+    compact_gt_kernel<<<(unsigned)tiles, kDevThreads>>>(
+        in, out, n, threshold, count, is_aligned(in, 16), c);
+    return cudaGetLastError();
+}
+
+// <<Find repeats kernel>>
+__global__ void __launch_bounds__(kDevThreads)
+find_repeats_kernel(const int *a, size_t n, size_t *idx, size_t *count,
+                    bool aligned, tile_ctx<int> c)
+{
+    constexpr int V = dev_tile<int>::vec;
+    __shared__ unsigned long long tile_sh;
+    if (threadIdx.x == 0) tile_sh = atomicAdd(c.st.next, 1ull);
+    __syncthreads();
+    const size_t tile = tile_sh, base = tile * dev_tile<int>::elems;
+    const bool vec = aligned && base + dev_tile<int>::elems <= n;
+    int x[kDevRounds][V], pos[kDevRounds][V];
+    bool keep[kDevRounds][V];
+    dev_load(a, n, base, vec, x, 0);
+    // <<Flag the elements equal to their successor>>
+    const unsigned lane = threadIdx.x % 32;
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++) {
+        const size_t i = dev_elem<int>(base, r);
+        int next = __shfl_down_sync(0xffffffffu, x[r][0], 1);
+        if (lane == 31 && i + V < n) next = a[i + V];
+    #pragma unroll
+        for (int k = 0; k < V; k++) {
+            const int succ = k + 1 < V ? x[r][k + 1] : next;
+            keep[r][k] = i + k + 1 < n && x[r][k] == succ;
+            pos[r][k] = keep[r][k];
+        }
+    }
+    const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c, true);
+    // <<Scatter the indices of repeats>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++)
+    #pragma unroll
+        for (int k = 0; k < V; k++)
+            if (keep[r][k]) idx[pos[r][k]] = dev_elem<int>(base, r) + k;
+    if (tile == gridDim.x - 1 && threadIdx.x == 0) *count = (size_t)total;
+}
+
+// <<Find repeats launcher>>
+extern "C" cudaError_t find_repeats(const int *a, size_t n, size_t *idx,
+                                    size_t *count, void *scratch,
+                                    size_t bytes)
+{
+    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
+                             : cudaErrorInvalidValue;
+    BOOK_TRY(compact_check(a, idx, n, count, scratch, bytes));
+    const size_t tiles = ceil_div(n, dev_tile<int>::elems);
+    tile_ctx<int> c = {};
+    c.st = lookback_status<int>((char *)scratch, n);
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
+    find_repeats_kernel<<<(unsigned)tiles, kDevThreads>>>(
+        a, n, idx, count, is_aligned(a, 16), c);
+    return cudaGetLastError();
+}

@@ -1,0 +1,23 @@
+/* compact.h -- chapter 10: stream compaction.  All pointers are device
+ * pointers; n < 2^31; *count receives the number of outputs. */
+#ifndef COMPACT_H
+#define COMPACT_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+size_t compact_scratch_bytes(size_t n);
+/* out = the elements of in greater than threshold, in order. */
+cudaError_t compact_gt_three_pass(const int *in, int *out, size_t n,
+                                  int threshold, size_t *count,
+                                  void *scratch, size_t bytes);
+cudaError_t compact_gt(const int *in, int *out, size_t n, int threshold,
+                       size_t *count, void *scratch, size_t bytes);
+/* idx = every i with a[i] == a[i + 1], ascending. */
+cudaError_t find_repeats(const int *a, size_t n, size_t *idx, size_t *count,
+                         void *scratch, size_t bytes);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,125 @@
+// bench_compact.cu -- chapter 10's measurements (make bench).
+// Stream compaction of 2^28 ints (1 GiB, far beyond the 60 MB L2) at
+// density 50%, and at 1% and 99%, beside CUB's DeviceSelect::If with the
+// same predicate in the same run and the copy ceiling; find_repeats at
+// about 50% repeats.  Bytes: the input read once, the kept elements (or
+// indices) written once.
+#include <cub/cub.cuh>
+#include "benchkit.h"
+#include "common/book.h"
+#include "10-compaction/compact.h"
+
+struct greater_than {
+    int t;
+    __host__ __device__ bool operator()(const int &x) const { return x > t; }
+};
+
+struct ctx {
+    const int *in;
+    void *out;
+    size_t n, *count;
+    int which;         // 0 three-pass, 1 single pass, 2 CUB, 3 find_repeats
+    void *scratch;
+    size_t bytes;
+};
+
+static cudaError_t run(void *p)
+{
+    ctx *c = (ctx *)p;
+    size_t b = c->bytes;
+    switch (c->which) {
+    case 0: return compact_gt_three_pass(c->in, (int *)c->out, c->n, 0,
+                                         c->count, c->scratch, b);
+    case 1: return compact_gt(c->in, (int *)c->out, c->n, 0, c->count,
+                              c->scratch, b);
+    case 2: return cub::DeviceSelect::If(c->scratch, b, c->in, (int *)c->out,
+                                         c->count, c->n, greater_than{0});
+    default: return find_repeats(c->in, c->n, (size_t *)c->out, c->count,
+                                 c->scratch, b);
+    }
+}
+
+// x[i] > 0 with probability about `permille` / 1000; or, for repeats,
+// runs in which x[i] == x[i - 1] about half the time.
+__global__ void fill_density(int *d, size_t n, unsigned permille,
+                             bool runs)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long z = 0x9e3779b97f4a7c15ull * (i + 1);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        int mag = (int)(z % 1000000);
+        if (runs) d[i] = (int)(i / 2) + (int)(z % 2) * (int)(i % 2);
+        else d[i] = (z >> 32) % 1000 < permille ? 1 + mag : -mag;
+    }
+}
+
+int main(void)
+{
+    const size_t n = (size_t)1 << 28, ib = n * sizeof(int);
+    double copy = bk_copy_gbps(ib);
+    FILE *f = bk_csv_open("10-compaction",
+                          "variant,density,n,kept,bytes,ms,gbps,of_copy,"
+                          "of_cub,copy_gbps");
+    int *in;
+    void *out, *scratch;
+    size_t *count, sb = compact_scratch_bytes(n), cb = 0;
+    BK_CUDA(cudaMalloc((void **)&in, ib));
+    BK_CUDA(cudaMalloc(&out, n * sizeof(size_t)));
+    BK_CUDA(cudaMalloc((void **)&count, sizeof(size_t)));
+    BK_CUDA(cub::DeviceSelect::If(nullptr, cb, in, (int *)out, count, n,
+                                  greater_than{0}));
+    if (cb > sb) sb = cb;
+    BK_CUDA(cudaMalloc(&scratch, sb));
+
+    const unsigned densities[3] = {500, 10, 990};
+    const char *dnames[3] = {"50", "1", "99"};
+    const char *names[3] = {"three_pass", "single_pass", "cub_select_if"};
+    for (int d = 0; d < 3; d++) {
+        fill_density<<<1024, 256>>>(in, n, densities[d], false);
+        BK_CUDA(cudaGetLastError());
+        BK_CUDA(cudaDeviceSynchronize());
+        double ms[3], gbps[3], moved = 0;
+        size_t kept = 0;
+        for (int w = 2; w >= 0; w--) {       // CUB first: the reference
+            ctx c = {in, out, n, count, w, scratch, sb};
+            ms[w] = bk_median_ms(run, &c, 30);
+            BK_CUDA(cudaMemcpy(&kept, count, sizeof kept,
+                               cudaMemcpyDeviceToHost));
+            moved = (double)ib + 4.0 * kept;
+            gbps[w] = moved / (ms[w] * 1e6);
+        }
+        for (int w = 0; w < 3; w++) {
+            fprintf(f, "%s_%s,%s,%zu,%zu,%.0f,%.4f,%.1f,%.3f,%.3f,%.1f\n",
+                    names[w], dnames[d], dnames[d], n, kept, moved, ms[w],
+                    gbps[w], gbps[w] / copy, ms[2] / ms[w], copy);
+            printf("%-16s %3s%%  %8.3f ms %7.1f GB/s  %.3f of copy  "
+                   "%.3f of CUB\n", names[w], dnames[d], ms[w], gbps[w],
+                   gbps[w] / copy, ms[2] / ms[w]);
+        }
+    }
+    // find_repeats: about every other index is a repeat.
+    fill_density<<<1024, 256>>>(in, n, 0, true);
+    BK_CUDA(cudaGetLastError());
+    BK_CUDA(cudaDeviceSynchronize());
+    ctx c = {in, out, n, count, 3, scratch, sb};
+    double ms = bk_median_ms(run, &c, 30);
+    size_t kept = 0;
+    BK_CUDA(cudaMemcpy(&kept, count, sizeof kept, cudaMemcpyDeviceToHost));
+    double moved = (double)ib + 8.0 * kept, gbps = moved / (ms * 1e6);
+    fclose(f);
+    f = bk_csv_open("10-compaction-repeats",
+                    "variant,n,repeats,bytes,ms,gbps,of_copy");
+    fprintf(f, "find_repeats,%zu,%zu,%.0f,%.4f,%.1f,%.3f\n", n, kept, moved,
+            ms, gbps, gbps / copy);
+    printf("find_repeats     %zu repeats  %8.3f ms %7.1f GB/s\n", kept, ms,
+           gbps);
+    BK_CUDA(cudaFree(in));
+    BK_CUDA(cudaFree(out));
+    BK_CUDA(cudaFree(count));
+    BK_CUDA(cudaFree(scratch));
+    fclose(f);
+    return 0;
+}

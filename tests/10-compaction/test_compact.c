@@ -1,0 +1,264 @@
+/* test_compact.c -- chapter 10's tests: both compactions and find_repeats
+ * against a CPU reference, at densities none, all, alternating, 1%, 50%
+ * and 99%, at the sizes of chapter 9; bad arguments. */
+#include "testkit.h"
+#include "10-compaction/compact.h"
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t sizes[] = {1,    2,    31,   32,    33,     1023, 1024,
+                               1025, 4097, 12289, 1000001, (size_t)1 << 28};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+static const size_t small_sizes[] = {1, 33, 1025, 4097, 12289};
+static size_t nsizes(void) { return tk_small() ? 5 : NSIZES; }
+static size_t size_at(size_t z)
+{
+    return tk_small() ? small_sizes[z] : sizes[z];
+}
+static int rounds(void) { return tk_small() ? 1 : 2; }
+
+enum { D_NONE, D_ALL, D_ALTERNATING, D_1, D_50, D_99 };
+static const char *dname[] = {"none", "all", "alternating", "1%", "50%",
+                              "99%"};
+#define THRESHOLD 0
+
+/* Values above THRESHOLD are kept: positive with the density's
+ * probability, otherwise zero or negative. */
+static void fill_density(int *x, size_t n, int d, uint64_t *st)
+{
+    static const double p[] = {0, 1, 0, 0.01, 0.5, 0.99};
+    const uint64_t cut = (uint64_t)(p[d] * 16777216.0);   /* p 2^24 */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = tk_next(st);
+        int keep = d == D_ALTERNATING ? (int)(i % 2 == 0)
+                 : d == D_ALL         ? 1
+                                      : (r >> 40) < cut;
+        int mag = (int)(r % 1000000);
+        x[i] = keep ? 1 + mag : -mag;
+    }
+}
+
+/* One compaction of n elements at density d; returns wrong outputs. */
+static size_t check_compact(int single, size_t n, int d, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    int *x = tk_malloc(n * sizeof *x), *got = tk_malloc(n * sizeof *got);
+    fill_density(x, n, d, &st);
+    int *din = NULL, *dout = NULL;
+    size_t *dcount = NULL, count = 0, sb = compact_scratch_bytes(n);
+    void *scratch = NULL;
+    TK_CUDA(cudaMalloc((void **)&din, n * sizeof *din));
+    TK_CUDA(cudaMalloc((void **)&dout, n * sizeof *dout));
+    TK_CUDA(cudaMalloc((void **)&dcount, sizeof *dcount));
+    TK_CUDA(cudaMalloc(&scratch, sb));
+    tk_poison(dout, n * sizeof *dout);
+    tk_poison(dcount, sizeof *dcount);
+    tk_poison(scratch, sb);
+    TK_CUDA(cudaMemcpy(din, x, n * sizeof *x, cudaMemcpyHostToDevice));
+    TK_CUDA(single ? compact_gt(din, dout, n, THRESHOLD, dcount, scratch, sb)
+                   : compact_gt_three_pass(din, dout, n, THRESHOLD, dcount,
+                                           scratch, sb));
+    TK_CUDA(cudaDeviceSynchronize());
+    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
+                       cudaMemcpyDeviceToHost));
+    TK_CUDA(cudaMemcpy(got, dout, n * sizeof *got, cudaMemcpyDeviceToHost));
+    size_t bad = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] <= THRESHOLD) continue;
+        if (k < count && got[k] != x[i] && bad++ < 5)
+            print_error("%s compaction, n %zu, density %s: out[%zu] is %d, "
+                        "expected %d (seed %llu)\n",
+                        single ? "single-pass" : "three-pass", n, dname[d],
+                        k, got[k], x[i], (unsigned long long)seed);
+        k++;
+    }
+    if (count != k) {
+        print_error("%s compaction, n %zu, density %s: count %zu, expected "
+                    "%zu (seed %llu)\n", single ? "single-pass"
+                    : "three-pass", n, dname[d], count, k,
+                    (unsigned long long)seed);
+        bad++;
+    }
+    /* Nothing is written past the count: the poison is still there. */
+    for (size_t i = k; i < n && count == k; i++)
+        if (got[i] != -1 && bad++ < 5)
+            print_error("out[%zu] written past the count\n", i);
+    tk_free(din);
+    tk_free(dout);
+    tk_free(dcount);
+    tk_free(scratch);
+    free(x);
+    free(got);
+    return bad;
+}
+
+static void densities(int single)
+{
+    for (int round = 0; round < rounds(); round++)
+        for (int d = D_NONE; d <= D_99; d++)
+            for (size_t z = 0; z < nsizes(); z++) {
+                size_t n = size_at(z);
+                /* 2^28 from the fixed seed only, every density for the
+                 * single pass, 50% for the three passes. */
+                if (n > 10000000 && (round > 0 || (!single && d != D_50)))
+                    continue;
+                assert_int_equal(check_compact(single, n, d, round), 0);
+            }
+}
+
+static void three_pass_densities(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    densities(0);
+}
+
+static void single_pass_densities(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    densities(1);
+}
+
+/* find_repeats on runs: a[i] repeats a[i - 1] with probability p. */
+static size_t check_repeats(size_t n, double p, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    int *a = tk_malloc(n * sizeof *a);
+    size_t *got = tk_malloc(n * sizeof *got);
+    for (size_t i = 0; i < n; i++)
+        a[i] = i > 0 && tk_uniform(&st, 0, 1) < p
+                   ? a[i - 1] : (int)(tk_next(&st) % 1000003);
+    int *da = NULL;
+    size_t *didx = NULL, *dcount = NULL, count = 0;
+    size_t sb = compact_scratch_bytes(n);
+    void *scratch = NULL;
+    TK_CUDA(cudaMalloc((void **)&da, n * sizeof *da));
+    TK_CUDA(cudaMalloc((void **)&didx, n * sizeof *didx));
+    TK_CUDA(cudaMalloc((void **)&dcount, sizeof *dcount));
+    TK_CUDA(cudaMalloc(&scratch, sb));
+    tk_poison(didx, n * sizeof *didx);
+    tk_poison(dcount, sizeof *dcount);
+    TK_CUDA(cudaMemcpy(da, a, n * sizeof *a, cudaMemcpyHostToDevice));
+    TK_CUDA(find_repeats(da, n, didx, dcount, scratch, sb));
+    TK_CUDA(cudaDeviceSynchronize());
+    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
+                       cudaMemcpyDeviceToHost));
+    TK_CUDA(cudaMemcpy(got, didx, n * sizeof *got, cudaMemcpyDeviceToHost));
+    size_t bad = 0, k = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (a[i] != a[i + 1]) continue;
+        if (k < count && got[k] != i && bad++ < 5)
+            print_error("find_repeats, n %zu: idx[%zu] is %zu, expected %zu "
+                        "(seed %llu)\n", n, k, got[k], i,
+                        (unsigned long long)seed);
+        k++;
+    }
+    if (count != k) {
+        print_error("find_repeats, n %zu: count %zu, expected %zu (seed "
+                    "%llu)\n", n, count, k, (unsigned long long)seed);
+        bad++;
+    }
+    tk_free(da);
+    tk_free(didx);
+    tk_free(dcount);
+    tk_free(scratch);
+    free(a);
+    free(got);
+    return bad;
+}
+
+static void find_repeats_all_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const double ps[] = {0.0, 0.01, 0.5, 0.99, 1.0};
+    for (int round = 0; round < rounds(); round++)
+        for (size_t q = 0; q < 5; q++)
+            for (size_t z = 0; z < nsizes(); z++) {
+                size_t n = size_at(z);
+                if (n > 10000000 && (round > 0 || q != 2)) continue;
+                assert_int_equal(check_repeats(n, ps[q], round), 0);
+            }
+}
+
+/* The example of the chapter. */
+static void find_repeats_example(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const int a[7] = {1, 2, 2, 2, 3, 1, 1};
+    const size_t want[3] = {1, 2, 5};
+    int *da = NULL;
+    size_t *didx = NULL, *dcount = NULL, got[7], count = 0;
+    size_t sb = compact_scratch_bytes(7);
+    void *scratch = NULL;
+    TK_CUDA(cudaMalloc((void **)&da, sizeof a));
+    TK_CUDA(cudaMalloc((void **)&didx, sizeof got));
+    TK_CUDA(cudaMalloc((void **)&dcount, sizeof count));
+    TK_CUDA(cudaMalloc(&scratch, sb));
+    TK_CUDA(cudaMemcpy(da, a, sizeof a, cudaMemcpyHostToDevice));
+    TK_CUDA(find_repeats(da, 7, didx, dcount, scratch, sb));
+    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
+                       cudaMemcpyDeviceToHost));
+    TK_CUDA(cudaMemcpy(got, didx, sizeof got, cudaMemcpyDeviceToHost));
+    assert_int_equal(count, 3);
+    assert_memory_equal(got, want, sizeof want);
+    tk_free(da);
+    tk_free(didx);
+    tk_free(dcount);
+    tk_free(scratch);
+}
+
+static void empty_input_counts_zero(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    size_t *dcount = NULL, count = 99;
+    TK_CUDA(cudaMalloc((void **)&dcount, sizeof *dcount));
+    tk_poison(dcount, sizeof *dcount);
+    TK_CUDA(compact_gt(NULL, NULL, 0, 0, dcount, NULL, 0));
+    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
+                       cudaMemcpyDeviceToHost));
+    assert_int_equal(count, 0);
+    tk_free(dcount);
+}
+
+static void bad_arguments_refused(void **s)
+{
+    (void)s;
+    int *p = (int *)(uintptr_t)256;             /* never dereferenced */
+    size_t *c = (size_t *)(uintptr_t)512;
+    void *sc = (void *)(uintptr_t)1024;
+    size_t need = compact_scratch_bytes(1000);
+    assert_int_equal(compact_gt(NULL, p, 1000, 0, c, sc, need),
+                     cudaErrorInvalidValue);
+    assert_int_equal(compact_gt(p, p, 1000, 0, NULL, sc, need),
+                     cudaErrorInvalidValue);
+    assert_int_equal(compact_gt(p, p, 1000, 0, c, sc, need - 1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(compact_gt_three_pass(p, p, 1000, 0, c,
+                                           (char *)sc + 4, need),
+                     cudaErrorInvalidValue);
+    assert_int_equal(compact_gt(p, p, (size_t)INT_MAX + 1, 0, c, sc,
+                                (size_t)-1), cudaErrorInvalidValue);
+    assert_int_equal(find_repeats(p, 1000, NULL, c, sc, need),
+                     cudaErrorInvalidValue);
+    assert_int_equal(compact_gt(p, p, 0, 0, NULL, sc, need),
+                     cudaErrorInvalidValue);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(empty_input_counts_zero),
+        cmocka_unit_test(three_pass_densities),
+        cmocka_unit_test(single_pass_densities),
+        cmocka_unit_test(find_repeats_example),
+        cmocka_unit_test(find_repeats_all_sizes),
+    };
+    return tk_run_tests("10-compaction", tests);
+}
