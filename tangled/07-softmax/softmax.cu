@@ -348,6 +348,23 @@ __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
 }
 
 // <<Launch the whole-array softmax>>
+
+// <<How many whole-array blocks fit at once>>
+template <int U, bool BACKWARD>
+static cudaError_t whole_wave(int *wave)
+{
+    int dev, sms, a, b;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    dev));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &a, softmax_partials_kernel<U>, kSmBlock, 0));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &b, softmax_normalize_kernel<U, BACKWARD>, kSmBlock, 0));
+    int fit = sms * (a < b ? a : b);
+    *wave = fit < 1 ? 1 : fit > (int)kWholeBlocks ? (int)kWholeBlocks : fit;
+    return cudaSuccess;
+}
 template <int U, bool BACKWARD>
 static cudaError_t launch_whole(const float *x, float *y, size_t n,
                                 void *work)
@@ -356,8 +373,10 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
     if (!x || !y || !work || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
+    static int wave = 0;              // blocks that fit at once (cached)
+    if (!wave) BOOK_TRY((whole_wave<U, BACKWARD>(&wave)));
     size_t grid = ceil_div(n, 4 * (size_t)U * kSmBlock);
-    if (grid > kWholeBlocks) grid = kWholeBlocks;
+    if (grid > (size_t)wave) grid = (size_t)wave;
     md_t *part = (md_t *)work;
     softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock>>>(x, n, vec,
                                                              part);
