@@ -123,6 +123,58 @@ extern "C" cudaError_t transpose_tile_swizzled(const float *in, float *out,
     return transpose_tile_launch<TR_SWIZZLED>(in, out, rows, cols);
 }
 
+// <<Wide-tile transpose>>
+// Each of the 32 x 8 threads moves 8 rows x 2 columns of the tile.
+enum { TR_WIDE_ROWS = TR_WIDE / TR_BLOCK_ROWS, TR_WIDE_COLS = TR_WIDE / 32 };
+
+__global__ void __launch_bounds__(TR_TILE * TR_BLOCK_ROWS)
+transpose_tile64_kernel(const float *__restrict__ in,
+                        float *__restrict__ out, size_t rows, size_t cols)
+{
+    __shared__ float tile[TR_WIDE * (TR_WIDE + 1)];
+    size_t r0 = (size_t)blockIdx.y * TR_WIDE;     // first input row
+    size_t c0 = (size_t)blockIdx.x * TR_WIDE;     // first input column
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    float v[TR_WIDE_ROWS][TR_WIDE_COLS];
+    // <<Load the wide tile into registers>>
+    #pragma unroll
+    for (unsigned i = 0; i < TR_WIDE_ROWS; i++)
+    #pragma unroll
+        for (unsigned j = 0; j < TR_WIDE_COLS; j++) {
+            size_t r = r0 + ty + TR_BLOCK_ROWS * i, c = c0 + tx + 32 * j;
+            v[i][j] = r < rows && c < cols ? in[r * cols + c] : 0.0f;
+        }
+    // <<Copy the registers into the wide tile>>
+    #pragma unroll
+    for (unsigned i = 0; i < TR_WIDE_ROWS; i++)
+    #pragma unroll
+        for (unsigned j = 0; j < TR_WIDE_COLS; j++)
+            tile[tr_wide_index(ty + TR_BLOCK_ROWS * i, tx + 32 * j)] = v[i][j];
+    __syncthreads();       // the whole tile is in shared memory
+    // <<Store the wide tile transposed>>
+    #pragma unroll
+    for (unsigned i = 0; i < TR_WIDE_ROWS; i++)
+    #pragma unroll
+        for (unsigned j = 0; j < TR_WIDE_COLS; j++) {
+            size_t r = c0 + ty + TR_BLOCK_ROWS * i;   // row of out
+            size_t c = r0 + tx + 32 * j;              // column of out
+            if (r < cols && c < rows)
+                out[r * rows + c] =
+                    tile[tr_wide_index(tx + 32 * j, ty + TR_BLOCK_ROWS * i)];
+        }
+}
+extern "C" cudaError_t transpose_tile64(const float *in, float *out,
+                                        size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    dim3 grid;
+    BOOK_TRY(tr_grid(in, out, rows, cols, &grid));   // the same checks
+    grid = dim3((unsigned)ceil_div(cols, TR_WIDE),
+                (unsigned)ceil_div(rows, TR_WIDE));
+    transpose_tile64_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
+    return cudaGetLastError();
+}
+
 // <<Wrong on purpose: a tile without its barrier>>
 __global__ void transpose_nobarrier_kernel(const float *__restrict__ in,
                                            float *__restrict__ out,

@@ -18,6 +18,8 @@ cudaError_t transpose_tile_padded(const float *in, float *out, size_t rows,
                                   size_t cols);
 cudaError_t transpose_tile_swizzled(const float *in, float *out,
                                     size_t rows, size_t cols);
+cudaError_t transpose_tile64(const float *in, float *out, size_t rows,
+                             size_t cols);
 // Wrong on purpose: the tile without its barrier.
 cudaError_t transpose_tile_nobarrier(const float *in, float *out,
                                      size_t rows, size_t cols);
@@ -43,5 +45,13 @@ static inline TR_HOST_DEVICE unsigned tr_smem_index(int layout, unsigned r,
     case TR_SWIZZLED: return r * TR_TILE + (c ^ r);  // columns permuted
     default: return r * TR_TILE + c;                 // rows of 32 words
     }
+}
+
+// <<The wide tile's size and layout>>
+enum { TR_WIDE = 64 };              // side of the wide tile, in floats
+// The word of the wide tile that holds element (r, c): rows of 65 words.
+static inline TR_HOST_DEVICE unsigned tr_wide_index(unsigned r, unsigned c)
+{
+    return r * (TR_WIDE + 1) + c;
 }
 #endif

@@ -8,6 +8,13 @@ static const unsigned kBlock2d = 256;          // threads per block
 static const size_t kMaxBlocks2d = 2147483647u;
 static const size_t kMaxChunkBlocks = 4096;    // column sums: row chunks
 
+static unsigned pow2_at_most_32(size_t units)  // lanes for `units' items
+{
+    unsigned p = 1;
+    while (p < 32 && p < units) p *= 2;
+    return p;
+}
+
 // <<Add a float or a float4>>
 __device__ __forceinline__ float sum_of(float v) { return v; }
 __device__ __forceinline__ float sum_of(float4 v)
@@ -24,26 +31,31 @@ __device__ __forceinline__ void add_to(float *acc, float4 v)
 // <<Row sums: a warp per row>>
 template <class V>
 __global__ void __launch_bounds__(kBlock2d)
-row_warp_kernel(const float *a, size_t rows, size_t units, float *out)
+row_warp_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
+                float *out)
 {
-    size_t row = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
-    unsigned lane = threadIdx.x % 32;
-    if (row >= rows) return;                       // the whole warp
-    const V *r = reinterpret_cast<const V *>(a) + row * units;
+    unsigned lane = threadIdx.x % 32, sub = lane % lanes;
+    size_t warp = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
+    size_t row = warp * (32 / lanes) + lane / lanes;
     float acc = 0.0f;
+    if (row < rows) {
+        const V *r = reinterpret_cast<const V *>(a) + row * units;
 #pragma unroll 4
-    for (size_t c = lane; c < units; c += 32) acc += sum_of(r[c]);
-    acc = warp_sum(acc);
-    if (lane == 0) out[row] = acc;
+        for (size_t c = sub; c < units; c += lanes) acc += sum_of(r[c]);
+    }
+    for (unsigned offset = lanes / 2; offset > 0; offset /= 2)
+        acc += __shfl_xor_sync(0xffffffffu, acc, offset);  // in segment
+    if (row < rows && sub == 0) out[row] = acc;
 }
 template <class V>
 static cudaError_t row_warp_launch(const float *a, size_t rows, size_t cols,
-                                   float *out)
+                                   float *out, unsigned lanes)
 {
-    size_t grid = ceil_div(rows, kBlock2d / 32);
+    size_t rows_per_block = (kBlock2d / 32) * (32 / lanes);
+    size_t grid = ceil_div(rows, rows_per_block);
     if (grid > kMaxBlocks2d) return cudaErrorInvalidValue;
     row_warp_kernel<V><<<(unsigned)grid, kBlock2d>>>(
-        a, rows, cols / width_of<V>(), out);
+        a, rows, cols / width_of<V>(), lanes, out);
     return cudaGetLastError();
 }
 
@@ -53,7 +65,7 @@ extern "C" cudaError_t row_sums_warp(const float *a, size_t rows,
     (void)work;
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
-    return row_warp_launch<float>(a, rows, cols, out);
+    return row_warp_launch<float>(a, rows, cols, out, 32);
 }
 
 // <<Row sums: a block per row>>
@@ -89,17 +101,70 @@ extern "C" cudaError_t row_sums_block(const float *a, size_t rows,
     return row_block_launch<float>(a, rows, cols, out);
 }
 
+// <<Row sums: several blocks per row>>
+template <class V>
+__global__ void __launch_bounds__(kBlock2d)
+row_chunk_kernel(const float *a, size_t units, size_t chunk, float *partial)
+{
+    const V *r = reinterpret_cast<const V *>(a) + blockIdx.y * units;
+    size_t begin = blockIdx.x * chunk;
+    size_t end = begin + chunk < units ? begin + chunk : units;
+    float acc = 0.0f;
+#pragma unroll 4
+    for (size_t c = begin + threadIdx.x; c < end; c += kBlock2d)
+        acc += sum_of(r[c]);
+    acc = block_sum<kBlock2d>(acc);
+    if (threadIdx.x == 0)
+        partial[blockIdx.y * (size_t)gridDim.x + blockIdx.x] = acc;
+}
+extern "C" size_t row_sums_workspace_bytes(void)
+{
+    return 4 * kMaxChunkBlocks;
+}
+
+template <class V>
+static cudaError_t row_chunk_launch(const float *a, size_t rows,
+                                    size_t cols, float *out, float *partial,
+                                    size_t resident)
+{
+    size_t units = cols / width_of<V>();
+    size_t chunks = 2 * resident / rows;
+    if (chunks > ceil_div(units, 1024)) chunks = ceil_div(units, 1024);
+    if (chunks * rows > kMaxChunkBlocks) chunks = kMaxChunkBlocks / rows;
+    if (chunks < 1) chunks = 1;
+    size_t chunk = ceil_div(units, chunks);
+    row_chunk_kernel<V><<<dim3((unsigned)chunks, (unsigned)rows),
+                          kBlock2d>>>(a, units, chunk, partial);
+    BOOK_TRY(cudaGetLastError());
+    return row_warp_launch<float>(partial, rows, chunks, out,
+                                  pow2_at_most_32(chunks));
+}
+
 // <<Row sums: pick the mapping and the load width>>
 extern "C" cudaError_t row_sums(const float *a, size_t rows, size_t cols,
                                 float *out, void *work)
 {
-    (void)work;
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
     bool vec = cols % 4 == 0 && is_aligned(a, 16);
+    unsigned lanes = pow2_at_most_32(vec ? cols / 4 : cols);
     if (cols <= 1024)
-        return vec ? row_warp_launch<float4>(a, rows, cols, out)
-                   : row_warp_launch<float>(a, rows, cols, out);
+        return vec ? row_warp_launch<float4>(a, rows, cols, out, lanes)
+                   : row_warp_launch<float>(a, rows, cols, out, lanes);
+    // <<Use several blocks per row when there are few rows>>
+    int dev, sms, per_sm;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, row_chunk_kernel<float4>, (int)kBlock2d, 0));
+    size_t resident = (size_t)sms * (per_sm > 0 ? per_sm : 1);
+    if (rows < resident && rows <= kMaxChunkBlocks / 2) {
+        if (!work) return cudaErrorInvalidValue;
+        return vec ? row_chunk_launch<float4>(a, rows, cols, out,
+                                              (float *)work, resident)
+                   : row_chunk_launch<float>(a, rows, cols, out,
+                                             (float *)work, resident);
+    }
     return vec ? row_block_launch<float4>(a, rows, cols, out)
                : row_block_launch<float>(a, rows, cols, out);
 }
@@ -169,15 +234,20 @@ __global__ void col_finish_kernel(const float *partial, size_t chunks,
     for (size_t k = 0; k < chunks; k++) acc += partial[k * cols + c];
     out[c] = acc;
 }
-
-// <<Column sums: the launcher>>
-static unsigned pow2_at_most_32(size_t units)
+__global__ void __launch_bounds__(kBlock2d)
+col_finish_warp_kernel(const float *partial, size_t chunks, size_t cols,
+                       float *out)
 {
-    unsigned bx = 1;
-    while (bx < 32 && bx < units) bx *= 2;
-    return bx;
+    size_t c = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
+    unsigned lane = threadIdx.x % 32;
+    if (c >= cols) return;                        // the whole warp
+    float acc = 0.0f;
+    for (size_t k = lane; k < chunks; k += 32) acc += partial[k * cols + c];
+    acc = warp_sum(acc);
+    if (lane == 0) out[c] = acc;
 }
 
+// <<Column sums: the launcher>>
 extern "C" size_t col_sums_workspace_bytes(size_t rows, size_t cols)
 {
     size_t gx = ceil_div(cols, 4 * (size_t)32);       // the fewest blocks
@@ -205,8 +275,12 @@ static cudaError_t col_launch(const float *a, size_t rows, size_t cols,
     col_partial_kernel<V><<<dim3((unsigned)gx, (unsigned)gy),
                             dim3(bx, by)>>>(a, rows, units, partial);
     BOOK_TRY(cudaGetLastError());
-    col_finish_kernel<<<(unsigned)ceil_div(cols, kBlock2d), kBlock2d>>>(
-        partial, gy, cols, out);
+    if (gy >= 64)
+        col_finish_warp_kernel<<<(unsigned)ceil_div(cols, kBlock2d / 32),
+                                 kBlock2d>>>(partial, gy, cols, out);
+    else
+        col_finish_kernel<<<(unsigned)ceil_div(cols, kBlock2d), kBlock2d>>>(
+            partial, gy, cols, out);
     return cudaGetLastError();
 }
 extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,

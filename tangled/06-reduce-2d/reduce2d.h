@@ -14,6 +14,9 @@ cudaError_t row_sums_warp(const float *a, size_t rows, size_t cols,
                           float *out, void *work);
 cudaError_t row_sums_block(const float *a, size_t rows, size_t cols,
                            float *out, void *work);
+// row_sums needs a workspace of row_sums_workspace_bytes() for few long
+// rows; the other row variants ignore it.
+size_t row_sums_workspace_bytes(void);
 cudaError_t row_sums(const float *a, size_t rows, size_t cols, float *out,
                      void *work);
 // Column sums need a workspace of col_sums_workspace_bytes(rows, cols).

@@ -66,6 +66,10 @@ __device__ __forceinline__ float4 prob4(float4 v, float m, float inv)
     return make_float4(md_weight(v.x, m) * inv, md_weight(v.y, m) * inv,
                        md_weight(v.z, m) * inv, md_weight(v.w, m) * inv);
 }
+__device__ __forceinline__ float4 neg_inf4(void)
+{
+    return make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+}
 __global__ void softmax_block_kernel(const float *x, float *y, size_t cols,
                                      bool vec)
 {
@@ -118,13 +122,11 @@ template <int V>
 __device__ float cached_load_max(float4 (&v)[V], const float4 *xr,
                                  unsigned t, unsigned stride, unsigned c4)
 {
-    const float4 none = make_float4(-INFINITY, -INFINITY, -INFINITY,
-                                    -INFINITY);
     float m = -INFINITY;
 #pragma unroll
     for (int k = 0; k < V; k++) {
         unsigned j = t + k * stride;
-        v[k] = j < c4 ? xr[j] : none;
+        v[k] = j < c4 ? xr[j] : neg_inf4();
         m = fmaxf(m, max4(v[k]));
     }
     return m;
@@ -280,16 +282,31 @@ extern "C" cudaError_t softmax_rows_online(const float *x, float *y,
 // <<Softmax of one whole array>>
 static const unsigned kWholeBlocks = 1024;  // partial pairs, at most
 
+__device__ __forceinline__ md_t md_of4(float4 v)
+{
+    md_t r;
+    r.m = max4(v);
+    r.d = weight4(v, r.m);
+    return r;
+}
+
+// <<Fold a grid-stride share of the array into pairs>>
+template <int U>
 __global__ void softmax_partials_kernel(const float *x, size_t n, bool vec,
                                         md_t *part)
 {
     size_t i = blockIdx.x * (size_t)kSmBlock + threadIdx.x;
     size_t stride = (size_t)gridDim.x * kSmBlock;
     size_t n4 = vec ? n / 4 : 0;
+    const float4 *x4 = (const float4 *)x;
     md_t s = md_identity();
-    for (size_t k = i; k < n4; k += stride) {
-        float4 v = ((const float4 *)x)[k];
-        s = md_push(md_push(md_push(md_push(s, v.x), v.y), v.z), v.w);
+    for (size_t k = i; k < n4; k += U * stride) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)          // U loads in flight
+            v[u] = k + u * stride < n4 ? x4[k + u * stride] : neg_inf4();
+#pragma unroll
+        for (int u = 0; u < U; u++) s = md_combine(s, md_of4(v[u]));
     }
     for (size_t k = 4 * n4 + i; k < n; k += stride) s = md_push(s, x[k]);
     s = md_block_reduce<kSmBlock>(s);
@@ -297,6 +314,7 @@ __global__ void softmax_partials_kernel(const float *x, size_t n, bool vec,
 }
 
 // <<Normalize a whole array with the partial pairs>>
+template <int U>
 __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
                                          bool vec, const md_t *part,
                                          unsigned parts)
@@ -309,28 +327,51 @@ __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
     size_t i = blockIdx.x * (size_t)kSmBlock + threadIdx.x;
     size_t stride = (size_t)gridDim.x * kSmBlock;
     size_t n4 = vec ? n / 4 : 0;
-    for (size_t k = i; k < n4; k += stride)
-        ((float4 *)y)[k] = prob4(((const float4 *)x)[k], s.m, inv);
+    const float4 *x4 = (const float4 *)x;
+    for (size_t k = i; k < n4; k += U * stride) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            v[u] = k + u * stride < n4 ? x4[k + u * stride] : neg_inf4();
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (k + u * stride < n4)
+                ((float4 *)y)[k + u * stride] = prob4(v[u], s.m, inv);
+    }
     for (size_t k = 4 * n4 + i; k < n; k += stride)
         y[k] = md_weight(x[k], s.m) * inv;
 }
 
 // <<Launch the whole-array softmax>>
-extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
-                                     void *work)
+template <int U>
+static cudaError_t launch_whole(const float *x, float *y, size_t n,
+                                void *work)
 {
     if (n == 0) return cudaSuccess;
     if (!x || !y || !work || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
-    size_t grid = ceil_div(n, 4 * (size_t)kSmBlock);
+    size_t grid = ceil_div(n, 4 * (size_t)U * kSmBlock);
     if (grid > kWholeBlocks) grid = kWholeBlocks;
     md_t *part = (md_t *)work;
-    softmax_partials_kernel<<<(unsigned)grid, kSmBlock>>>(x, n, vec, part);
+    softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock>>>(x, n, vec,
+                                                             part);
     BOOK_TRY(cudaGetLastError());
-    softmax_normalize_kernel<<<(unsigned)grid, kSmBlock>>>(
+    softmax_normalize_kernel<U><<<(unsigned)grid, kSmBlock>>>(
         x, y, n, vec, part, (unsigned)grid);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t softmax_whole_simple(const float *x, float *y,
+                                            size_t n, void *work)
+{
+    return launch_whole<1>(x, y, n, work);
+}
+
+extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
+                                     void *work)
+{
+    return launch_whole<4>(x, y, n, work);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>

@@ -127,7 +127,7 @@ static cudaError_t launch_welford(const float *x, const float *g,
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
-    if (!b) return cudaErrorInvalidValue;
+    if (!b || cols > (1u << 24)) return cudaErrorInvalidValue;
     bool vec = want_vec && cols % 4 == 0 && is_aligned(x, 16) &&
                is_aligned(y, 16) && is_aligned(g, 16) && is_aligned(b, 16);
     layernorm_welford_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, b, y, cols,

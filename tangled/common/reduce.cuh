@@ -21,10 +21,9 @@ __device__ __forceinline__ float warp_max(float v)
 }
 
 // <<Block-wide reduction from warp results>>
-template <unsigned BLOCK, typename Op>
-__device__ __forceinline__ float block_reduce_(float v, float identity,
-                                               Op warp_op,
-                                               float *warp_part)
+template <unsigned BLOCK, typename T, typename Op>
+__device__ __forceinline__ T block_reduce(T v, T identity, Op warp_op,
+                                          T *warp_part)
 {
     static_assert(BLOCK % 32 == 0 && BLOCK >= 32 && BLOCK <= 1024,
                   "BLOCK must be a multiple of 32, at most 1024");
@@ -34,8 +33,8 @@ __device__ __forceinline__ float block_reduce_(float v, float identity,
     if (lane == 0) warp_part[warp] = v;
     __syncthreads();              // every warp's result is written
     v = lane < BLOCK / 32 ? warp_part[lane] : identity;
-    return warp_op(v);            // every warp sums them: all threads
-}                                 // of the block get the result
+    return warp_op(v);            // every warp combines them: all
+}                                 // threads of the block get the result
 
 // <<Block-wide sum and max>>
 struct WarpSumOp_ {
@@ -47,11 +46,11 @@ struct WarpMaxOp_ {
 template <unsigned BLOCK> __device__ float block_sum(float v)
 {
     __shared__ float warp_part[32];
-    return block_reduce_<BLOCK>(v, 0.0f, WarpSumOp_(), warp_part);
+    return block_reduce<BLOCK>(v, 0.0f, WarpSumOp_(), warp_part);
 }
 template <unsigned BLOCK> __device__ float block_max(float v)
 {
     __shared__ float warp_part[32];
-    return block_reduce_<BLOCK>(v, -INFINITY, WarpMaxOp_(), warp_part);
+    return block_reduce<BLOCK>(v, -INFINITY, WarpMaxOp_(), warp_part);
 }
 #endif

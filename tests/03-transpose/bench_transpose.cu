@@ -19,6 +19,7 @@ static const struct { const char *name; transpose_fn fn; } variants[] = {
     {"tile", transpose_tile},
     {"tile_padded", transpose_tile_padded},
     {"tile_swizzled", transpose_tile_swizzled},
+    {"tile64_padded", transpose_tile64},
 };
 static const int kVariants = sizeof variants / sizeof variants[0];
 

@@ -26,7 +26,7 @@ trap 'rm -f "$tmp" "$log"' EXIT
   echo "# one launch each on 4096 x 4096 floats, ncu --clock-control none"
   echo "variant,ld_conflicts,st_conflicts,dram_read_mb,dram_write_mb"
 } > "$tmp"
-for v in naive naive_colread tile tile_padded tile_swizzled; do
+for v in naive naive_colread tile tile_padded tile_swizzled tile64_padded; do
   if ! "$NCU" --clock-control none --kernel-name regex:transpose \
        --metrics "$metrics" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
     echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1

@@ -17,12 +17,13 @@ static const struct { const char *name; transpose_fn fn; } variants[] = {
     {"tile", transpose_tile},
     {"tile_padded", transpose_tile_padded},
     {"tile_swizzled", transpose_tile_swizzled},
+    {"tile64_padded", transpose_tile64},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
 static const size_t shapes[][2] = {
     {1, 1}, {1, 1000}, {1000, 1}, {33, 65}, {1000, 3}, {31, 33},
-    {32, 32}, {64, 96}, {4097, 4099}};
+    {32, 32}, {64, 96}, {63, 129}, {128, 64}, {4097, 4099}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 static size_t nshapes(void) { return tk_small() ? NSHAPES - 1 : NSHAPES; }
 
@@ -64,6 +65,7 @@ static void naive_colread_all_shapes(void **s) { (void)s; all_shapes(1); }
 static void tile_all_shapes(void **s) { (void)s; all_shapes(2); }
 static void tile_padded_all_shapes(void **s) { (void)s; all_shapes(3); }
 static void tile_swizzled_all_shapes(void **s) { (void)s; all_shapes(4); }
+static void tile64_padded_all_shapes(void **s) { (void)s; all_shapes(5); }
 
 /* A transpose twice is the identity: the large square case, and the
  * output of one variant fed to another. */
@@ -82,7 +84,7 @@ static void transpose_twice_is_identity(void **s)
     float *d2 = tk_dev_floats(n);
     tk_upload(d0, a, n);
     TK_CUDA(transpose_tile_swizzled(d0, d1, rows, cols));
-    TK_CUDA(transpose_tile_padded(d1, d2, cols, rows));
+    TK_CUDA(transpose_tile64(d1, d2, cols, rows));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(b, d2, n);
     assert_int_equal(tk_compare("twice", b, ref, n, 0, 0, seed), 0);
@@ -156,6 +158,39 @@ static void conflict_degree_of_each_layout(void **s)
     assert_int_equal(worst_degree(TR_SWIZZLED, 1), 1);
 }
 
+/* The wide tile: each warp's shared store (a tile row, in the load phase)
+ * and shared load (a tile column, in the store phase), for every warp ty,
+ * row step i and column half j of the kernel's loops. */
+static unsigned worst_wide_degree(int store)
+{
+    unsigned worst = 0, w[32];
+    for (unsigned ty = 0; ty < TR_BLOCK_ROWS; ty++)
+        for (unsigned i = 0; i < TR_WIDE; i += TR_BLOCK_ROWS)
+            for (unsigned j = 0; j < TR_WIDE; j += 32) {
+                for (unsigned tx = 0; tx < 32; tx++)
+                    w[tx] = store ? tr_wide_index(tx + j, ty + i)
+                                  : tr_wide_index(ty + i, tx + j);
+                unsigned d = tr_conflict_degree(w);
+                if (d > worst) worst = d;
+            }
+    return worst;
+}
+
+static void conflict_degree_of_wide_tile(void **s)
+{
+    (void)s;
+    assert_int_equal(worst_wide_degree(0), 1);
+    assert_int_equal(worst_wide_degree(1), 1);
+    static unsigned char used[TR_WIDE * (TR_WIDE + 1)];
+    for (unsigned r = 0; r < TR_WIDE; r++)
+        for (unsigned c = 0; c < TR_WIDE; c++) {
+            unsigned w = tr_wide_index(r, c);
+            assert_true(w < TR_WIDE * (TR_WIDE + 1));
+            assert_int_equal(used[w], 0);
+            used[w] = 1;
+        }
+}
+
 /* Each layout is one-to-one into the 32 x 33 words the kernels declare. */
 static void layouts_are_one_to_one(void **s)
 {
@@ -209,11 +244,13 @@ int main(void)
         cmocka_unit_test(conflict_degree_helper),
         cmocka_unit_test(conflict_degree_of_each_layout),
         cmocka_unit_test(layouts_are_one_to_one),
+        cmocka_unit_test(conflict_degree_of_wide_tile),
         cmocka_unit_test(naive_all_shapes),
         cmocka_unit_test(naive_colread_all_shapes),
         cmocka_unit_test(tile_all_shapes),
         cmocka_unit_test(tile_padded_all_shapes),
         cmocka_unit_test(tile_swizzled_all_shapes),
+        cmocka_unit_test(tile64_padded_all_shapes),
         cmocka_unit_test(transpose_twice_is_identity),
         cmocka_unit_test(wrong_nobarrier_races),
     };

@@ -58,12 +58,12 @@ int main(void)
     timing cub = time_both(c, run_cub, 30);
     double cub28 = gbps(N28, cub.ms28), cub20 = gbps(N20, cub.ms20);
 
-    FILE *f = bk_csv_open("05-reduce", "variant,ms_28,gbps_28,of_read_28,"
-                          "of_cub_28,us_20,gbps_20,of_cub_20");
-    fprintf(f, "read_ceiling,%.4f,%.1f,1.000,%.3f,%.2f,%.1f,%.3f\n",
+    FILE *f = bk_csv_open("05-reduce", "variant,label,ms_28,gbps_28,"
+                          "of_read_28,of_cub_28,us_20,gbps_20,of_cub_20");
+    fprintf(f, "read_ceiling,read ceiling,%.4f,%.1f,1.000,%.3f,%.2f,%.1f,%.3f\n",
             4.0 * N28 / (read28 * 1e6), read28, read28 / cub28,
             4.0 * N20 / (read20 * 1e3), read20, read20 / cub20);
-    fprintf(f, "cub,%.4f,%.1f,%.3f,1.000,%.2f,%.1f,1.000\n", cub.ms28, cub28,
+    fprintf(f, "cub,CUB,%.4f,%.1f,%.3f,1.000,%.2f,%.1f,1.000\n", cub.ms28, cub28,
             cub28 / read28, cub.ms20 * 1e3, cub20);
     const char *names[] = {"atomic", "interleaved_divergent",
                            "interleaved_strided", "sequential", "first_add",
@@ -72,12 +72,15 @@ int main(void)
                        reduce_interleaved_strided, reduce_sequential,
                        reduce_first_add, reduce_warp_shuffle,
                        reduce_unrolled, reduce_float4};
+    const char *labels[] = {"0 atomic", "1 divergent", "2 strided",
+                            "3 sequential", "4 first add", "5 shuffle",
+                            "6 unrolled", "7 float4"};
     for (int v = 0; v < 8; v++) {
         c.fn = fns[v];
         timing t = time_both(c, run_fn, v == 0 ? 20 : 30);
         double g28 = gbps(N28, t.ms28), g20 = gbps(N20, t.ms20);
-        fprintf(f, "%s,%.4f,%.1f,%.3f,%.3f,%.2f,%.1f,%.3f\n", names[v],
-                t.ms28, g28, g28 / read28, g28 / cub28, t.ms20 * 1e3, g20,
+        fprintf(f, "%s,%s,%.4f,%.1f,%.3f,%.3f,%.2f,%.1f,%.3f\n", names[v],
+                labels[v], t.ms28, g28, g28 / read28, g28 / cub28, t.ms20 * 1e3, g20,
                 g20 / cub20);
         printf("%-22s %9.3f ms %7.1f GB/s %.3f of CUB | 2^20: %7.2f us "
                "%.3f of CUB\n", names[v], t.ms28, g28, g28 / cub28,

@@ -202,6 +202,8 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(softmax_whole(p, p, 10, (char *)p + 4),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole(NULL, NULL, 0, NULL), cudaSuccess);
+    assert_int_equal(softmax_whole_simple(p, NULL, 10, p),
+                     cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_per_block(NULL, p, 10),
                      cudaErrorInvalidValue);
 }
@@ -291,6 +293,9 @@ static void rows_online(void **s) { (void)s; rows_all_widths(4); }
 /* x of n floats (random in [-10, 10], then kind: 0 none, 1 every 7th -inf,
  * 2 all -inf, 3 +inf at the last element); compares y with the reference
  * computed on the fly, so 2^28 elements need no double array. */
+typedef cudaError_t (*whole_fn)(const float *, float *, size_t, void *);
+static whole_fn whole_under_test = softmax_whole;
+
 static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
                           int round)
 {
@@ -306,7 +311,7 @@ static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
     float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m), *work;
     TK_CUDA(cudaMalloc((void **)&work, SOFTMAX_WORK_BYTES));
     tk_upload(dx, x, m);
-    TK_CUDA(softmax_whole(dx + offset, dy + offset, n, work));
+    TK_CUDA(whole_under_test(dx + offset, dy + offset, n, work));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy + offset, n);
     double mx = -INFINITY, d = 0;
@@ -333,23 +338,33 @@ static void whole_sizes(void **s)
     static const size_t ns[] = {1, 2, 31, 33, 1000, 1024, 4097,
                                 (1u << 20) + 3, 10000001, (size_t)1 << 24};
     size_t k = tk_small() ? 7 : sizeof ns / sizeof ns[0];
-    for (int round = 0; round < 2; round++)
-        for (size_t i = 0; i < k; i++)
-            assert_int_equal(check_whole(ns[i], 0, 0, RTOL, round), 0);
+    whole_fn fns[2] = {softmax_whole_simple, softmax_whole};
+    for (int f = 0; f < 2; f++) {
+        whole_under_test = fns[f];
+        for (int round = 0; round < 2; round++)
+            for (size_t i = 0; i < k; i++)
+                assert_int_equal(check_whole(ns[i], 0, 0, RTOL, round), 0);
+    }
+    whole_under_test = softmax_whole;
 }
 
 static void whole_edges(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int kind = 1; kind <= 3; kind++) {
-        assert_int_equal(check_whole(1, kind, 0, RTOL, 0), 0);
-        assert_int_equal(check_whole(4097, kind, 0, RTOL, 0), 0);
-        assert_int_equal(check_whole(300007, kind, 0, RTOL, 0), 0);
+    whole_fn fns[2] = {softmax_whole_simple, softmax_whole};
+    for (int f = 0; f < 2; f++) {
+        whole_under_test = fns[f];
+        for (int kind = 1; kind <= 3; kind++) {
+            assert_int_equal(check_whole(1, kind, 0, RTOL, 0), 0);
+            assert_int_equal(check_whole(4097, kind, 0, RTOL, 0), 0);
+            assert_int_equal(check_whole(300007, kind, 0, RTOL, 0), 0);
+        }
+        /* Offset by one float: the scalar path. */
+        assert_int_equal(check_whole(300007, 0, 1, RTOL, 0), 0);
+        assert_int_equal(check_whole(33, 1, 3, RTOL, 0), 0);
     }
-    /* Offset by one float: the scalar path. */
-    assert_int_equal(check_whole(300007, 0, 1, RTOL, 0), 0);
-    assert_int_equal(check_whole(33, 1, 3, RTOL, 0), 0);
+    whole_under_test = softmax_whole;
 }
 
 static void whole_2_28(void **s)
@@ -357,7 +372,10 @@ static void whole_2_28(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     if (tk_small()) skip();
+    whole_under_test = softmax_whole_simple;
     assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 0), 0);
+    whole_under_test = softmax_whole;
+    assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 1), 0);
 }
 
 /* The wrong listing: every chunk of 1024 sums to 1, the array to the

@@ -128,6 +128,8 @@ static void bad_arguments_refused(void **s)
         assert_int_equal(ln_fns[f](NULL, NULL, NULL, NULL, 0, 3, EPS),
                          cudaSuccess);
     }
+    assert_int_equal(layernorm_welford(p, p, p, p, 1, (1u << 24) + 1, EPS),
+                     cudaErrorInvalidValue);
     assert_int_equal(rmsnorm(p, NULL, p, 2, 2, EPS), cudaErrorInvalidValue);
     assert_int_equal(rmsnorm(p, p, p, 2, 2, 0.0f), cudaErrorInvalidValue);
     assert_int_equal(layernorm_naive_moments(p, p, NULL, p, 2, 2, EPS),
