@@ -301,6 +301,44 @@ add_tile_prefix_kernel(T *out, size_t n, bool aligned, const T *prefix)
     dev_store(out, n, base, vec, x);
 }
 
+// <<Hand out tile numbers in order, one ahead>>
+// Calls process(tile) for tile numbers taken from *next in the order the
+// blocks ask for them, until they pass `tiles`.  The number of the next
+// tile is fetched while the current one is processed.
+template <typename F>
+__device__ void for_each_tile_in_order(unsigned long long *next,
+                                       size_t tiles, F &&process)
+{
+    __shared__ unsigned long long id[2];
+    if (threadIdx.x == 0) id[0] = atomicAdd(next, 1ull);
+    __syncthreads();
+    for (int b = 0;; b ^= 1) {
+        const size_t tile = id[b];
+        if (tile >= tiles) break;
+        if (threadIdx.x == 0) id[b ^ 1] = atomicAdd(next, 1ull);
+        process(tile);
+        __syncthreads();      // id[b ^ 1] is visible; shared memory reusable
+    }
+}
+
+// <<Single-pass scan with tile numbers fetched ahead>>
+template <typename T>
+__global__ void __launch_bounds__(kDevThreads, 6)
+scan_ahead_kernel(const T *in, T *out, size_t n, bool exclusive,
+                  bool aligned, tile_ctx<T> c)
+{
+    constexpr size_t E = dev_tile<T>::elems;
+    const size_t tiles = n / E + (n % E != 0);
+    for_each_tile_in_order(c.st.next, tiles, [&](size_t tile) {
+        const size_t base = tile * E;
+        const bool vec = aligned && base + E <= n;
+        T x[kDevRounds][dev_tile<T>::vec];
+        dev_load(in, n, base, vec, x, T(0));
+        scan_tile<kPrefixLookBackPacked>(x, tile, c, exclusive);
+        dev_store(out, n, base, vec, x);
+    });
+}
+
 // <<Scratch layout of the device-wide scans>>
 static inline size_t scan_align(size_t bytes)
 {
@@ -404,5 +442,41 @@ cudaError_t scan_lookback(const T *in, T *out, size_t n, bool exclusive,
     scan_device_kernel<kPrefixLookBack, T><<<tiles, kDevThreads>>>(
         in, out, n, exclusive, aligned, c);
     return cudaGetLastError();
+}
+
+// <<Fill the GPU once with resident blocks>>
+template <typename K>
+cudaError_t resident_grid(K kernel, size_t tiles, unsigned *grid)
+{
+    int dev, sms, per_sm;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    dev));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, kernel, kDevThreads, 0));
+    const size_t g = (size_t)sms * (per_sm > 0 ? per_sm : 1);
+    *grid = (unsigned)(g < tiles ? g : tiles);
+    return cudaSuccess;
+}
+
+// <<Launch the single pass with tile numbers fetched ahead>>
+template <typename T>
+cudaError_t scan_lookback_ahead(const T *in, T *out, size_t n,
+                                bool exclusive, char *scratch)
+{
+    if constexpr (sizeof(T) != 4) {
+        return scan_lookback(in, out, n, exclusive, scratch, false);
+    } else {
+        const size_t tiles = ceil_div(n, dev_tile<T>::elems);
+        tile_ctx<T> c = {};
+        c.st = lookback_status<T>(scratch, n);
+        BOOK_TRY(lookback_reset<T>(scratch, n));
+        const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
+        unsigned grid;
+        BOOK_TRY(resident_grid(scan_ahead_kernel<T>, tiles, &grid));
+        scan_ahead_kernel<T><<<grid, kDevThreads>>>(in, out, n, exclusive,
+                                                    aligned, c);
+        return cudaGetLastError();
+    }
 }
 #endif

@@ -7,6 +7,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* Scratch bytes that any launcher below needs for n elements; the
+ * scratch must be 256-byte aligned. */
 size_t compact_scratch_bytes(size_t n);
 /* out = the elements of in greater than threshold, in order. */
 cudaError_t compact_gt_three_pass(const int *in, int *out, size_t n,

@@ -130,9 +130,11 @@ int main(int argc, char **argv)
         {"reduce_then_scan_f32", 0, -1, SCAN_REDUCE_THEN_SCAN},
         {"lookback_f32", 0, -1, SCAN_LOOKBACK},
         {"lookback_packed_f32", 0, -1, SCAN_LOOKBACK_PACKED},
+        {"lookback_ahead_f32", 0, -1, SCAN_LOOKBACK_AHEAD},
         {"cub_i32", 1, -1, -1},
         {"lookback_i32", 1, -1, SCAN_LOOKBACK},
         {"lookback_packed_i32", 1, -1, SCAN_LOOKBACK_PACKED},
+        {"lookback_ahead_i32", 1, -1, SCAN_LOOKBACK_AHEAD},
         {"cub_i64", 2, -1, -1},
         {"lookback_i64", 2, -1, SCAN_LOOKBACK},
     };

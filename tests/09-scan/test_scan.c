@@ -426,7 +426,7 @@ static void device_all_algorithms(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     for (int round = 0; round < rounds(); round++)
-        for (int a = 0; a < 4; a++)
+        for (int a = 0; a < 5; a++)
             for (int t = 0; t < 3; t++)
                 for (int k = 0; k < 2; k++)
                     for (size_t z = 0; z < nsizes(); z++)
@@ -442,7 +442,7 @@ static void device_misaligned(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     g_offset = 1;
-    for (int a = 0; a < 4; a++)
+    for (int a = 0; a < 5; a++)
         for (int t = 0; t < 3; t++)
             for (size_t z = 0; z < nsizes(); z += 2)
                 assert_int_equal(check_scan((elem_t)t, NO_TILE,
@@ -457,7 +457,7 @@ static void floats_exact_with_small_integers(void **s)
     TK_REQUIRE_GPU();
     const size_t n = tk_small() ? 12289 : (size_t)1 << 21;
     for (int k = 0; k < 2; k++) {
-        for (int a = 0; a < 4; a++)
+        for (int a = 0; a < 5; a++)
             assert_int_equal(check_scan(T_F32, NO_TILE, (scan_device_algo)a,
                                         n, (scan_kind)k, P_SMALL_INTS, 1),
                              0);
@@ -473,7 +473,7 @@ static void all_zero_and_all_one(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     for (int p = P_ZEROS; p <= P_ONES; p++)
-        for (int a = 0; a < 4; a++)
+        for (int a = 0; a < 5; a++)
             for (int t = 0; t < 3; t++)
                 for (size_t z = 0; z < nsizes(); z++) {
                     /* Under the sanitizer: two sizes. */
@@ -486,7 +486,7 @@ static void all_zero_and_all_one(void **s)
                 }
     if (tk_small()) return;
     /* 2^28 ones: exact for integers; for floats past 2^24 the bound. */
-    assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_LOOKBACK_PACKED, BIG,
+    assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_LOOKBACK_AHEAD, BIG,
                                 SCAN_INCLUSIVE, P_ONES, 0), 0);
     assert_int_equal(check_scan(T_F32, NO_TILE, SCAN_LOOKBACK, BIG,
                                 SCAN_EXCLUSIVE, P_ONES, 0), 0);
@@ -501,8 +501,10 @@ static void device_2_to_28(void **s)
                                 SCAN_INCLUSIVE, P_RANDOM, 0), 0);
     assert_int_equal(check_scan(T_F32, NO_TILE, SCAN_LOOKBACK_PACKED, BIG,
                                 SCAN_EXCLUSIVE, P_RANDOM, 1), 0);
-    assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_LOOKBACK_PACKED, BIG,
+    assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_LOOKBACK_AHEAD, BIG,
                                 SCAN_INCLUSIVE, P_RANDOM, 1), 0);
+    assert_int_equal(check_scan(T_F32, NO_TILE, SCAN_LOOKBACK_AHEAD, BIG,
+                                SCAN_INCLUSIVE, P_RANDOM, 0), 0);
     assert_int_equal(check_scan(T_I64, NO_TILE, SCAN_LOOKBACK, BIG,
                                 SCAN_EXCLUSIVE, P_RANDOM, 0), 0);
     assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_PROPAGATE, BIG,

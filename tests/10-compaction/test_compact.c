@@ -199,12 +199,14 @@ static void find_repeats_example(void **s)
     TK_CUDA(cudaMalloc((void **)&didx, sizeof got));
     TK_CUDA(cudaMalloc((void **)&dcount, sizeof count));
     TK_CUDA(cudaMalloc(&scratch, sb));
+    tk_poison(didx, sizeof got);
     TK_CUDA(cudaMemcpy(da, a, sizeof a, cudaMemcpyHostToDevice));
     TK_CUDA(find_repeats(da, 7, didx, dcount, scratch, sb));
     TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
                        cudaMemcpyDeviceToHost));
-    TK_CUDA(cudaMemcpy(got, didx, sizeof got, cudaMemcpyDeviceToHost));
     assert_int_equal(count, 3);
+    TK_CUDA(cudaMemcpy(got, didx, count * sizeof *got,
+                       cudaMemcpyDeviceToHost));
     assert_memory_equal(got, want, sizeof want);
     tk_free(da);
     tk_free(didx);
