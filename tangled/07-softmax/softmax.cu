@@ -234,16 +234,13 @@ __device__ __forceinline__ md_t md_warp_reduce(md_t v)
     return v;
 }
 
+struct MdWarpOp {
+    __device__ md_t operator()(md_t v) const { return md_warp_reduce(v); }
+};
 template <unsigned BLOCK> __device__ md_t md_block_reduce(md_t v)
 {
     __shared__ md_t part[32];
-    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = md_warp_reduce(v);
-    __syncthreads();              // an earlier call's reads are done
-    if (lane == 0) part[warp] = v;
-    __syncthreads();
-    v = lane < BLOCK / 32 ? part[lane] : md_identity();
-    return md_warp_reduce(v);
+    return block_reduce<BLOCK>(v, md_identity(), MdWarpOp(), part);
 }
 
 // <<Softmax: a block per row, one pass for (m, d)>>
@@ -314,7 +311,7 @@ __global__ void softmax_partials_kernel(const float *x, size_t n, bool vec,
 }
 
 // <<Normalize a whole array with the partial pairs>>
-template <int U>
+template <int U, bool BACKWARD>
 __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
                                          bool vec, const md_t *part,
                                          unsigned parts)
@@ -328,22 +325,47 @@ __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
     size_t stride = (size_t)gridDim.x * kSmBlock;
     size_t n4 = vec ? n / 4 : 0;
     const float4 *x4 = (const float4 *)x;
+    float4 *y4 = (float4 *)y;
     for (size_t k = i; k < n4; k += U * stride) {
         float4 v[U];
 #pragma unroll
-        for (int u = 0; u < U; u++)
-            v[u] = k + u * stride < n4 ? x4[k + u * stride] : neg_inf4();
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            if (k + u * stride < n4)
-                ((float4 *)y)[k + u * stride] = prob4(v[u], s.m, inv);
+        for (int u = 0; u < U; u++) {
+            size_t j = BACKWARD ? n4 - 1 - (k + u * stride) : k + u * stride;
+            v[u] = k + u * stride < n4 ? x4[j] : neg_inf4();
+        }
+        // <<Store U float4s of probabilities>>
+        #pragma unroll
+        for (int u = 0; u < U; u++) {
+            size_t j = BACKWARD ? n4 - 1 - (k + u * stride) : k + u * stride;
+            if (k + u * stride < n4) {
+                if (BACKWARD) __stcs(y4 + j, prob4(v[u], s.m, inv));
+                else y4[j] = prob4(v[u], s.m, inv);
+            }
+        }
     }
     for (size_t k = 4 * n4 + i; k < n; k += stride)
         y[k] = md_weight(x[k], s.m) * inv;
 }
 
 // <<Launch the whole-array softmax>>
-template <int U>
+
+// <<How many whole-array blocks fit at once>>
+template <int U, bool BACKWARD>
+static cudaError_t whole_wave(int *wave)
+{
+    int dev, sms, a, b;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    dev));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &a, softmax_partials_kernel<U>, kSmBlock, 0));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &b, softmax_normalize_kernel<U, BACKWARD>, kSmBlock, 0));
+    int fit = sms * (a < b ? a : b);
+    *wave = fit < 1 ? 1 : fit > (int)kWholeBlocks ? (int)kWholeBlocks : fit;
+    return cudaSuccess;
+}
+template <int U, bool BACKWARD>
 static cudaError_t launch_whole(const float *x, float *y, size_t n,
                                 void *work)
 {
@@ -351,13 +373,15 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
     if (!x || !y || !work || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
+    static int wave = 0;              // blocks that fit at once (cached)
+    if (!wave) BOOK_TRY((whole_wave<U, BACKWARD>(&wave)));
     size_t grid = ceil_div(n, 4 * (size_t)U * kSmBlock);
-    if (grid > kWholeBlocks) grid = kWholeBlocks;
+    if (grid > (size_t)wave) grid = (size_t)wave;
     md_t *part = (md_t *)work;
     softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock>>>(x, n, vec,
                                                              part);
     BOOK_TRY(cudaGetLastError());
-    softmax_normalize_kernel<U><<<(unsigned)grid, kSmBlock>>>(
+    softmax_normalize_kernel<U, BACKWARD><<<(unsigned)grid, kSmBlock>>>(
         x, y, n, vec, part, (unsigned)grid);
     return cudaGetLastError();
 }
@@ -365,13 +389,19 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
 extern "C" cudaError_t softmax_whole_simple(const float *x, float *y,
                                             size_t n, void *work)
 {
-    return launch_whole<1>(x, y, n, work);
+    return launch_whole<1, false>(x, y, n, work);
+}
+
+extern "C" cudaError_t softmax_whole_u4(const float *x, float *y, size_t n,
+                                        void *work)
+{
+    return launch_whole<4, false>(x, y, n, work);
 }
 
 extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
                                      void *work)
 {
-    return launch_whole<4>(x, y, n, work);
+    return launch_whole<4, true>(x, y, n, work);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>

@@ -23,6 +23,8 @@ cudaError_t softmax_rows_online(const float *x, float *y, size_t rows,
 #define SOFTMAX_WORK_BYTES (1024 * 8)
 cudaError_t softmax_whole_simple(const float *x, float *y, size_t n,
                                  void *work);
+cudaError_t softmax_whole_u4(const float *x, float *y, size_t n,
+                             void *work);
 cudaError_t softmax_whole(const float *x, float *y, size_t n, void *work);
 // Wrong on purpose: each block of 1024 elements normalized on its own.
 cudaError_t softmax_whole_per_block(const float *x, float *y, size_t n);

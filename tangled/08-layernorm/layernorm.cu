@@ -75,17 +75,18 @@ __device__ __forceinline__ welford_t welford_warp_reduce(welford_t w)
 }
 
 // <<Block-wide Chan combine>>
+struct WelfordWarpOp {
+    __device__ welford_t operator()(welford_t w) const
+    {
+        return welford_warp_reduce(w);
+    }
+};
 template <unsigned BLOCK>
 __device__ welford_t welford_block_reduce(welford_t w)
 {
     __shared__ welford_t part[32];
-    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    w = welford_warp_reduce(w);
-    __syncthreads();              // an earlier call's reads are done
-    if (lane == 0) part[warp] = w;
-    __syncthreads();
-    w = lane < BLOCK / 32 ? part[lane] : welford_identity();
-    return welford_warp_reduce(w);
+    return block_reduce<BLOCK>(w, welford_identity(), WelfordWarpOp(),
+                               part);
 }
 
 // <<Layer norm: Welford per thread, Chan across the block>>

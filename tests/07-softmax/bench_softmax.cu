@@ -24,6 +24,8 @@ static cudaError_t run(void *p)
     if (k->whole == 1)
         return softmax_whole_simple(k->x, k->y, k->rows * k->cols, k->work);
     if (k->whole == 2)
+        return softmax_whole_u4(k->x, k->y, k->rows * k->cols, k->work);
+    if (k->whole == 3)
         return softmax_whole(k->x, k->y, k->rows * k->cols, k->work);
     return k->fn(k->x, k->y, k->rows, k->cols);
 }
@@ -129,6 +131,8 @@ int main(void)
     ctx k = {x, y, 1, whole, NULL, work, 1};
     report("1x16777216", "whole-simple", 1, whole, bk_median_ms(run, &k, 30));
     k.whole = 2;
+    report("1x16777216", "whole-u4", 1, whole, bk_median_ms(run, &k, 30));
+    k.whole = 3;
     report("1x16777216", "whole", 1, whole, bk_median_ms(run, &k, 30));
 #ifdef HAVE_CUDNN_H
     if (have_dnn && dnn.set_desc(dnn.d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,

@@ -204,6 +204,8 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(softmax_whole(NULL, NULL, 0, NULL), cudaSuccess);
     assert_int_equal(softmax_whole_simple(p, NULL, 10, p),
                      cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_u4(NULL, p, 10, p),
+                     cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_per_block(NULL, p, 10),
                      cudaErrorInvalidValue);
 }
@@ -338,8 +340,9 @@ static void whole_sizes(void **s)
     static const size_t ns[] = {1, 2, 31, 33, 1000, 1024, 4097,
                                 (1u << 20) + 3, 10000001, (size_t)1 << 24};
     size_t k = tk_small() ? 7 : sizeof ns / sizeof ns[0];
-    whole_fn fns[2] = {softmax_whole_simple, softmax_whole};
-    for (int f = 0; f < 2; f++) {
+    whole_fn fns[3] = {softmax_whole_simple, softmax_whole_u4,
+                       softmax_whole};
+    for (int f = 0; f < 3; f++) {
         whole_under_test = fns[f];
         for (int round = 0; round < 2; round++)
             for (size_t i = 0; i < k; i++)
@@ -352,8 +355,9 @@ static void whole_edges(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    whole_fn fns[2] = {softmax_whole_simple, softmax_whole};
-    for (int f = 0; f < 2; f++) {
+    whole_fn fns[3] = {softmax_whole_simple, softmax_whole_u4,
+                       softmax_whole};
+    for (int f = 0; f < 3; f++) {
         whole_under_test = fns[f];
         for (int kind = 1; kind <= 3; kind++) {
             assert_int_equal(check_whole(1, kind, 0, RTOL, 0), 0);
