@@ -67,35 +67,35 @@ extern "C" cudaError_t compact_gt_three_pass(const int *in, int *out,
 }
 
 // <<Single-pass compaction kernel>>
-__global__ void __launch_bounds__(kDevThreads, 6)
+__global__ void __launch_bounds__(kDevThreads)
 compact_gt_kernel(const int *in, int *out, size_t n, int threshold,
                   size_t *count, bool aligned, tile_ctx<int> c)
 {
     constexpr int V = dev_tile<int>::vec;
-    constexpr size_t E = dev_tile<int>::elems;
-    const size_t tiles = n / E + (n % E != 0);
-    for_each_tile_in_order(c.st.next, tiles, [&](size_t tile) {
-        const size_t base = tile * E;
-        const bool vec = aligned && base + E <= n;
-        int x[kDevRounds][V], pos[kDevRounds][V];
-        dev_load(in, n, base, vec, x, 0);
-        // <<Flag the elements above the threshold>>
-        #pragma unroll
-        for (int r = 0; r < kDevRounds; r++)
-        #pragma unroll
-            for (int k = 0; k < V; k++)
-                pos[r][k] = dev_elem<int>(base, r) + k < n && x[r][k] > threshold;
-        const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c,
-                                                           true);
-        // <<Scatter the kept elements>>
-        #pragma unroll
-        for (int r = 0; r < kDevRounds; r++)
-        #pragma unroll
-            for (int k = 0; k < V; k++)
-                if (dev_elem<int>(base, r) + k < n && x[r][k] > threshold)
-                    out[pos[r][k]] = x[r][k];
-        if (tile == tiles - 1 && threadIdx.x == 0) *count = (size_t)total;
-    });
+    __shared__ unsigned long long tile_sh;
+    if (threadIdx.x == 0) tile_sh = atomicAdd(c.st.next, 1ull);
+    __syncthreads();
+    const size_t tile = tile_sh, base = tile * dev_tile<int>::elems;
+    const bool vec = aligned && base + dev_tile<int>::elems <= n;
+    int x[kDevRounds][V], pos[kDevRounds][V];
+    bool keep[kDevRounds][V];
+    dev_load(in, n, base, vec, x, 0);
+    // <<Flag the elements above the threshold>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++)
+    #pragma unroll
+        for (int k = 0; k < V; k++) {
+            keep[r][k] = dev_elem<int>(base, r) + k < n && x[r][k] > threshold;
+            pos[r][k] = keep[r][k];
+        }
+    const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c, true);
+    // <<Scatter the kept elements>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++)
+    #pragma unroll
+        for (int k = 0; k < V; k++)
+            if (keep[r][k]) out[pos[r][k]] = x[r][k];
+    if (tile == gridDim.x - 1 && threadIdx.x == 0) *count = (size_t)total;
 }
 
 // <<Single-pass compaction launcher>>
@@ -110,51 +110,47 @@ extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
     BOOK_TRY(lookback_reset<int>((char *)scratch, n));
-    unsigned grid;
-    BOOK_TRY(resident_grid(compact_gt_kernel, tiles, &grid));
-    compact_gt_kernel<<<grid, kDevThreads>>>(in, out, n, threshold, count,
-                                             is_aligned(in, 16), c);
+    compact_gt_kernel<<<(unsigned)tiles, kDevThreads>>>(
+        in, out, n, threshold, count, is_aligned(in, 16), c);
     return cudaGetLastError();
 }
 
 // <<Find repeats kernel>>
-__global__ void __launch_bounds__(kDevThreads, 6)
+__global__ void __launch_bounds__(kDevThreads)
 find_repeats_kernel(const int *a, size_t n, size_t *idx, size_t *count,
                     bool aligned, tile_ctx<int> c)
 {
     constexpr int V = dev_tile<int>::vec;
-    constexpr size_t E = dev_tile<int>::elems;
-    const size_t tiles = n / E + (n % E != 0);
-    for_each_tile_in_order(c.st.next, tiles, [&](size_t tile) {
-        const size_t base = tile * E;
-        const bool vec = aligned && base + E <= n;
-        int x[kDevRounds][V], pos[kDevRounds][V];
-        bool keep[kDevRounds][V];
-        dev_load(a, n, base, vec, x, 0);
-        // <<Flag the elements equal to their successor>>
-        const unsigned lane = threadIdx.x % 32;
-        #pragma unroll
-        for (int r = 0; r < kDevRounds; r++) {
-            const size_t i = dev_elem<int>(base, r);
-            int next = __shfl_down_sync(0xffffffffu, x[r][0], 1);
-            if (lane == 31 && i + V < n) next = a[i + V];
-        #pragma unroll
-            for (int k = 0; k < V; k++) {
-                const int succ = k + 1 < V ? x[r][k + 1] : next;
-                keep[r][k] = i + k + 1 < n && x[r][k] == succ;
-                pos[r][k] = keep[r][k];
-            }
+    __shared__ unsigned long long tile_sh;
+    if (threadIdx.x == 0) tile_sh = atomicAdd(c.st.next, 1ull);
+    __syncthreads();
+    const size_t tile = tile_sh, base = tile * dev_tile<int>::elems;
+    const bool vec = aligned && base + dev_tile<int>::elems <= n;
+    int x[kDevRounds][V], pos[kDevRounds][V];
+    bool keep[kDevRounds][V];
+    dev_load(a, n, base, vec, x, 0);
+    // <<Flag the elements equal to their successor>>
+    const unsigned lane = threadIdx.x % 32;
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++) {
+        const size_t i = dev_elem<int>(base, r);
+        int next = __shfl_down_sync(0xffffffffu, x[r][0], 1);
+        if (lane == 31 && i + V < n) next = a[i + V];
+    #pragma unroll
+        for (int k = 0; k < V; k++) {
+            const int succ = k + 1 < V ? x[r][k + 1] : next;
+            keep[r][k] = i + k + 1 < n && x[r][k] == succ;
+            pos[r][k] = keep[r][k];
         }
-        const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c,
-                                                           true);
-        // <<Scatter the indices of repeats>>
-        #pragma unroll
-        for (int r = 0; r < kDevRounds; r++)
-        #pragma unroll
-            for (int k = 0; k < V; k++)
-                if (keep[r][k]) idx[pos[r][k]] = dev_elem<int>(base, r) + k;
-        if (tile == tiles - 1 && threadIdx.x == 0) *count = (size_t)total;
-    });
+    }
+    const int total = scan_tile<kPrefixLookBackPacked>(pos, tile, c, true);
+    // <<Scatter the indices of repeats>>
+    #pragma unroll
+    for (int r = 0; r < kDevRounds; r++)
+    #pragma unroll
+        for (int k = 0; k < V; k++)
+            if (keep[r][k]) idx[pos[r][k]] = dev_elem<int>(base, r) + k;
+    if (tile == gridDim.x - 1 && threadIdx.x == 0) *count = (size_t)total;
 }
 
 // <<Find repeats launcher>>
@@ -169,9 +165,7 @@ extern "C" cudaError_t find_repeats(const int *a, size_t n, size_t *idx,
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
     BOOK_TRY(lookback_reset<int>((char *)scratch, n));
-    unsigned grid;
-    BOOK_TRY(resident_grid(find_repeats_kernel, tiles, &grid));
-    find_repeats_kernel<<<grid, kDevThreads>>>(a, n, idx, count,
-                                               is_aligned(a, 16), c);
+    find_repeats_kernel<<<(unsigned)tiles, kDevThreads>>>(
+        a, n, idx, count, is_aligned(a, 16), c);
     return cudaGetLastError();
 }
