@@ -5,7 +5,7 @@
 # and a short summary is printed last.  Runs from the committed tangled/.
 set -o pipefail
 OUT=${OUT:-build/gpu-out}; mkdir -p "$OUT" build/logs
-export BOOK_COMMIT=${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+export BOOK_COMMIT=${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || cat .book-commit 2>/dev/null || echo unknown)}
 chs=(); [ $# -gt 0 ] && chs=("CH=$*")
 { nvidia-smi; nvcc --version; } > build/logs/machine.txt 2>&1
 targets=$(for c in ${*:-$(tools/chapters.sh)}; do [ -d tangled/$c ] && echo build/$c/test; done)
