@@ -10,6 +10,8 @@
 #
 # Two directives in documentation draw measured data into the text:
 #   {{csv:FILE:KEYCOL=KEY:COL:FORMAT}}          one value, inline
+#   {{csvdiv:FILE:K=A:COL:K=B:COL:FORMAT}}      the ratio of two values, inline
+#   {{csvmul:FILE:K=A:COL:FACTOR:FORMAT}}       a value times FACTOR (n or n/m)
 #   {{csvtable:FILE:COLS:HEADERS:FORMATS}}      a whole table, on its own line
 # (COLS, HEADERS and FORMATS are comma-separated; a FORMAT is printf's, or
 # "s" for the text as written).  A missing file, row or column is an error.
@@ -73,6 +75,21 @@ function csvvalue(spec,    a, kv, r, c, kc) {
         if (csvcell[a[1], r, kc] == kv[2]) return fmt(a[4], csvcell[a[1], r, c])
     err("no row " a[2] " in " a[1]); return "??"
 }
+function csvdiv(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT
+    split(spec, a, ":")
+    x = csvvalue(a[1] ":" a[2] ":" a[3] ":s"); y = csvvalue(a[1] ":" a[4] ":" a[5] ":s")
+    if (x !~ /^[-+0-9.eE]+$/ || y !~ /^[-+0-9.eE]+$/ || y + 0 == 0) {
+        err("csvdiv: no ratio of " x " and " y); return "??"
+    }
+    return fmt(a[6], x / y)
+}
+function csvmul(spec,    a, x, q, f) {    # FILE:K=A:COL:FACTOR:FORMAT, FACTOR n or n/m
+    split(spec, a, ":")
+    x = csvvalue(a[1] ":" a[2] ":" a[3] ":s")
+    split(a[4], q, "/"); f = q[1] / (q[2] == "" ? 1 : q[2])
+    if (x !~ /^[-+0-9.eE]+$/) { err("csvmul: " x " is not a number"); return "??" }
+    return fmt(a[5], x * f)
+}
 function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep) {
     split(spec, a, ":")
     if (!loadcsv(a[1])) return "*[Table not yet measured: " a[1] "]*\n"
@@ -101,6 +118,8 @@ function directives(s,    out, i, j, d) {
         out = out substr(s, 1, i - 1)
         if (d ~ /^csvtable:/) out = out csvtable(substr(d, 10))
         else if (d ~ /^csv:/) out = out csvvalue(substr(d, 5))
+        else if (d ~ /^csvdiv:/) out = out csvdiv(substr(d, 8))
+        else if (d ~ /^csvmul:/) out = out csvmul(substr(d, 8))
         else err("unknown directive {{" d "}}")
         s = substr(s, i + j + 1)
     }

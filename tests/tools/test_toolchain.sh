@@ -61,6 +61,14 @@ t_weave_markdown() {
   grep -q 'Used in \\hyperlink{nw1}{1}' "$tmp/good.md" &&
   grep -q '\\nwidentry{k}{\\hyperlink{nw1}{1}}{\\hyperlink{nw2}{2}}' "$tmp/good.md"
 }
+t_measured_data() {
+  tools/noweb.sh weave $fx/data.nw | gawk -f tools/nw2md.awk -v draft=1 > "$tmp/data.md" 2>/dev/null
+  grep -q 'Fast took 2.0 ms,' "$tmp/data.md" && grep -q '^4.0 times slow;' "$tmp/data.md" &&
+  grep -q '^2.00 quarter.' "$tmp/data.md" && grep -q '^| slow | 100 |' "$tmp/data.md" &&
+  grep -q 'Missing: \[not yet measured\]' "$tmp/data.md" &&
+  expect_fail "$fx/data.nw:9: no data in tests/tools/fixtures/nothing.csv" \
+    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/nw2md.awk"
+}
 t_book_has_no_drift() { tools/check.sh; }
 t_bad_chapter_fails_make() {
   mkdir -p "$tmp/book/chapters" && cp -r tools Makefile "$tmp/book/" &&
@@ -76,7 +84,7 @@ t_skip_is_not_a_pass() {
 }
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
-         launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown book_has_no_drift \
+         launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown measured_data book_has_no_drift \
          bad_chapter_fails_make skip_is_not_a_pass; do
   run "$t" "t_$t"
 done
