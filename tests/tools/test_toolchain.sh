@@ -77,6 +77,11 @@ t_bad_chapter_fails_make() {
   expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s tangle &&
   expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s build/book.md
 }
+t_drift_is_reported() {
+  mkdir -p "$tmp/drift" && cp -r tools Makefile book.yaml chapters tangled "$tmp/drift/" &&
+  printf '// edited by hand\n' >> "$tmp/drift/tangled/01-threads/threads.h" &&
+  expect_fail "tangled/01-threads/threads.h:[0-9]*: differs from what the chapters say" make -C "$tmp/drift" -s check
+}
 t_skip_is_not_a_pass() {
   printf '#!/bin/sh\necho "[ RUN      ] a"; echo "[  SKIPPED ] a"; echo "[ RUN      ] b"; echo "[       OK ] b"; echo "[ RUN      ] c"; exit 1\n' > "$tmp/p" &&
   chmod +x "$tmp/p" && { tools/run-tests.sh "$tmp/p" > "$tmp/o"; test $? -ne 0; } &&
@@ -85,6 +90,6 @@ t_skip_is_not_a_pass() {
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
          launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown measured_data book_has_no_drift \
-         bad_chapter_fails_make skip_is_not_a_pass; do
+         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass; do
   run "$t" "t_$t"
 done
