@@ -120,13 +120,13 @@ pdf: build/book.pdf
 build/book.md: $(NWFILES) tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) | deps-pdf
 	@mkdir -p build
 	tools/noweb.sh weave $(NWFILES) | gawk -f tools/nw2md.awk -v draft=$(if $(DRAFT),1,0) > $@
-build/book.tex: build/book.md tools/preamble.tex tools/frontmatter.tex tools/uses.awk tools/cuda.xml book.yaml
+build/book.tex: build/book.md tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
 	pandoc $< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
 	  -V documentclass=book -V classoption=oneside -V geometry:textwidth=6.3in,textheight=9in \
 	  -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
 	  -V monofontoptions=Scale=0.85 -V fontsize=10pt -V colorlinks=true -V linkcolor=blue \
-	  -H tools/preamble.tex -B tools/frontmatter.tex | gawk -f tools/uses.awk > $@
+	  -H tools/preamble.tex | gawk -f tools/uses.awk > $@
 build/book.pdf: build/book.tex $(FIGURES)
 	cd build && for pass in 1 2; do \
 	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
