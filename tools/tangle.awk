@@ -18,6 +18,12 @@
 function fail(where, msg) { printf "%s: %s\n", where, msg > "/dev/stderr"; errors++ }
 function isfile(name) { return name ~ /^[A-Za-z0-9_.\/-]+\.[A-Za-z]+$/ && name ~ /\// }
 
+# Append a token (T text, U use) to the current chunk part, with its line.
+function addtok(k, v) {
+    ntok[part]++; kind[part, ntok[part]] = k; val[part, ntok[part]] = v
+    src[part, ntok[part]] = lineno; srcf[part] = file
+}
+
 BEGIN { lineno = 0; incode = 0; nparts = 0; errors = 0 }
 
 $1 == "@fatal" { print "noweb: " substr($0, 8) > "/dev/stderr"; fatal = 1; exit 2 }
@@ -32,23 +38,12 @@ $1 == "@defn" {
     nparts_of[name]++
     partlist[name, nparts_of[name]] = part
     ntok[part] = 0
-    chunkname[part] = name
-    startline = lineno + 1     # the body begins on the line after the header
     next
 }
-$1 == "@text" && incode {
-    t = substr($0, 7)
-    ntok[part]++; kind[part, ntok[part]] = "T"; val[part, ntok[part]] = t
-    src[part, ntok[part]] = lineno
-    srcf[part] = file
-    curlen += length(t)
-    next
-}
+$1 == "@text" && incode { t = substr($0, 7); addtok("T", t); curlen += length(t); next }
 $1 == "@use" && incode {
     u = substr($0, 6)
-    ntok[part]++; kind[part, ntok[part]] = "U"; val[part, ntok[part]] = u
-    src[part, ntok[part]] = lineno
-    srcf[part] = file
+    addtok("U", u)
     used[u] = 1
     if (!(u in firstuse)) firstuse[u] = file ":" lineno
     curlen += length(u) + 4
