@@ -216,6 +216,7 @@ static cudaError_t scan_device(const T *in, T *out, size_t n,
     case SCAN_LOOKBACK: return scan_lookback(in, out, n, ex, s, false);
     case SCAN_LOOKBACK_PACKED: return scan_lookback(in, out, n, ex, s, true);
     case SCAN_LOOKBACK_AHEAD: return scan_lookback_ahead(in, out, n, ex, s);
+    case SCAN_LOOKBACK_STAGED: return scan_lookback_staged(in, out, n, ex, s);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -3,6 +3,7 @@
 #ifndef SCAN_CUH
 #define SCAN_CUH
 #include <cuda/atomic>
+#include <cuda_pipeline.h>
 #include "common/book.h"
 #include "09-scan/scan.h"
 
@@ -478,5 +479,148 @@ cudaError_t scan_lookback_ahead(const T *in, T *out, size_t n,
                                                     aligned, c);
         return cudaGetLastError();
     }
+}
+
+// <<Staged tile constants>>
+constexpr int kStThreads = 128;               // threads per staged tile
+constexpr int kStWarps = kStThreads / 32;
+constexpr int kStRounds = 16;                 // 16-byte vectors a thread
+constexpr int kStTotals = kStWarps * kStRounds;   // one a warp and round
+constexpr int kStPer = kStTotals / 32;        // totals a lane of warp 0
+static_assert(kStTotals % 32 == 0, "warp 0 scans kStPer totals a lane");
+template <typename T> struct st_tile {
+    static constexpr int vec = 16 / sizeof(T);
+    static constexpr size_t elems = (size_t)kStThreads * kStRounds * vec;
+};
+template <typename T>
+__device__ __forceinline__ size_t st_elem(size_t base, int r)
+{
+    return base + ((size_t)r * kStThreads + threadIdx.x) * st_tile<T>::vec;
+}
+
+// <<Copy a tile into shared memory past the registers>>
+template <typename T>
+__device__ void st_load(const T *in, size_t n, size_t base, bool aligned,
+                        vec16<T> *buf)
+{
+    const bool full = aligned && base + st_tile<T>::elems <= n;
+#pragma unroll
+    for (int r = 0; r < kStRounds; r++) {
+        const size_t i = st_elem<T>(base, r);
+        vec16<T> *dst = buf + r * kStThreads + threadIdx.x;
+        if (full) {
+            __pipeline_memcpy_async(dst, in + i, 16);
+        } else {
+            vec16<T> q;
+            for (int k = 0; k < st_tile<T>::vec; k++)
+                q.v[k] = i + k < n ? in[i + k] : T(0);
+            *dst = q;
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+}
+
+// <<Find each staged vector's prefix>>
+template <typename S> struct st_sums { S prefix, total; };
+
+template <typename S, typename T, typename F>
+__device__ st_sums<S> st_prefixes(const vec16<T> *buf, size_t base,
+                                  size_t tile, const tile_status<S> &st,
+                                  F f, S (&pre)[kStRounds])
+{
+    __shared__ S sh[kStTotals + 1];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+    for (int r = 0; r < kStRounds; r++) {
+        const vec16<T> q = buf[r * kStThreads + threadIdx.x];
+        const size_t i = st_elem<T>(base, r);
+        S t = S(0);
+#pragma unroll
+        for (int k = 0; k < st_tile<T>::vec; k++) t += f(q.v[k], i + k);
+        const S w = scan_warp_inclusive(t);
+        const S below = __shfl_up_sync(0xffffffffu, w, 1);
+        pre[r] = lane > 0 ? below : S(0);
+        if (lane == 31) sh[r * kStWarps + warp] = w;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        // <<Scan the staged totals and look back>>
+        S run[kStPer], s = S(0);
+        #pragma unroll
+        for (int j = 0; j < kStPer; j++) {
+            s += sh[lane * kStPer + j];
+            run[j] = s;
+        }
+        const S incl = scan_warp_inclusive(s);
+        const S aggregate = __shfl_sync(0xffffffffu, incl, 31);
+        const S prefix = look_back<sizeof(S) == 4>(st, tile, aggregate);
+        const S below = __shfl_up_sync(0xffffffffu, incl, 1);
+        const S first = prefix + (lane > 0 ? below : S(0));
+        sh[lane * kStPer] = first;
+        #pragma unroll
+        for (int j = 1; j < kStPer; j++) sh[lane * kStPer + j] = first + run[j - 1];
+        if (lane == 0) sh[kStTotals] = prefix + aggregate;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < kStRounds; r++) pre[r] += sh[r * kStWarps + warp];
+    return st_sums<S>{sh[0], sh[kStTotals]};
+}
+
+// <<Single-pass scan of a staged tile>>
+__device__ __forceinline__ size_t take_tile_number(unsigned long long *next)
+{
+    __shared__ unsigned long long id;
+    if (threadIdx.x == 0) id = atomicAdd(next, 1ull);
+    __syncthreads();
+    return id;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kStThreads, 6)
+scan_staged_kernel(const T *in, T *out, size_t n, bool exclusive,
+                   bool aligned, tile_status<T> st)
+{
+    constexpr int V = st_tile<T>::vec;
+    __shared__ vec16<T> buf[kStRounds * kStThreads];
+    const size_t tile = take_tile_number(st.next);
+    const size_t base = tile * st_tile<T>::elems;
+    const bool full = aligned && base + st_tile<T>::elems <= n;
+    st_load(in, n, base, aligned, buf);
+    T pre[kStRounds];
+    st_prefixes(buf, base, tile, st, [](T v, size_t) { return v; }, pre);
+#pragma unroll
+    for (int r = 0; r < kStRounds; r++) {
+        vec16<T> q = buf[r * kStThreads + threadIdx.x];
+        T p = pre[r];
+#pragma unroll
+        for (int k = 0; k < V; k++) {
+            const T x = q.v[k];
+            q.v[k] = exclusive ? p : p + x;
+            p += x;
+        }
+        const size_t i = st_elem<T>(base, r);
+        if (full) {
+            *(vec16<T> *)(out + i) = q;
+        } else {
+            for (int k = 0; k < V; k++)
+                if (i + k < n) out[i + k] = q.v[k];
+        }
+    }
+}
+
+// <<Launch the single pass on staged tiles>>
+template <typename T>
+cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
+                                 bool exclusive, char *scratch)
+{
+    const size_t tiles = ceil_div(n, st_tile<T>::elems);
+    const tile_status<T> st = lookback_status<T>(scratch, n);
+    BOOK_TRY(lookback_reset<T>(scratch, n));
+    const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
+    scan_staged_kernel<T><<<(unsigned)tiles, kStThreads>>>(
+        in, out, n, exclusive, aligned, st);
+    return cudaGetLastError();
 }
 #endif

@@ -28,7 +28,8 @@ typedef enum {
     SCAN_REDUCE_THEN_SCAN,       /* reduce tiles, scan sums, scan */
     SCAN_LOOKBACK,               /* single pass, decoupled look-back */
     SCAN_LOOKBACK_PACKED,        /* the same, flag and value in one word */
-    SCAN_LOOKBACK_AHEAD          /* packed, next tile number fetched early */
+    SCAN_LOOKBACK_AHEAD,         /* packed, next tile number fetched early */
+    SCAN_LOOKBACK_STAGED         /* packed, tiles staged in shared memory */
 } scan_device_algo;
 
 // <<Bank-conflict-free padding>>

@@ -131,12 +131,15 @@ int main(int argc, char **argv)
         {"lookback_f32", 0, -1, SCAN_LOOKBACK},
         {"lookback_packed_f32", 0, -1, SCAN_LOOKBACK_PACKED},
         {"lookback_ahead_f32", 0, -1, SCAN_LOOKBACK_AHEAD},
+        {"lookback_staged_f32", 0, -1, SCAN_LOOKBACK_STAGED},
         {"cub_i32", 1, -1, -1},
         {"lookback_i32", 1, -1, SCAN_LOOKBACK},
         {"lookback_packed_i32", 1, -1, SCAN_LOOKBACK_PACKED},
         {"lookback_ahead_i32", 1, -1, SCAN_LOOKBACK_AHEAD},
+        {"lookback_staged_i32", 1, -1, SCAN_LOOKBACK_STAGED},
         {"cub_i64", 2, -1, -1},
         {"lookback_i64", 2, -1, SCAN_LOOKBACK},
+        {"lookback_staged_i64", 2, -1, SCAN_LOOKBACK_STAGED},
     };
     const char *tnames[3] = {"float", "int", "long long"};
     double cub_gbps[3] = {0, 0, 0};

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const size_t sizes[] = {1,    2,    31,   32,    33,     1023, 1024,
-                               1025, 2049, 4097, 12289, 1000001};
+static const size_t sizes[] = {1,    2,    31,    32,    33,
+                               1023, 1024, 1025,  2049,  4097,
+                               8193, 12289, 1000001};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 /* Under the sanitizer (BOOK_SMALL=1) a few sizes and one seed: the four
  * tools together must finish in minutes.  12289 is still four tiles. */
@@ -24,6 +25,8 @@ static size_t size_at(size_t z)
 }
 static int rounds(void) { return tk_small() ? 1 : 2; }
 #define BIG ((size_t)1 << 28)
+/* Every device-wide algorithm, in the order of scan_device_algo. */
+#define NALGOS (SCAN_LOOKBACK_STAGED + 1)
 
 typedef enum { T_I32, T_I64, T_F32 } elem_t;
 static const char *tname[] = {"int", "long long", "float"};
@@ -426,7 +429,7 @@ static void device_all_algorithms(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     for (int round = 0; round < rounds(); round++)
-        for (int a = 0; a < 5; a++)
+        for (int a = 0; a < NALGOS; a++)
             for (int t = 0; t < 3; t++)
                 for (int k = 0; k < 2; k++)
                     for (size_t z = 0; z < nsizes(); z++)
@@ -442,7 +445,7 @@ static void device_misaligned(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     g_offset = 1;
-    for (int a = 0; a < 5; a++)
+    for (int a = 0; a < NALGOS; a++)
         for (int t = 0; t < 3; t++)
             for (size_t z = 0; z < nsizes(); z += 2)
                 assert_int_equal(check_scan((elem_t)t, NO_TILE,
@@ -457,7 +460,7 @@ static void floats_exact_with_small_integers(void **s)
     TK_REQUIRE_GPU();
     const size_t n = tk_small() ? 12289 : (size_t)1 << 21;
     for (int k = 0; k < 2; k++) {
-        for (int a = 0; a < 5; a++)
+        for (int a = 0; a < NALGOS; a++)
             assert_int_equal(check_scan(T_F32, NO_TILE, (scan_device_algo)a,
                                         n, (scan_kind)k, P_SMALL_INTS, 1),
                              0);
@@ -473,7 +476,7 @@ static void all_zero_and_all_one(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     for (int p = P_ZEROS; p <= P_ONES; p++)
-        for (int a = 0; a < 5; a++)
+        for (int a = 0; a < NALGOS; a++)
             for (int t = 0; t < 3; t++)
                 for (size_t z = 0; z < nsizes(); z++) {
                     /* Under the sanitizer: two sizes. */
@@ -490,6 +493,8 @@ static void all_zero_and_all_one(void **s)
                                 SCAN_INCLUSIVE, P_ONES, 0), 0);
     assert_int_equal(check_scan(T_F32, NO_TILE, SCAN_LOOKBACK, BIG,
                                 SCAN_EXCLUSIVE, P_ONES, 0), 0);
+    assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_LOOKBACK_STAGED, BIG,
+                                SCAN_INCLUSIVE, P_ONES, 0), 0);
 }
 
 static void device_2_to_28(void **s)
@@ -507,6 +512,12 @@ static void device_2_to_28(void **s)
                                 SCAN_INCLUSIVE, P_RANDOM, 0), 0);
     assert_int_equal(check_scan(T_I64, NO_TILE, SCAN_LOOKBACK, BIG,
                                 SCAN_EXCLUSIVE, P_RANDOM, 0), 0);
+    assert_int_equal(check_scan(T_F32, NO_TILE, SCAN_LOOKBACK_STAGED, BIG,
+                                SCAN_INCLUSIVE, P_RANDOM, 0), 0);
+    assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_LOOKBACK_STAGED, BIG,
+                                SCAN_EXCLUSIVE, P_RANDOM, 1), 0);
+    assert_int_equal(check_scan(T_I64, NO_TILE, SCAN_LOOKBACK_STAGED, BIG,
+                                SCAN_INCLUSIVE, P_RANDOM, 1), 0);
     assert_int_equal(check_scan(T_I32, NO_TILE, SCAN_PROPAGATE, BIG,
                                 SCAN_EXCLUSIVE, P_RANDOM, 0), 0);
     assert_int_equal(check_scan(T_F32, NO_TILE, SCAN_REDUCE_THEN_SCAN, BIG,
