@@ -115,6 +115,87 @@ extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
     return cudaGetLastError();
 }
 
+// <<Staged compaction kernel>>
+template <bool PACK>
+__global__ void __launch_bounds__(kStThreads, 6)
+compact_gt_staged_kernel(const int *in, int *out, size_t n, int threshold,
+                         size_t *count, bool aligned, tile_status<int> st)
+{
+    constexpr int V = st_tile<int>::vec;
+    __shared__ vec16<int> buf[kStRounds * kStThreads];
+    const size_t tile = take_tile_number(st.next);
+    const size_t base = tile * st_tile<int>::elems;
+    st_load(in, n, base, aligned, buf);
+    int pre[kStRounds];
+    const auto keep = [=](int v, size_t i) {
+        return int(i < n && v > threshold);
+    };
+    const st_sums<int> s = st_prefixes(buf, base, tile, st, keep, pre);
+    if (PACK) {
+        // <<Pack the kept elements of a staged tile in place>>
+        int *slot = (int *)buf;            // slot j: the tile's j-th kept element
+        #pragma unroll
+        for (int r = 0; r < kStRounds; r++) {
+            const vec16<int> q = buf[r * kStThreads + threadIdx.x];
+            const size_t i = st_elem<int>(base, r);
+            __syncthreads();               // round r is read by every thread
+            int p = pre[r] - s.prefix;
+            for (int k = 0; k < V; k++)
+                if (keep(q.v[k], i + k)) slot[p++] = q.v[k];
+        }
+        __syncthreads();
+        // <<Copy the packed run out with consecutive stores>>
+        const int kept = s.total - s.prefix;
+        for (int j = threadIdx.x; j < kept; j += kStThreads)
+            out[(size_t)s.prefix + j] = slot[j];
+    } else {
+        // <<Scatter the kept elements of a staged tile>>
+        #pragma unroll
+        for (int r = 0; r < kStRounds; r++) {
+            const vec16<int> q = buf[r * kStThreads + threadIdx.x];
+            const size_t i = st_elem<int>(base, r);
+            int p = pre[r];
+            for (int k = 0; k < V; k++)
+                if (keep(q.v[k], i + k)) out[p++] = q.v[k];
+        }
+    }
+    if (tile == gridDim.x - 1 && threadIdx.x == 0) *count = (size_t)s.total;
+}
+
+// <<Staged compaction launchers>>
+template <bool PACK>
+static cudaError_t launch_staged(const int *in, int *out, size_t n,
+                                 int threshold, size_t *count,
+                                 void *scratch, size_t bytes)
+{
+    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
+                             : cudaErrorInvalidValue;
+    BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
+    const size_t tiles = ceil_div(n, st_tile<int>::elems);
+    const tile_status<int> st = lookback_status<int>((char *)scratch, n);
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
+    compact_gt_staged_kernel<PACK><<<(unsigned)tiles, kStThreads>>>(
+        in, out, n, threshold, count, is_aligned(in, 16), st);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t compact_gt_staged_scatter(const int *in, int *out,
+                                                 size_t n, int threshold,
+                                                 size_t *count,
+                                                 void *scratch, size_t bytes)
+{
+    return launch_staged<false>(in, out, n, threshold, count, scratch,
+                                bytes);
+}
+
+extern "C" cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
+                                         int threshold, size_t *count,
+                                         void *scratch, size_t bytes)
+{
+    return launch_staged<true>(in, out, n, threshold, count, scratch,
+                               bytes);
+}
+
 // <<Find repeats kernel>>
 __global__ void __launch_bounds__(kDevThreads)
 find_repeats_kernel(const int *a, size_t n, size_t *idx, size_t *count,

@@ -16,6 +16,14 @@ cudaError_t compact_gt_three_pass(const int *in, int *out, size_t n,
                                   void *scratch, size_t bytes);
 cudaError_t compact_gt(const int *in, int *out, size_t n, int threshold,
                        size_t *count, void *scratch, size_t bytes);
+/* The same on tiles staged in shared memory: scattered from there, or
+ * packed in place first and written with consecutive stores. */
+cudaError_t compact_gt_staged_scatter(const int *in, int *out, size_t n,
+                                      int threshold, size_t *count,
+                                      void *scratch, size_t bytes);
+cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
+                              int threshold, size_t *count, void *scratch,
+                              size_t bytes);
 /* idx = every i with a[i] == a[i + 1], ascending. */
 cudaError_t find_repeats(const int *a, size_t n, size_t *idx, size_t *count,
                          void *scratch, size_t bytes);

@@ -18,7 +18,7 @@ struct ctx {
     const int *in;
     void *out;
     size_t n, *count;
-    int which;         // 0 three-pass, 1 single pass, 2 CUB, 3 find_repeats
+    int which;         // an index into names[] below, or 5: find_repeats
     void *scratch;
     size_t bytes;
 };
@@ -32,7 +32,11 @@ static cudaError_t run(void *p)
                                          c->count, c->scratch, b);
     case 1: return compact_gt(c->in, (int *)c->out, c->n, 0, c->count,
                               c->scratch, b);
-    case 2: return cub::DeviceSelect::If(c->scratch, b, c->in, (int *)c->out,
+    case 2: return compact_gt_staged_scatter(c->in, (int *)c->out, c->n, 0,
+                                             c->count, c->scratch, b);
+    case 3: return compact_gt_staged(c->in, (int *)c->out, c->n, 0,
+                                     c->count, c->scratch, b);
+    case 4: return cub::DeviceSelect::If(c->scratch, b, c->in, (int *)c->out,
                                          c->count, c->n, greater_than{0});
     default: return find_repeats(c->in, c->n, (size_t *)c->out, c->count,
                                  c->scratch, b);
@@ -76,14 +80,16 @@ int main(void)
 
     const unsigned densities[3] = {500, 10, 990};
     const char *dnames[3] = {"50", "1", "99"};
-    const char *names[3] = {"three_pass", "single_pass", "cub_select_if"};
+    enum { NV = 5, CUB = NV - 1 };
+    const char *names[NV] = {"three_pass", "single_pass", "staged_scatter",
+                             "staged", "cub_select_if"};
     for (int d = 0; d < 3; d++) {
         fill_density<<<1024, 256>>>(in, n, densities[d], false);
         BK_CUDA(cudaGetLastError());
         BK_CUDA(cudaDeviceSynchronize());
-        double ms[3], gbps[3], moved = 0;
+        double ms[NV], gbps[NV], moved = 0;
         size_t kept = 0;
-        for (int w = 2; w >= 0; w--) {       // CUB first: the reference
+        for (int w = CUB; w >= 0; w--) {     // CUB first: the reference
             ctx c = {in, out, n, count, w, scratch, sb};
             ms[w] = bk_median_ms(run, &c, 30);
             BK_CUDA(cudaMemcpy(&kept, count, sizeof kept,
@@ -91,20 +97,20 @@ int main(void)
             moved = (double)ib + 4.0 * kept;
             gbps[w] = moved / (ms[w] * 1e6);
         }
-        for (int w = 0; w < 3; w++) {
+        for (int w = 0; w < NV; w++) {
             fprintf(f, "%s_%s,%s,%zu,%zu,%.0f,%.4f,%.1f,%.3f,%.3f,%.1f\n",
                     names[w], dnames[d], dnames[d], n, kept, moved, ms[w],
-                    gbps[w], gbps[w] / copy, ms[2] / ms[w], copy);
+                    gbps[w], gbps[w] / copy, ms[CUB] / ms[w], copy);
             printf("%-16s %3s%%  %8.3f ms %7.1f GB/s  %.3f of copy  "
                    "%.3f of CUB\n", names[w], dnames[d], ms[w], gbps[w],
-                   gbps[w] / copy, ms[2] / ms[w]);
+                   gbps[w] / copy, ms[CUB] / ms[w]);
         }
     }
     // find_repeats: about every other index is a repeat.
     fill_density<<<1024, 256>>>(in, n, 0, true);
     BK_CUDA(cudaGetLastError());
     BK_CUDA(cudaDeviceSynchronize());
-    ctx c = {in, out, n, count, 3, scratch, sb};
+    ctx c = {in, out, n, count, 5, scratch, sb};
     double ms = bk_median_ms(run, &c, 30);
     size_t kept = 0;
     BK_CUDA(cudaMemcpy(&kept, count, sizeof kept, cudaMemcpyDeviceToHost));

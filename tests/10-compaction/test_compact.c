@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const size_t sizes[] = {1,    2,    31,   32,    33,     1023, 1024,
-                               1025, 4097, 12289, 1000001, (size_t)1 << 28};
+static const size_t sizes[] = {1,    2,     31,      32,   33,
+                               1023, 1024,  1025,    4097, 8193,
+                               12289, 1000001, (size_t)1 << 28};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 static const size_t small_sizes[] = {1, 33, 1025, 4097, 12289};
 static size_t nsizes(void) { return tk_small() ? 5 : NSIZES; }
@@ -40,8 +41,18 @@ static void fill_density(int *x, size_t n, int d, uint64_t *st)
     }
 }
 
+/* The compactions, in the order of the chapter. */
+enum { C_THREE_PASS, C_SINGLE, C_STAGED_SCATTER, C_STAGED, C_COUNT };
+static const char *cname[] = {"three-pass", "single-pass",
+                              "staged scatter", "staged"};
+typedef cudaError_t (*compact_fn)(const int *, int *, size_t, int,
+                                  size_t *, void *, size_t);
+static const compact_fn cfn[] = {compact_gt_three_pass, compact_gt,
+                                 compact_gt_staged_scatter,
+                                 compact_gt_staged};
+
 /* One compaction of n elements at density d; returns wrong outputs. */
-static size_t check_compact(int single, size_t n, int d, int round)
+static size_t check_compact(int algo, size_t n, int d, int round)
 {
     uint64_t seed = tk_seed(round), st = seed;
     int *x = tk_malloc(n * sizeof *x), *got = tk_malloc(n * sizeof *got);
@@ -57,9 +68,7 @@ static size_t check_compact(int single, size_t n, int d, int round)
     tk_poison(dcount, sizeof *dcount);
     tk_poison(scratch, sb);
     TK_CUDA(cudaMemcpy(din, x, n * sizeof *x, cudaMemcpyHostToDevice));
-    TK_CUDA(single ? compact_gt(din, dout, n, THRESHOLD, dcount, scratch, sb)
-                   : compact_gt_three_pass(din, dout, n, THRESHOLD, dcount,
-                                           scratch, sb));
+    TK_CUDA(cfn[algo](din, dout, n, THRESHOLD, dcount, scratch, sb));
     TK_CUDA(cudaDeviceSynchronize());
     TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
                        cudaMemcpyDeviceToHost));
@@ -69,15 +78,13 @@ static size_t check_compact(int single, size_t n, int d, int round)
         if (x[i] <= THRESHOLD) continue;
         if (k < count && got[k] != x[i] && bad++ < 5)
             print_error("%s compaction, n %zu, density %s: out[%zu] is %d, "
-                        "expected %d (seed %llu)\n",
-                        single ? "single-pass" : "three-pass", n, dname[d],
+                        "expected %d (seed %llu)\n", cname[algo], n, dname[d],
                         k, got[k], x[i], (unsigned long long)seed);
         k++;
     }
     if (count != k) {
         print_error("%s compaction, n %zu, density %s: count %zu, expected "
-                    "%zu (seed %llu)\n", single ? "single-pass"
-                    : "three-pass", n, dname[d], count, k,
+                    "%zu (seed %llu)\n", cname[algo], n, dname[d], count, k,
                     (unsigned long long)seed);
         bad++;
     }
@@ -94,17 +101,20 @@ static size_t check_compact(int single, size_t n, int d, int round)
     return bad;
 }
 
-static void densities(int single)
+static void densities(int algo)
 {
     for (int round = 0; round < rounds(); round++)
         for (int d = D_NONE; d <= D_99; d++)
             for (size_t z = 0; z < nsizes(); z++) {
                 size_t n = size_at(z);
-                /* 2^28 from the fixed seed only, every density for the
-                 * single pass, 50% for the three passes. */
-                if (n > 10000000 && (round > 0 || (!single && d != D_50)))
+                /* 2^28 from the fixed seed only: every density for the
+                 * single pass, 1%, 50% and 99% for the staged ones, 50%
+                 * for the three passes. */
+                if (n > 10000000 &&
+                    (round > 0 || (algo == C_THREE_PASS && d != D_50) ||
+                     (algo >= C_STAGED_SCATTER && d < D_1)))
                     continue;
-                assert_int_equal(check_compact(single, n, d, round), 0);
+                assert_int_equal(check_compact(algo, n, d, round), 0);
             }
 }
 
@@ -112,14 +122,22 @@ static void three_pass_densities(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    densities(0);
+    densities(C_THREE_PASS);
 }
 
 static void single_pass_densities(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    densities(1);
+    densities(C_SINGLE);
+}
+
+static void staged_densities(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    densities(C_STAGED_SCATTER);
+    densities(C_STAGED);
 }
 
 /* find_repeats on runs: a[i] repeats a[i - 1] with probability p. */
@@ -244,6 +262,14 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(compact_gt_three_pass(p, p, 1000, 0, c,
                                            (char *)sc + 4, need),
                      cudaErrorInvalidValue);
+    for (int a = C_STAGED_SCATTER; a < C_COUNT; a++) {
+        assert_int_equal(cfn[a](NULL, p, 1000, 0, c, sc, need),
+                         cudaErrorInvalidValue);
+        assert_int_equal(cfn[a](p, p, 1000, 0, c, sc, need - 1),
+                         cudaErrorInvalidValue);
+        assert_int_equal(cfn[a](p, p, (size_t)INT_MAX + 1, 0, c, sc,
+                                (size_t)-1), cudaErrorInvalidValue);
+    }
     assert_int_equal(compact_gt(p, p, (size_t)INT_MAX + 1, 0, c, sc,
                                 (size_t)-1), cudaErrorInvalidValue);
     assert_int_equal(find_repeats(p, 1000, NULL, c, sc, need),
@@ -259,6 +285,7 @@ int main(void)
         cmocka_unit_test(empty_input_counts_zero),
         cmocka_unit_test(three_pass_densities),
         cmocka_unit_test(single_pass_densities),
+        cmocka_unit_test(staged_densities),
         cmocka_unit_test(find_repeats_example),
         cmocka_unit_test(find_repeats_all_sizes),
     };
