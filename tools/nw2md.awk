@@ -16,8 +16,9 @@
 # (COLS, HEADERS and FORMATS are comma-separated; a FORMAT is printf's, or
 # "s" for the text as written).  A missing file, row or column is an error.
 #
-# With -v draft=1 (make pdf DRAFT=1) a missing CSV file is a warning and the
-# text says "not yet measured"; the default, for the real book, is an error.
+# With -v draft=1 (make pdf DRAFT=1) a missing CSV file or row is a warning
+# and the text says "not yet measured"; the default, for the real book, is
+# an error.
 # Exit status: 2 on @fatal in the stream, 1 on any other error.
 
 function err(msg) { printf "%s:%d: %s\n", file, lineno, msg > "/dev/stderr"; errors++ }
@@ -73,6 +74,10 @@ function csvvalue(spec,    a, kv, r, c, kc) {
     if (!kc || !c) { err("no column " (kc ? a[3] : kv[1]) " in " a[1]); return "??" }
     for (r = 1; r <= csvrows[a[1]]; r++)
         if (csvcell[a[1], r, kc] == kv[2]) return fmt(a[4], csvcell[a[1], r, c])
+    if (draft) {      # a row not measured yet: a warning in a draft
+        printf "%s:%d: warning: no row %s in %s yet (draft)\n", file, lineno, a[2], a[1] > "/dev/stderr"
+        return "[not yet measured]"
+    }
     err("no row " a[2] " in " a[1]); return "??"
 }
 function csvdiv(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT

@@ -3,6 +3,7 @@
 #include "common/reduce.cuh"
 #include "07-softmax/md.h"
 #include "07-softmax/softmax.h"
+#include <cooperative_groups.h>
 
 // <<Softmax launch constants>>
 static const unsigned kSmBlock = 256;             // threads per block
@@ -402,6 +403,165 @@ extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
                                      void *work)
 {
     return launch_whole<4, true>(x, y, n, work);
+}
+
+// <<Softmax of one whole array in one kernel>>
+namespace cg = cooperative_groups;
+static const int kFusedU = 4;     // float4 loads in flight per thread
+
+// Block b's slice [lo, lo + len) of n4 float4s: as even as can be.
+__device__ __forceinline__ void fused_slice(size_t n4, size_t *lo,
+                                            size_t *len)
+{
+    size_t g = gridDim.x, b = blockIdx.x, q = n4 / g, r = n4 % g;
+    *lo = b * q + (b < r ? b : r);
+    *len = q + (b < r);
+}
+
+// <<The fused whole-array kernel>>
+__global__ void __launch_bounds__(kSmBlock)
+softmax_fused_kernel(const float *x, float *y, size_t n, bool vec,
+                     md_t *part, size_t cache4)
+{
+    extern __shared__ float4 fused_cache[];   // the slice's head
+    size_t n4 = vec ? n / 4 : 0, lo, len;
+    fused_slice(n4, &lo, &len);
+    size_t c = len < cache4 ? len : cache4;   // float4s kept on chip
+    const float4 *xs = (const float4 *)x + lo;
+    float4 *ys = (float4 *)y + lo;
+    size_t i = blockIdx.x * (size_t)kSmBlock + threadIdx.x;
+    size_t stride = (size_t)gridDim.x * kSmBlock;
+    // <<Fused phase 1: fold the slice, keep its head on chip>>
+    md_t s = md_identity();
+    for (size_t k = threadIdx.x; k < len; k += kFusedU * kSmBlock) {
+        float4 v[kFusedU];
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            v[u] = j < len ? xs[j] : neg_inf4();
+        }
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            if (j < c) fused_cache[j] = v[u];
+            s = md_combine(s, md_of4(v[u]));
+        }
+    }
+    for (size_t k = 4 * n4 + i; k < n; k += stride) s = md_push(s, x[k]);
+    s = md_block_reduce<kSmBlock>(s);
+    if (threadIdx.x == 0) part[blockIdx.x] = s;
+    cg::this_grid().sync();           // every block's pair is written
+    // <<Fused phase 2: the total pair, then the probabilities>>
+    md_t t = md_identity();
+    for (unsigned k = threadIdx.x; k < gridDim.x; k += kSmBlock)
+        t = md_combine(t, part[k]);
+    t = md_block_reduce<kSmBlock>(t);     // the same (m, d) in every block
+    float inv = md_inv(t);
+    size_t rest = len - c;                // float4s to read again, backward
+    for (size_t k = threadIdx.x; k < rest; k += kFusedU * kSmBlock) {
+        float4 v[kFusedU];
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            v[u] = j < rest ? xs[len - 1 - j] : neg_inf4();
+        }
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            if (j < rest) __stcs(ys + len - 1 - j, prob4(v[u], t.m, inv));
+        }
+    }
+    for (size_t j = threadIdx.x; j < c; j += kSmBlock)
+        __stcs(ys + j, prob4(fused_cache[j], t.m, inv));
+    for (size_t k = 4 * n4 + i; k < n; k += stride)
+        y[k] = md_weight(x[k], t.m) * inv;
+}
+
+// <<Plan the fused grid once>>
+struct FusedPlan { int grid; size_t bytes; };  // grid 0: no cooperation
+
+static cudaError_t fused_plan(FusedPlan *p)
+{
+    int dev, coop, sms, per_sm, optin, reserved, fit_regs, fit;
+    p->grid = 0;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch,
+                                    dev));
+    if (!coop) return cudaSuccess;
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    dev));
+    BOOK_TRY(cudaDeviceGetAttribute(
+        &per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    BOOK_TRY(cudaDeviceGetAttribute(
+        &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    BOOK_TRY(cudaDeviceGetAttribute(
+        &reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+    cudaFuncAttributes fa;
+    BOOK_TRY(cudaFuncGetAttributes(&fa, softmax_fused_kernel));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &fit_regs, softmax_fused_kernel, kSmBlock, 0));
+    if (fit_regs < 1) return cudaSuccess;
+    long share = per_sm / fit_regs - reserved - (long)fa.sharedSizeBytes;
+    long most = optin - (long)fa.sharedSizeBytes;
+    share = (share < most ? share : most) / 16 * 16;
+    if (share < 16) return cudaSuccess;
+    BOOK_TRY(cudaFuncSetAttribute(
+        softmax_fused_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+        (int)cudaSharedmemCarveoutMaxShared));
+    BOOK_TRY(cudaFuncSetAttribute(
+        softmax_fused_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        (int)share));
+    BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &fit, softmax_fused_kernel, kSmBlock, (size_t)share));
+    long grid = (long)sms * fit;
+    p->grid = (int)(grid > (long)kWholeBlocks ? kWholeBlocks : grid);
+    p->bytes = (size_t)share;
+    return cudaSuccess;
+}
+
+// <<Launch the fused whole-array softmax>>
+static cudaError_t launch_fused(const float *x, float *y, size_t n,
+                                void *work, size_t cache_bytes)
+{
+    if (n == 0) return cudaSuccess;
+    if (!x || !y || !work || !is_aligned(work, 8))
+        return cudaErrorInvalidValue;
+    static FusedPlan plan = {-1, 0};      // grid -1: not planned yet
+    if (plan.grid < 0) {
+        FusedPlan p;
+        BOOK_TRY(fused_plan(&p));
+        plan = p;
+    }
+    if (plan.grid == 0) return softmax_whole(x, y, n, work);
+    bool vec = is_aligned(x, 16) && is_aligned(y, 16);
+    size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
+    if (grid > (size_t)plan.grid) grid = (size_t)plan.grid;
+    if (cache_bytes > plan.bytes) cache_bytes = plan.bytes;
+    size_t cache4 = cache_bytes / sizeof(float4);
+    md_t *part = (md_t *)work;
+    void *args[] = {&x, &y, &n, &vec, &part, &cache4};
+    cudaError_t e = cudaLaunchCooperativeKernel(
+        softmax_fused_kernel, dim3((unsigned)grid), dim3(kSmBlock), args,
+        plan.bytes, 0);
+    if (e == cudaErrorCooperativeLaunchTooLarge) {  // SMs taken: 2 kernels
+        (void)cudaGetLastError();
+        return softmax_whole(x, y, n, work);
+    }
+    BOOK_TRY(e);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t softmax_whole_fused(const float *x, float *y,
+                                           size_t n, void *work)
+{
+    return launch_fused(x, y, n, work, SIZE_MAX);
+}
+
+extern "C" cudaError_t softmax_whole_fused_cache(const float *x, float *y,
+                                                 size_t n, void *work,
+                                                 size_t cache_bytes)
+{
+    return launch_fused(x, y, n, work, cache_bytes);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>

@@ -26,6 +26,14 @@ cudaError_t softmax_whole_simple(const float *x, float *y, size_t n,
 cudaError_t softmax_whole_u4(const float *x, float *y, size_t n,
                              void *work);
 cudaError_t softmax_whole(const float *x, float *y, size_t n, void *work);
+// One kernel with a grid-wide barrier (falls back to softmax_whole where
+// cooperative launches are not supported).
+cudaError_t softmax_whole_fused(const float *x, float *y, size_t n,
+                                void *work);
+// The same, keeping at most cache_bytes of each block's slice on chip
+// (for the tests: a small cache makes small arrays take every path).
+cudaError_t softmax_whole_fused_cache(const float *x, float *y, size_t n,
+                                      void *work, size_t cache_bytes);
 // Wrong on purpose: each block of 1024 elements normalized on its own.
 cudaError_t softmax_whole_per_block(const float *x, float *y, size_t n);
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 // bench_softmax.cu -- chapter 7's measurements (make bench).
 // Every row launcher on 8192x8192 and 65536x1024 floats, the whole-array
-// softmax of 2^24 floats, and cuDNN's softmax where the machine has it,
+// softmax of 2^24 floats (two kernels, and one with a grid barrier), and
+// cuDNN's softmax where the machine has it,
 // beside a device-to-device copy of 256 MB measured in the same run.
 // Bytes are one read and one write per element.
 #include "benchkit.h"
@@ -27,6 +28,8 @@ static cudaError_t run(void *p)
         return softmax_whole_u4(k->x, k->y, k->rows * k->cols, k->work);
     if (k->whole == 3)
         return softmax_whole(k->x, k->y, k->rows * k->cols, k->work);
+    if (k->whole == 4)
+        return softmax_whole_fused(k->x, k->y, k->rows * k->cols, k->work);
     return k->fn(k->x, k->y, k->rows, k->cols);
 }
 
@@ -134,6 +137,9 @@ int main(void)
     report("1x16777216", "whole-u4", 1, whole, bk_median_ms(run, &k, 30));
     k.whole = 3;
     report("1x16777216", "whole", 1, whole, bk_median_ms(run, &k, 30));
+    k.whole = 4;
+    report("1x16777216", "whole-fused", 1, whole,
+           bk_median_ms(run, &k, 30));
 #ifdef HAVE_CUDNN_H
     if (have_dnn && dnn.set_desc(dnn.d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
                                  1, (int)whole, 1, 1) ==
