@@ -482,16 +482,28 @@ cudaError_t scan_lookback_ahead(const T *in, T *out, size_t n,
 }
 
 // <<Staged tile constants>>
-constexpr int kStThreads = 128;               // threads per staged tile
+constexpr int kStThreads = 256;               // threads per staged tile
 constexpr int kStWarps = kStThreads / 32;
 constexpr int kStRounds = 16;                 // 16-byte vectors a thread
 constexpr int kStTotals = kStWarps * kStRounds;   // one a warp and round
 constexpr int kStPer = kStTotals / 32;        // totals a lane of warp 0
 static_assert(kStTotals % 32 == 0, "warp 0 scans kStPer totals a lane");
+constexpr int kStBytes = kStThreads * kStRounds * 16;   // 64 KB
 template <typename T> struct st_tile {
     static constexpr int vec = 16 / sizeof(T);
     static constexpr size_t elems = (size_t)kStThreads * kStRounds * vec;
 };
+extern __shared__ uint4 st_smem[];            // kStBytes at launch
+template <typename T> __device__ __forceinline__ vec16<T> *st_buf()
+{
+    return reinterpret_cast<vec16<T> *>(st_smem);
+}
+// Every launch of a staged kernel asks for kStBytes of shared memory.
+template <typename K> cudaError_t st_opt_in(K kernel)
+{
+    return cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStBytes);
+}
 template <typename T>
 __device__ __forceinline__ size_t st_elem(size_t base, int r)
 {
@@ -578,12 +590,12 @@ __device__ __forceinline__ size_t take_tile_number(unsigned long long *next)
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kStThreads, 6)
+__global__ void __launch_bounds__(kStThreads, 3)
 scan_staged_kernel(const T *in, T *out, size_t n, bool exclusive,
                    bool aligned, tile_status<T> st)
 {
     constexpr int V = st_tile<T>::vec;
-    __shared__ vec16<T> buf[kStRounds * kStThreads];
+    vec16<T> *buf = st_buf<T>();
     const size_t tile = take_tile_number(st.next);
     const size_t base = tile * st_tile<T>::elems;
     const bool full = aligned && base + st_tile<T>::elems <= n;
@@ -619,7 +631,8 @@ cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
     const tile_status<T> st = lookback_status<T>(scratch, n);
     BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
-    scan_staged_kernel<T><<<(unsigned)tiles, kStThreads>>>(
+    BOOK_TRY(st_opt_in(scan_staged_kernel<T>));
+    scan_staged_kernel<T><<<(unsigned)tiles, kStThreads, kStBytes>>>(
         in, out, n, exclusive, aligned, st);
     return cudaGetLastError();
 }

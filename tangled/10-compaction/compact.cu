@@ -117,12 +117,12 @@ extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
 
 // <<Staged compaction kernel>>
 template <bool PACK>
-__global__ void __launch_bounds__(kStThreads, 6)
+__global__ void __launch_bounds__(kStThreads, 3)
 compact_gt_staged_kernel(const int *in, int *out, size_t n, int threshold,
                          size_t *count, bool aligned, tile_status<int> st)
 {
     constexpr int V = st_tile<int>::vec;
-    __shared__ vec16<int> buf[kStRounds * kStThreads];
+    vec16<int> *buf = st_buf<int>();
     const size_t tile = take_tile_number(st.next);
     const size_t base = tile * st_tile<int>::elems;
     st_load(in, n, base, aligned, buf);
@@ -174,7 +174,8 @@ static cudaError_t launch_staged(const int *in, int *out, size_t n,
     const size_t tiles = ceil_div(n, st_tile<int>::elems);
     const tile_status<int> st = lookback_status<int>((char *)scratch, n);
     BOOK_TRY(lookback_reset<int>((char *)scratch, n));
-    compact_gt_staged_kernel<PACK><<<(unsigned)tiles, kStThreads>>>(
+    BOOK_TRY(st_opt_in(compact_gt_staged_kernel<PACK>));
+    compact_gt_staged_kernel<PACK><<<(unsigned)tiles, kStThreads, kStBytes>>>(
         in, out, n, threshold, count, is_aligned(in, 16), st);
     return cudaGetLastError();
 }
