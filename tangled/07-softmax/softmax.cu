@@ -418,7 +418,27 @@ __device__ __forceinline__ void fused_slice(size_t n4, size_t *lo,
     *len = q + (b < r);
 }
 
+// <<Add four scores to a pair, rescaling only when the maximum grows>>
+// The weight with the hardware exponential: 2 + 1.173|x - m| ulp at most.
+__device__ __forceinline__ float md_weight_fast(float x, float m)
+{
+    if (x == -INFINITY) return 0.0f;
+    return x == m ? 1.0f : __expf(x - m);
+}
+__device__ __forceinline__ md_t md_push4(md_t s, float4 v)
+{
+    const float mv = max4(v);
+    if (mv > s.m) {                      // rare once the maximum settles
+        s.d *= md_weight_fast(s.m, mv);
+        s.m = mv;
+    }
+    s.d += md_weight_fast(v.x, s.m) + md_weight_fast(v.y, s.m) +
+           md_weight_fast(v.z, s.m) + md_weight_fast(v.w, s.m);
+    return s;
+}
+
 // <<The fused whole-array kernel>>
+template <bool PUSH4>            // the fold: see "A cheaper fold" below
 __global__ void __launch_bounds__(kSmBlock)
 softmax_fused_kernel(const float *x, float *y, size_t n, bool vec,
                      md_t *part, size_t cache4)
@@ -444,7 +464,7 @@ softmax_fused_kernel(const float *x, float *y, size_t n, bool vec,
         for (int u = 0; u < kFusedU; u++) {
             size_t j = k + u * kSmBlock;
             if (j < c) fused_cache[j] = v[u];
-            s = md_combine(s, md_of4(v[u]));
+            s = PUSH4 ? md_push4(s, v[u]) : md_combine(s, md_of4(v[u]));
         }
     }
     for (size_t k = 4 * n4 + i; k < n; k += stride) s = md_push(s, x[k]);
@@ -480,8 +500,9 @@ softmax_fused_kernel(const float *x, float *y, size_t n, bool vec,
 // <<Plan the fused grid once>>
 struct FusedPlan { int grid; size_t bytes; };  // grid 0: no cooperation
 
-static cudaError_t fused_plan(FusedPlan *p)
+template <bool PUSH4> static cudaError_t fused_plan(FusedPlan *p)
 {
+    auto kernel = softmax_fused_kernel<PUSH4>;
     int dev, coop, sms, per_sm, optin, reserved, fit_regs, fit;
     p->grid = 0;
     BOOK_TRY(cudaGetDevice(&dev));
@@ -497,22 +518,21 @@ static cudaError_t fused_plan(FusedPlan *p)
     BOOK_TRY(cudaDeviceGetAttribute(
         &reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
     cudaFuncAttributes fa;
-    BOOK_TRY(cudaFuncGetAttributes(&fa, softmax_fused_kernel));
+    BOOK_TRY(cudaFuncGetAttributes(&fa, kernel));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &fit_regs, softmax_fused_kernel, kSmBlock, 0));
+        &fit_regs, kernel, kSmBlock, 0));
     if (fit_regs < 1) return cudaSuccess;
     long share = per_sm / fit_regs - reserved - (long)fa.sharedSizeBytes;
     long most = optin - (long)fa.sharedSizeBytes;
     share = (share < most ? share : most) / 16 * 16;
     if (share < 16) return cudaSuccess;
     BOOK_TRY(cudaFuncSetAttribute(
-        softmax_fused_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+        kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
         (int)cudaSharedmemCarveoutMaxShared));
     BOOK_TRY(cudaFuncSetAttribute(
-        softmax_fused_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-        (int)share));
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)share));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &fit, softmax_fused_kernel, kSmBlock, (size_t)share));
+        &fit, kernel, kSmBlock, (size_t)share));
     long grid = (long)sms * fit;
     p->grid = (int)(grid > (long)kWholeBlocks ? kWholeBlocks : grid);
     p->bytes = (size_t)share;
@@ -520,6 +540,7 @@ static cudaError_t fused_plan(FusedPlan *p)
 }
 
 // <<Launch the fused whole-array softmax>>
+template <bool PUSH4>
 static cudaError_t launch_fused(const float *x, float *y, size_t n,
                                 void *work, size_t cache_bytes)
 {
@@ -529,7 +550,7 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     static FusedPlan plan = {-1, 0};      // grid -1: not planned yet
     if (plan.grid < 0) {
         FusedPlan p;
-        BOOK_TRY(fused_plan(&p));
+        BOOK_TRY(fused_plan<PUSH4>(&p));
         plan = p;
     }
     if (plan.grid == 0) return softmax_whole(x, y, n, work);
@@ -541,8 +562,8 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     md_t *part = (md_t *)work;
     void *args[] = {&x, &y, &n, &vec, &part, &cache4};
     cudaError_t e = cudaLaunchCooperativeKernel(
-        softmax_fused_kernel, dim3((unsigned)grid), dim3(kSmBlock), args,
-        plan.bytes, 0);
+        softmax_fused_kernel<PUSH4>, dim3((unsigned)grid), dim3(kSmBlock),
+        args, plan.bytes, 0);
     if (e == cudaErrorCooperativeLaunchTooLarge) {  // SMs taken: 2 kernels
         (void)cudaGetLastError();
         return softmax_whole(x, y, n, work);
@@ -551,17 +572,23 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     return cudaGetLastError();
 }
 
+extern "C" cudaError_t softmax_whole_fused_pairs(const float *x, float *y,
+                                                 size_t n, void *work)
+{
+    return launch_fused<false>(x, y, n, work, SIZE_MAX);
+}
+
 extern "C" cudaError_t softmax_whole_fused(const float *x, float *y,
                                            size_t n, void *work)
 {
-    return launch_fused(x, y, n, work, SIZE_MAX);
+    return launch_fused<true>(x, y, n, work, SIZE_MAX);
 }
 
 extern "C" cudaError_t softmax_whole_fused_cache(const float *x, float *y,
                                                  size_t n, void *work,
                                                  size_t cache_bytes)
 {
-    return launch_fused(x, y, n, work, cache_bytes);
+    return launch_fused<true>(x, y, n, work, cache_bytes);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>

@@ -27,9 +27,11 @@ cudaError_t softmax_whole_u4(const float *x, float *y, size_t n,
                              void *work);
 cudaError_t softmax_whole(const float *x, float *y, size_t n, void *work);
 // One kernel with a grid-wide barrier (falls back to softmax_whole where
-// cooperative launches are not supported).
+// cooperative launches are not supported); _pairs folds with md_combine.
 cudaError_t softmax_whole_fused(const float *x, float *y, size_t n,
                                 void *work);
+cudaError_t softmax_whole_fused_pairs(const float *x, float *y, size_t n,
+                                      void *work);
 // The same, keeping at most cache_bytes of each block's slice on chip
 // (for the tests: a small cache makes small arrays take every path).
 cudaError_t softmax_whole_fused_cache(const float *x, float *y, size_t n,

@@ -30,6 +30,9 @@ static cudaError_t run(void *p)
         return softmax_whole(k->x, k->y, k->rows * k->cols, k->work);
     if (k->whole == 4)
         return softmax_whole_fused(k->x, k->y, k->rows * k->cols, k->work);
+    if (k->whole == 5)
+        return softmax_whole_fused_pairs(k->x, k->y, k->rows * k->cols,
+                                         k->work);
     return k->fn(k->x, k->y, k->rows, k->cols);
 }
 
@@ -137,6 +140,9 @@ int main(void)
     report("1x16777216", "whole-u4", 1, whole, bk_median_ms(run, &k, 30));
     k.whole = 3;
     report("1x16777216", "whole", 1, whole, bk_median_ms(run, &k, 30));
+    k.whole = 5;
+    report("1x16777216", "whole-fused-pairs", 1, whole,
+           bk_median_ms(run, &k, 30));
     k.whole = 4;
     report("1x16777216", "whole-fused", 1, whole,
            bk_median_ms(run, &k, 30));

@@ -317,10 +317,10 @@ static cudaError_t fused_small_cache(const float *x, float *y, size_t n,
 {
     return softmax_whole_fused_cache(x, y, n, work, 65 * 16);
 }
-#define NWHOLE 5
+#define NWHOLE 6
 static const whole_fn whole_fns[NWHOLE] = {
-    softmax_whole_simple, softmax_whole_u4, softmax_whole,
-    softmax_whole_fused, fused_small_cache};
+    softmax_whole_simple, softmax_whole_u4,    softmax_whole,
+    softmax_whole_fused_pairs, softmax_whole_fused, fused_small_cache};
 
 static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
                           int round)
