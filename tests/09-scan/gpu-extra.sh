@@ -5,9 +5,9 @@
 # and with the padding macro as printed in GPU Gems 3.  The shared-memory
 # bank-conflict counters go to figures/data/$BOOK_GPU/09-scan-banks.csv.
 set -o pipefail
+. tools/ncu-lib.sh
+ncu_find || exit 1
 gpu=${BOOK_GPU:-h200}
-NCU=${NCU:-/usr/local/cuda/bin/ncu}
-[ -x "$NCU" ] || NCU=$(command -v ncu) || { echo "gpu-extra: ncu not found"; exit 1; }
 bench=build/09-scan/bench
 [ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
 ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
@@ -16,47 +16,15 @@ out=figures/data/$gpu/09-scan-banks.csv
 mkdir -p "$(dirname "$out")"
 tmp=$out.tmp; log=$out.log
 trap 'rm -f "$tmp" "$log"' EXIT
-{
-  echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-  echo "# driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
-  echo "# tool: $("$NCU" --version 2>/dev/null | tail -1)"
-  echo "# date: ${BOOK_DATE:-$(date -u '+%Y-%m-%d %H:%M UTC')}"
-  echo "# commit: ${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-  echo "# one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none"
-  echo "variant,ld_conflicts,st_conflicts"
-} > "$tmp"
+ncu_header "one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none" \
+  "variant,ld_conflicts,st_conflicts" > "$tmp"
 for v in unpadded padded gems; do
   if ! "$NCU" --clock-control none --kernel-name regex:tiles_blelloch \
        --metrics "$ld,$st" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
     echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
   fi
-  # ncu --csv: a header line starting "ID", then one line a metric with
-  # quoted fields; numbers may carry thousands separators.
-  awk -v v="blelloch_$v" -v ld="$ld" -v st="$st" '
-    function splitcsv(line, f,    n, i, ch, inq, cur) {
-      n = 0; cur = ""; inq = 0
-      for (i = 1; i <= length(line); i++) {
-        ch = substr(line, i, 1)
-        if (ch == "\"") { inq = !inq; continue }
-        if (ch == "," && !inq) { f[++n] = cur; cur = ""; continue }
-        cur = cur ch
-      }
-      f[++n] = cur
-      return n
-    }
-    /^"ID"/ { n = splitcsv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; hdr = 1; next }
-    hdr && col["Metric Value"] {
-      n = splitcsv($0, f)
-      if (n < col["Metric Value"]) next
-      val = f[col["Metric Value"]]; gsub(/,/, "", val)
-      m[f[col["Metric Name"]]] = val; got++
-    }
-    END {
-      if (!got || m[ld] == "" || m[st] == "") {
-        print "gpu-extra: no counters in the ncu output for " v > "/dev/stderr"; exit 1
-      }
-      printf "%s,%s,%s\n", v, m[ld], m[st]
-    }' "$log" >> "$tmp" || { cat "$log"; exit 1; }
+  vals=$(ncu_values "$log" $ld $st) || { cat "$log"; exit 1; }
+  echo "blelloch_$v,$vals" >> "$tmp"
   echo "gpu-extra: $(tail -1 "$tmp")"
 done
 mv "$tmp" "$out"

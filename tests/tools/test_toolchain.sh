@@ -87,9 +87,14 @@ t_skip_is_not_a_pass() {
   chmod +x "$tmp/p" && { tools/run-tests.sh "$tmp/p" > "$tmp/o"; test $? -ne 0; } &&
   tail -1 "$tmp/o" | grep -qx '1 passed, 1 failed, 1 skipped'
 }
+t_ncu_values() {
+  . tools/ncu-lib.sh &&
+  test "$(ncu_values $fx/ncu.csv l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum dram__bytes_read.sum)" = 1021,67132672 &&
+  expect_fail "ncu_values: no dram__bytes_write.sum in the ncu output" bash -c ". tools/ncu-lib.sh; ncu_values $fx/ncu.csv dram__bytes_write.sum"
+}
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
          launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown measured_data book_has_no_drift \
-         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass; do
+         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values; do
   run "$t" "t_$t"
 done

@@ -1,0 +1,62 @@
+# ncu-lib.sh -- what the chapters' gpu-extra.sh scripts share: finding
+# Nsight Compute, the provenance header of a counters CSV, and reading
+# metric values out of `ncu --csv --print-units base` output.  Source it
+# from bash: . tools/ncu-lib.sh
+
+# ncu_find: sets NCU, or fails saying what to install.
+ncu_find() {
+  NCU=${NCU:-/usr/local/cuda/bin/ncu}
+  [ -x "$NCU" ] || NCU=$(command -v ncu) || {
+    echo "gpu-extra: ncu not found (Nsight Compute comes with the CUDA toolkit)"
+    return 1
+  }
+}
+
+# ncu_header NOTE COLUMNS: the provenance lines, a note, the column line.
+ncu_header() {
+  echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+  echo "# driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
+  echo "# tool: $("${NCU:-ncu}" --version 2>/dev/null | tail -1)"
+  echo "# date: ${BOOK_DATE:-$(date -u '+%Y-%m-%d %H:%M UTC')}"
+  echo "# commit: ${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+  echo "# $1"
+  echo "$2"
+}
+
+# ncu_values LOG METRIC...: the metrics' values in one ncu --csv log,
+# comma-separated in the order given; fails naming a missing metric.
+# The log has a header line starting "ID", then one line a metric, with
+# quoted fields; numbers may carry thousands separators.
+ncu_values() {
+  local log=$1; shift
+  awk -v want="$(IFS=,; echo "$*")" '
+    function splitcsv(line, f,    n, i, ch, inq, cur) {
+      n = 0; cur = ""; inq = 0
+      for (i = 1; i <= length(line); i++) {
+        ch = substr(line, i, 1)
+        if (ch == "\"") { inq = !inq; continue }
+        if (ch == "," && !inq) { f[++n] = cur; cur = ""; continue }
+        cur = cur ch
+      }
+      f[++n] = cur
+      return n
+    }
+    /^"ID"/ { n = splitcsv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
+    col["Metric Value"] && col["Metric Name"] {
+      n = splitcsv($0, f)
+      if (n < col["Metric Value"]) next
+      val = f[col["Metric Value"]]; gsub(/,/, "", val)
+      m[f[col["Metric Name"]]] = val
+    }
+    END {
+      k = split(want, w, ",")
+      for (i = 1; i <= k; i++) {
+        if (m[w[i]] == "") {
+          print "ncu_values: no " w[i] " in the ncu output" > "/dev/stderr"
+          exit 1
+        }
+        printf "%s%s", (i > 1 ? "," : ""), m[w[i]]
+      }
+      printf "\n"
+    }' "$log"
+}
