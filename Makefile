@@ -14,8 +14,13 @@ CODE_CH  := $(foreach c,$(CHAPTERS),$(if $(wildcard tangled/$(c)/*),$(c)))
 CH       ?= $(CODE_CH)
 
 # ---- tools -------------------------------------------------------------------
-CUDA_HOME ?= $(or $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
-NVCC     ?= $(CUDA_HOME)/bin/nvcc
+# nvcc: NVCC= if given, else the one on PATH, else $(CUDA_HOME)/bin/nvcc,
+# else /usr/local/cuda/bin/nvcc (where NVIDIA's installer puts it).
+NVCC_TRIED := nvcc on PATH,$(if $(CUDA_HOME), $(CUDA_HOME)/bin/nvcc,) /usr/local/cuda/bin/nvcc
+ifeq ($(origin NVCC),undefined)
+NVCC     := $(or $(shell command -v nvcc 2>/dev/null),$(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)),$(wildcard /usr/local/cuda/bin/nvcc))
+endif
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
 CC       := gcc
 HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
 # With noweb the build compiles copies with #line directives into the
@@ -33,16 +38,23 @@ NVFLAGS  := -std=c++17 -O3 $(GENCODE) -Werror all-warnings -Xcompiler -Wall,-Wex
 CFLAGS   := -std=c11 -O2 -Wall -Wextra -Werror -I$(SRC) -Itests/common -I$(CUDA_HOME)/include $(CMOCKA_CFLAGS)
 LIBS     := -lcublas $(CMOCKA_LIBS) -lm
 
-.PHONY: pdf test tangle check bench sanitize clean deps deps-pdf deps-test
+.PHONY: pdf test tangle check bench sanitize clean deps deps-pdf deps-test readme nvcc-found
 .DELETE_ON_ERROR:
 .SECONDARY:
 
+# Only the targets that compile need nvcc; tangle, check and pdf do not.
+nvcc-found:
+	@$(if $(NVCC),test -x "$(NVCC)" || { echo "NVCC=$(NVCC): no such program; install the CUDA toolkit or point NVCC at nvcc"; exit 1; },\
+	  echo "nvcc not found (tried $(NVCC_TRIED)); install the CUDA toolkit, or run make NVCC=/path/to/nvcc or CUDA_HOME=/path/to/cuda"; exit 1)
+
 deps:
-	@tools/deps.sh all
+	@tools/deps.sh all asked
 deps-pdf:
 	@tools/deps.sh pdf
 deps-test:
 	@tools/deps.sh test
+readme:
+	@tools/readme-deps.sh
 
 # ---- tangle and check ----------------------------------------------------------
 tangle: deps-test
@@ -59,14 +71,14 @@ build/src.stamp: $(NWFILES) tools/tangle.awk tools/tangle.sh tools/noweb.sh book
 
 # ---- compile -------------------------------------------------------------------
 build/src/%.cu build/src/%.h: build/src.stamp ;
-build/obj/%.o: $(SRC)/%.cu $(SRCSTAMP) $(wildcard tangled/*/*.h)
+build/obj/%.o: $(SRC)/%.cu $(SRCSTAMP) $(wildcard tangled/*/*.h) | nvcc-found
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $(SRC)/$*.cu -o $@
 
-build/obj/testkit.o: tests/common/testkit.c tests/common/testkit.h
+build/obj/testkit.o: tests/common/testkit.c tests/common/testkit.h | nvcc-found
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-build/obj/benchkit.o: tests/common/benchkit.cu tests/common/benchkit.h
+build/obj/benchkit.o: tests/common/benchkit.cu tests/common/benchkit.h | nvcc-found
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
@@ -97,7 +109,7 @@ BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/be
 
 # ---- test ------------------------------------------------------------------------
 # Toolchain tests run with the whole book, not with CH=.
-TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh)
+TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_deps.sh)
 test: deps-test $(TESTS)
 	@tools/run-tests.sh $(TESTS) $(TOOLTESTS)
 

@@ -3,6 +3,7 @@
 #  - a chunk used but never defined, defined but never used (noweb's noroots)
 #  - a code line wider than the page (code-width in book.yaml)
 #  - drift: tangled/ differs from what the chapters say
+#  - README's package table differs from tools/deps.list
 set -o pipefail
 status=0
 nws=$(tools/chapters.sh | sed 's|^|chapters/|; s|$|.nw|')
@@ -24,5 +25,6 @@ if tools/tangle.sh "$tmp/t" 2>"$tmp/err"; then
 else
   cat "$tmp/err"; status=1
 fi
+tools/readme-deps.sh check || status=1
 [ $status = 0 ] && echo "check: chunks, widths and tangled/ agree with the chapters"
 exit $status

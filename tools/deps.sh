@@ -1,59 +1,70 @@
-#!/bin/sh
-# deps.sh pdf|test|all -- make sure the tools for a target are here.
-# Missing Debian packages are installed with apt-get, saying so; where that
-# cannot be done the script says what to install and, for the test target,
-# lets the build go on with what is present (the GPU machine has no apt).
-what=${1:-all}
-need=""
-have() { command -v "$1" >/dev/null 2>&1; }
-want() { need="$need $1"; }
+#!/bin/bash
+# deps.sh TARGET [asked] -- make sure the Debian packages that tools/deps.list
+# names for TARGET (test, pdf or all) are installed.
+#   missing packages are installed in one apt-get call, saying which, when we
+#   are root (CI, a container) or when the user asked for it (make deps, which
+#   may use sudo); otherwise the script names them and the command to run.
+#   Where nothing can be installed (the GPU machine has no apt), `test` goes on
+#   and the checks that need a missing tool report themselves as skipped.
+# deps.sh list [TARGET]  -- the package names, one a line
+# deps.sh readme         -- the README's package table, generated from the list
+cd "$(dirname "$0")/.." || exit 1
+list=tools/deps.list
+what=${1:-all}; asked=${2:-}
 
-case $what in pdf|all)
-  have notangle || want noweb
-  have pandoc   || want pandoc
-  have xelatex  || want texlive-xetex
-  kpsewhich pgfplots.sty >/dev/null 2>&1 || want texlive-pictures
-  kpsewhich needspace.sty >/dev/null 2>&1 || want texlive-latex-extra
-  kpsewhich fvextra.sty >/dev/null 2>&1 || want texlive-latex-extra
-  kpsewhich framed.sty >/dev/null 2>&1 || want texlive-latex-recommended
-  kpsewhich lmodern.sty >/dev/null 2>&1 || want lmodern
-  fc-list 2>/dev/null | grep -q "DejaVu Sans Mono" || want fonts-dejavu
-  have pdftoppm || want poppler-utils
-  ;;
-esac
-case $what in test|all)
-  have gawk || want gawk
-  have notangle || want noweb
-  [ -f /usr/include/cmocka.h ] || [ -n "$CMOCKA_DIR" ] || [ -f .deps/cmocka/usr/include/cmocka.h ] || want libcmocka-dev
-  ;;
-esac
-need=$(echo $need | tr ' ' '\n' | sort -u | tr '\n' ' ')
+packages() {   # packages TARGET: the declared packages for TARGET (all: every one)
+  awk -v t="$1" '{ sub(/#.*/, "") } NF >= 2 { for (i = 2; i <= NF; i++) if (t == "all" || $i == t) { print $1; next } }' "$list"
+}
 
-if [ -n "${need% }" ]; then
-  if have apt-get && [ "$(id -u)" = 0 ]; then
-    echo "deps: installing missing Debian packages: $need"
-    export DEBIAN_FRONTEND=noninteractive
-    if { apt-get update -q && apt-get install -y -q --no-install-recommends $need; } >build-deps.log 2>&1; then
-      echo "deps: done"
-    elif [ "$what" = test ]; then
-      echo "deps: apt-get failed (see build-deps.log); going on, the checks that need"
-      echo "deps: $need are reported as skipped"
-    else
-      echo "deps: apt-get failed, see build-deps.log"; exit 1
-    fi
-  elif have apt-get && have sudo; then
-    echo "deps: installing missing Debian packages with sudo: $need"
-    sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need || exit 1
+case $what in
+  list)   packages "${2:-all}"; exit 0 ;;
+  readme)
+    echo "| package | needed by | what needs it |"
+    echo "|---|---|---|"
+    awk '/^#/ || !NF { next }
+         { pkg = $1
+           n = split($0, f, /  +/); t = f[2]; why = f[3]; for (i = 4; i <= n; i++) why = why "  " f[i]
+           gsub(/ /, ", ", t); printf "| `%s` | %s | %s |\n", pkg, t, why }' "$list"
+    exit 0 ;;
+  test|pdf|all) ;;
+  *) echo "usage: deps.sh test|pdf|all [asked] | list [TARGET] | readme" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "deps: not a Debian system (no dpkg-query); install the equivalents of: $(packages "$what" | tr '\n' ' ')"
+  [ "$what" = test ] && exit 0 || exit 1
+fi
+need=$(for p in $(packages "$what"); do
+  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || echo "$p"
+done | tr '\n' ' ')
+need=${need% }
+[ -z "$need" ] && exit 0
+
+mkdir -p build
+sudo=
+if [ "$(id -u)" != 0 ]; then
+  if [ "$asked" = asked ] && command -v sudo >/dev/null 2>&1; then sudo=sudo
   else
-    echo "deps: missing and not installable here (no apt-get or not root): $need"
-    [ "$what" = test ] || { echo "deps: install them, then run make again"; exit 1; }
-    echo "deps: going on; the checks that need them are reported as skipped"
+    echo "deps: missing Debian packages: $need"
+    echo "deps: install them with: sudo apt-get install $need   (or: make deps)"
+    [ "$what" = test ] && { echo "deps: going on; the checks that need them are reported as skipped"; exit 0; }
+    exit 1
   fi
 fi
-
-if ! have "${NVCC:-nvcc}"; then
-  echo "deps: nvcc not found. Install the CUDA toolkit (Debian: nvidia-cuda-toolkit, or NVIDIA's"
-  echo "      cuda-toolkit package) or point the build at one: make CUDA_HOME=/usr/local/cuda"
-  [ "$what" = pdf ] || exit 1
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "deps: missing Debian packages and no apt-get to install them: $need"
+  [ "$what" = test ] && { echo "deps: going on; the checks that need them are reported as skipped"; exit 0; }
+  exit 1
+fi
+echo "deps: installing missing Debian packages${sudo:+ with sudo}: $need"
+export DEBIAN_FRONTEND=noninteractive
+if { $sudo apt-get update -q && $sudo env DEBIAN_FRONTEND=noninteractive \
+       apt-get install -y -q --no-install-recommends $need; } > build/deps.log 2>&1; then
+  echo "deps: done"
+elif [ "$what" = test ]; then
+  echo "deps: apt-get failed (see build/deps.log); going on, the checks that need"
+  echo "deps: $need are reported as skipped"
+else
+  echo "deps: apt-get failed, see build/deps.log"; exit 1
 fi
 exit 0

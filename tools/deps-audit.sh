@@ -1,0 +1,57 @@
+#!/bin/bash
+# deps-audit.sh LIST < PATHS -- which of the files a build read come from a
+# Debian package that LIST (a deps.list) does not account for.
+# A package is accounted for when it is on LIST, when something on LIST needs
+# it (Depends or Pre-Depends, recursively), or when every Debian system has it
+# (Essential, or Priority required).  Exempt: the project's own files, the
+# CUDA toolkit (/usr/local/cuda*), and files no package owns under /etc, /var,
+# /tmp, /proc, /sys, /dev, /run and the home folder (caches, generated
+# formats).  A file no package owns elsewhere (/usr/local, /opt) is reported.
+# Prints one line a problem, FILE: why, and exits 1 if there is any.
+list=${1:?usage: deps-audit.sh LIST < PATHS}
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+declared=$(awk '{ sub(/#.*/, "") } NF { print $1 }' "$list")
+{ dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' | awk '$2 == "yes" || $3 == "required" { print $1 }'
+  apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+    --no-replaces --no-enhances $declared 2>/dev/null | grep -v '^ ' | tr -d '<>'
+  echo "$declared"
+} | sed 's/:.*//' | sort -u > "$tmp/allowed"
+
+# The files, absolute, existing, not directories, not exempt by place.
+sort -u | while IFS= read -r f; do
+  case $f in /*) ;; *) continue ;; esac
+  [ -e "$f" ] && [ ! -d "$f" ] || continue
+  case $f in "$top"/*|/usr/local/cuda*|/proc/*|/sys/*|/dev/*|/tmp/*|/run/*|"$HOME"/*) continue ;; esac
+  # Read by the C library's setlocale when present; without it nothing changes.
+  [ "$f" = /usr/share/locale/locale.alias ] && continue
+  echo "$f"
+done > "$tmp/files"
+
+# Owner of each file: dpkg's file lists, tried for the path as read, its
+# real path, and both sides of the merged /usr.
+owners() {
+  awk 'FNR == 1 { pkg = FILENAME; sub(/.*\//, "", pkg); sub(/\.list$/, "", pkg); sub(/:.*/, "", pkg) }
+       FILENAME != "-" { own[$0] = own[$0] ? own[$0] : pkg; next }
+       { n = split($0, c, "\t"); o = ""
+         for (i = 2; i <= n && o == ""; i++) if (c[i] in own) o = own[c[i]]
+         print c[1] "\t" o }' /var/lib/dpkg/info/*.list -
+}
+while IFS= read -r f; do
+  r=$(readlink -f "$f")
+  printf '%s\t%s\t%s' "$f" "$f" "$r"
+  for p in "$f" "$r"; do case $p in /usr/*) printf '\t%s' "${p#/usr}" ;; *) printf '\t/usr%s' "$p" ;; esac; done
+  echo
+done < "$tmp/files" | owners > "$tmp/owned"
+
+status=0
+while IFS=$'\t' read -r f pkg; do
+  if [ -z "$pkg" ]; then
+    case $f in /etc/*|/var/*) continue ;; esac
+    echo "$f: not from any Debian package; the build must not depend on it"; status=1
+  elif ! grep -qx "$pkg" "$tmp/allowed"; then
+    echo "$f: from package $pkg, which $list does not declare (nor does anything it needs)"; status=1
+  fi
+done < "$tmp/owned"
+exit $status
