@@ -38,6 +38,10 @@ NVFLAGS  := -std=c++17 -O3 $(GENCODE) -Werror all-warnings -Xcompiler -Wall,-Wex
 CFLAGS   := -std=c11 -O2 -Wall -Wextra -Werror -I$(SRC) -Itests/common -I$(CUDA_HOME)/include $(CMOCKA_CFLAGS)
 LIBS     := -lcublas $(CMOCKA_LIBS) -lm
 
+# Settings that are build inputs, each kept in a file that changes only when
+# the setting does (tools/setting.sh).
+$(shell tools/setting.sh build/weave.flags 'draft=$(DRAFT) gpu=$(GPU)')
+
 .PHONY: pdf test tangle check bench sanitize clean deps deps-pdf deps-test readme nvcc-found
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -129,16 +133,19 @@ bench: $(BENCHES)
 # ---- weave ---------------------------------------------------------------------
 FIGURES := $(wildcard figures/*.tex) $(wildcard figures/data/$(GPU)/*.csv)
 pdf: build/book.pdf
-build/book.md: $(NWFILES) tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) | deps-pdf
+build/book.md: $(NWFILES) tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
 	@mkdir -p build
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/nw2md.awk -v draft=$(if $(DRAFT),1,0) > $@
-build/book.tex: build/book.md tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
+	tools/noweb.sh weave $(NWFILES) | gawk -f tools/nw2md.awk -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) > $@
+# The GPU whose numbers the book shows, for the figures' \input paths.
+build/gpu.tex: build/weave.flags
+	@printf '\\newcommand{\\bookgpu}{%s}\n' '$(GPU)' > $@
+build/book.tex: build/book.md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
 	pandoc $< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
 	  -V documentclass=book -V classoption=oneside -V geometry:textwidth=6.3in,textheight=9in \
 	  -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
 	  -V monofontoptions=Scale=0.85 -V fontsize=10pt -V colorlinks=true -V linkcolor=blue \
-	  -H tools/preamble.tex | gawk -f tools/uses.awk > $@
+	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $@
 build/book.pdf: build/book.tex $(FIGURES)
 	cd build && for pass in 1 2; do \
 	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \

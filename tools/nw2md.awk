@@ -115,6 +115,7 @@ function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep) {
     return out "\n: Measured: " csvprov[a[1]] ". Source: `" a[1] "`.\n"
 }
 function directives(s,    out, i, j, d) {
+    gsub(/figures\/data\/\$GPU\//, "figures/data/" gpu "/", s)   # the GPU the book shows (make pdf GPU=)
     out = ""
     while ((i = index(s, "{{csv")) > 0) {
         j = index(substr(s, i), "}}")
