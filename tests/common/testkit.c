@@ -9,19 +9,63 @@
 
 static int gpu_state = -1;
 static char gpu_reason[160];
+static int driver_too_old;
 
 int tk_gpu_available(void)
 {
     if (gpu_state < 0) {
         int n = 0;
         cudaError_t e = cudaGetDeviceCount(&n);
-        gpu_state = (e == cudaSuccess && n > 0);
+        /* A driver too old for the toolkit: the device is there but cannot
+         * run the tests, which is a failure (tk_gpu_unusable), not a skip. */
+        gpu_state = (e == cudaSuccess && n > 0) || e == cudaErrorInsufficientDriver;
+        driver_too_old = e == cudaErrorInsufficientDriver;
         snprintf(gpu_reason, sizeof gpu_reason, "%s",
                  e != cudaSuccess ? cudaGetErrorString(e) : n ? "" : "no devices");
     }
     return gpu_state;
 }
 const char *tk_gpu_why(void) { tk_gpu_available(); return gpu_reason; }
+
+#ifndef TK_ARCHS
+#define TK_ARCHS ""
+#endif
+const char *tk_gpu_unusable(void)
+{
+    static int state = -1;
+    static char why[320];
+    if (state < 0) {
+        state = 0;
+        int driver = 0, runtime = 0;
+        cudaDriverGetVersion(&driver);
+        cudaRuntimeGetVersion(&runtime);
+        int cc = tk_compute_capability(), oldest = atoi(TK_ARCHS);  /* "75 80 ...": the first */
+        if (driver_too_old) {
+            snprintf(why, sizeof why, "the CUDA driver (%d.%d) is too old for the toolkit "
+                     "the tests were built with (%d.%d): update the driver",
+                     driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+            state = 1;
+        } else if (oldest && cc < oldest) {
+            snprintf(why, sizeof why, "this GPU has compute capability %d.%d; the build has "
+                     "code for %s only (set ARCH=native or archs in book.yaml)",
+                     cc / 10, cc % 10, TK_ARCHS);
+            state = 1;
+        }
+    }
+    return state ? why : NULL;
+}
+int tk_compute_capability(void)
+{
+    int major = 0, minor = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+    return 10 * major + minor;
+}
+size_t tk_device_free_bytes(void)
+{
+    size_t free_b = 0, total = 0;
+    return cudaMemGetInfo(&free_b, &total) == cudaSuccess ? free_b : 0;
+}
 int tk_env(const char *name) { const char *s = getenv(name); return s && *s && *s != '0'; }
 int tk_small(void) { return tk_env("BOOK_SMALL"); }
 
@@ -62,22 +106,27 @@ void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *s)
     for (size_t i = 0; i < n; i++) x[i] = (float)tk_uniform(s, lo, hi);
 }
 
-float *tk_dev_floats(size_t n)
+void *tk_dev_bytes(size_t bytes)
 {
     void *d = NULL;
-    TK_CUDA(cudaMalloc(&d, (n ? n : 1) * sizeof(float)));
-    tk_poison(d, (n ? n : 1) * sizeof(float));
+    TK_CUDA(cudaMalloc(&d, bytes ? bytes : 1));
+    tk_poison(d, bytes ? bytes : 1);
     return d;
 }
+float *tk_dev_floats(size_t n) { return tk_dev_bytes(n * sizeof(float)); }
+int *tk_dev_ints(size_t n) { return tk_dev_bytes(n * sizeof(int)); }
+long long *tk_dev_int64s(size_t n) { return tk_dev_bytes(n * sizeof(long long)); }
+void tk_upload_bytes(void *d, const void *h, size_t bytes)
+{
+    TK_CUDA(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+}
+void tk_download_bytes(void *h, const void *d, size_t bytes)
+{
+    TK_CUDA(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+}
 void tk_poison(void *d, size_t bytes) { TK_CUDA(cudaMemset(d, 0xff, bytes)); }
-void tk_upload(float *d, const float *h, size_t n)
-{
-    TK_CUDA(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
-}
-void tk_download(float *h, const float *d, size_t n)
-{
-    TK_CUDA(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-}
+void tk_upload(float *d, const float *h, size_t n) { tk_upload_bytes(d, h, n * sizeof(float)); }
+void tk_download(float *h, const float *d, size_t n) { tk_download_bytes(h, d, n * sizeof(float)); }
 void tk_free(void *d) { if (d) cudaFree(d); }
 
 void *tk_malloc(size_t bytes)

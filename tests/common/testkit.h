@@ -16,17 +16,57 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-/* 1 when a usable CUDA device is present (the answer is cached). */
+/* 1 when a usable CUDA device is present (the answer is cached).  No
+ * device, or no driver, is a reason to skip; a device that is there but
+ * cannot run the book's code is not: a driver older than the toolkit, or a
+ * GPU older than the oldest architecture built (TK_ARCHS, from the
+ * Makefile), fails the test with a message saying so. */
 int tk_gpu_available(void);
-/* Skip the calling test, with the reason, when there is no GPU. */
+const char *tk_gpu_why(void);
+/* NULL when the device can run the book's code, else why not. */
+const char *tk_gpu_unusable(void);
+/* Skip the calling test, with the reason, when there is no GPU; fail it
+ * when there is one that cannot run the code. */
 #define TK_REQUIRE_GPU()                                                   \
     do {                                                                   \
         if (!tk_gpu_available()) {                                         \
             print_message("skipped: no CUDA device (%s)\n", tk_gpu_why()); \
             skip();                                                        \
         }                                                                  \
+        if (tk_gpu_unusable()) {                                           \
+            print_error("%s\n", tk_gpu_unusable());                        \
+            fail();                                                        \
+        }                                                                  \
     } while (0)
-const char *tk_gpu_why(void);
+/* Skip, naming the feature and the GPU's compute capability, when the
+ * device is older than compute capability MAJOR.MINOR (a listing that
+ * needs cp.async, say, needs 8.0). */
+#define TK_REQUIRE_ARCH(major, minor, feature)                             \
+    do {                                                                   \
+        TK_REQUIRE_GPU();                                                  \
+        int tk_cc_ = tk_compute_capability();                              \
+        if (tk_cc_ < 10 * (major) + (minor)) {                             \
+            print_message("skipped: %s needs compute capability %d.%d; "   \
+                          "this GPU has %d.%d\n", feature, major, minor,   \
+                          tk_cc_ / 10, tk_cc_ % 10);                       \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
+int tk_compute_capability(void);   /* 10 * major + minor of device 0 */
+/* Skip, with the numbers, when the GPU has less than BYTES of free memory
+ * (a student's GPU need not hold the book's largest tests). */
+#define TK_REQUIRE_DEVICE_BYTES(bytes)                                     \
+    do {                                                                   \
+        TK_REQUIRE_GPU();                                                  \
+        size_t tk_free_ = tk_device_free_bytes();                          \
+        if (tk_free_ < (size_t)(bytes)) {                                  \
+            print_message("skipped: needs %.2f GiB of GPU memory; %.2f GiB " \
+                          "are free\n", (double)(bytes) / (1 << 30),        \
+                          (double)tk_free_ / (1 << 30));                   \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
+size_t tk_device_free_bytes(void);
 /* 1 under `make sanitize` (BOOK_SMALL=1): tests use smaller sizes. */
 int tk_small(void);
 /* A test of a listing that races on purpose calls this first: it skips in
@@ -59,8 +99,14 @@ uint64_t tk_next(uint64_t *state);
 double tk_uniform(uint64_t *state, double lo, double hi);
 void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *state);
 
-/* Device buffers: allocated, and poisoned (all bits set: a NaN). */
+/* Device buffers: allocated, and poisoned (all bits set: a NaN for
+ * floats, -1 for integers), so an element a kernel forgets to write shows. */
 float *tk_dev_floats(size_t n);
+int *tk_dev_ints(size_t n);
+long long *tk_dev_int64s(size_t n);
+void *tk_dev_bytes(size_t bytes);          /* any type; poisoned the same way */
+void tk_upload_bytes(void *d, const void *h, size_t bytes);
+void tk_download_bytes(void *h, const void *d, size_t bytes);
 void tk_poison(void *d, size_t bytes);
 void tk_upload(float *d, const float *h, size_t n);
 void tk_download(float *h, const float *d, size_t n);
