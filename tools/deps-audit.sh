@@ -12,12 +12,13 @@ list=${1:?usage: deps-audit.sh LIST < PATHS}
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
+# Every Debian system has the Essential and required packages and what they
+# need; the build may use those and the list's packages and what they need.
 declared=$(awk '{ sub(/#.*/, "") } NF { print $1 }' "$list")
-{ dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' | awk '$2 == "yes" || $3 == "required" { print $1 }'
-  apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
-    --no-replaces --no-enhances $declared 2>/dev/null | grep -v '^ ' | tr -d '<>'
-  echo "$declared"
-} | sed 's/:.*//' | sort -u > "$tmp/allowed"
+base=$(dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' | awk '$2 == "yes" || $3 == "required" { print $1 }')
+apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+    --no-replaces --no-enhances $declared $base 2>/dev/null | grep -v '^ ' | tr -d '<>' |
+  cat - <(echo "$declared") <(echo "$base") | sed 's/:.*//' | sort -u > "$tmp/allowed"
 
 # The files, absolute, existing, not directories, not exempt by place.
 sort -u | while IFS= read -r f; do
