@@ -3,11 +3,14 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 .DEFAULT_GOAL := pdf
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
 
 # ---- what the book is ------------------------------------------------------
 CHAPTERS := $(shell tools/chapters.sh)
 NWFILES  := $(addprefix chapters/,$(addsuffix .nw,$(CHAPTERS)))
-ARCHS    := $(shell tools/chapters.sh archs)
+# The GPU whose measurements the book shows (book.yaml, or make pdf GPU=).
+# make bench writes to the GPU it runs on, or to GPU= when given.
 GPU      ?= $(shell tools/chapters.sh gpu)
 # Chapters with code are those with a folder in tangled/; CH= picks some.
 CODE_CH  := $(foreach c,$(CHAPTERS),$(if $(wildcard tangled/$(c)/*),$(c)))
@@ -22,24 +25,56 @@ NVCC     := $(or $(shell command -v nvcc 2>/dev/null),$(if $(CUDA_HOME),$(wildca
 endif
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
 CC       := gcc
-HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
-# With noweb the build compiles copies with #line directives into the
-# chapters; without it (the GPU machine) it compiles the committed tangled/.
-SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
-SRCSTAMP := $(if $(HAVE_NOWEB),build/src.stamp)
 # cmocka from the system, or unpacked .deb files carried in .deps/cmocka.
 CMOCKA_DIR ?= $(if $(wildcard .deps/cmocka/usr/include/cmocka.h),$(CURDIR)/.deps/cmocka/usr)
+CMOCKA_LIB := $(patsubst %/,%,$(dir $(firstword $(wildcard $(CMOCKA_DIR)/lib/*/libcmocka.so* $(CMOCKA_DIR)/lib/libcmocka.so*))))
 CMOCKA_CFLAGS := $(if $(CMOCKA_DIR),-I$(CMOCKA_DIR)/include)
-CMOCKA_LIBS   := $(if $(CMOCKA_DIR),-L$(CMOCKA_DIR)/lib/x86_64-linux-gnu -Xlinker -rpath=$(CMOCKA_DIR)/lib/x86_64-linux-gnu) -lcmocka
+CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB)) -lcmocka
 
-GENCODE  := $(foreach a,$(ARCHS),-gencode arch=compute_$(a:sm_%=%),code=$(a))
+# ---- what is compiled --------------------------------------------------------
+# One rule (tools/build-src.sh).  With noweb (and gawk) the build compiles
+# build/src, tangled afresh from the chapters with #line directives into
+# them, and stops if the committed tangled/ says anything else (make tangle
+# mends that).  Without noweb (a bare GPU server) it compiles the committed
+# tangled/, after checking that the chapters' code is what tangled/ was
+# written from (tangled/.codesum).  Either way the object list is tangled/'s,
+# which the check has just shown to be the same set of files.  It runs while
+# make reads this file, for the goals that compile, so that make -n is true.
+HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
+SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
+NOCOMPILE := pdf tangle check clean deps deps-pdf deps-test readme nvcc-found build/book.%
+ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
+ifneq ($(shell tools/build-src.sh >&2; echo $$?),0)
+$(error the build stops here)
+endif
+endif
+
+# ---- architectures -----------------------------------------------------------
+# Machine code for every architecture in book.yaml's archs (oldest first),
+# plus PTX for the newest, which newer GPUs compile when they load it.
+# ARCH=sm_86 builds for one; ARCH=native for the GPU in this machine.
+ARCHS    ?= $(shell tools/chapters.sh archs)
+NEWEST   := $(lastword $(ARCHS))
+ifeq ($(ARCH),native)
+GENCODE  := -arch=native
+else ifneq ($(ARCH),)
+GENCODE  := -gencode arch=compute_$(ARCH:sm_%=%),code=[$(ARCH),compute_$(ARCH:sm_%=%)]
+else
+GENCODE  := $(foreach a,$(ARCHS),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
+            -gencode arch=compute_$(NEWEST:sm_%=%),code=compute_$(NEWEST:sm_%=%)
+endif
+BUILT_ARCHS := $(if $(ARCH),$(ARCH:sm_%=%),$(ARCHS:sm_%=%))
+
 NVFLAGS  := -std=c++17 -O3 $(GENCODE) -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
             -I$(SRC) -Itests/common
-CFLAGS   := -std=c11 -O2 -Wall -Wextra -Werror -I$(SRC) -Itests/common -I$(CUDA_HOME)/include $(CMOCKA_CFLAGS)
+CFLAGS   := -std=c11 -O2 -Wall -Wextra -Werror -I$(SRC) -Itests/common -I$(CUDA_HOME)/include \
+            $(CMOCKA_CFLAGS) -DTK_ARCHS='"$(BUILT_ARCHS)"'
 LIBS     := -lcublas $(CMOCKA_LIBS) -lm
 
 # Settings that are build inputs, each kept in a file that changes only when
-# the setting does (tools/setting.sh).
+# the setting does (tools/setting.sh): changing one rebuilds what uses it.
+$(shell tools/setting.sh build/nvcc.flags '$(NVCC) $(NVFLAGS)')
+$(shell tools/setting.sh build/cc.flags '$(CC) $(CFLAGS) $(LIBS)')
 $(shell tools/setting.sh build/weave.flags 'draft=$(DRAFT) gpu=$(GPU)')
 
 .PHONY: pdf test tangle check bench sanitize clean deps deps-pdf deps-test readme nvcc-found
@@ -63,79 +98,70 @@ readme:
 # ---- tangle and check ----------------------------------------------------------
 tangle: deps-test
 	tools/tangle.sh tangled
+	@tools/codesum.sh > tangled/.codesum
 	@echo "tangle: tangled/ written from $(words $(NWFILES)) chapters"
 
 check: deps-test
 	@tools/check.sh
 
-build/src.stamp: $(NWFILES) tools/tangle.awk tools/tangle.sh tools/noweb.sh book.yaml
-	@mkdir -p build
-	tools/tangle.sh build/src lines
-	@touch $@
-
 # ---- compile -------------------------------------------------------------------
-build/src/%.cu build/src/%.h: build/src.stamp ;
-build/obj/%.o: $(SRC)/%.cu $(SRCSTAMP) $(wildcard tangled/*/*.h) | nvcc-found
+build/obj/%.o: $(SRC)/%.cu build/nvcc.flags | nvcc-found
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $(SRC)/$*.cu -o $@
-
-build/obj/testkit.o: tests/common/testkit.c tests/common/testkit.h | nvcc-found
+	$(NVCC) $(NVFLAGS) -MMD -MP -MF build/obj/$*.d -c $< -o $@
+build/obj/testkit.o: tests/common/testkit.c build/cc.flags | nvcc-found
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
-build/obj/benchkit.o: tests/common/benchkit.cu tests/common/benchkit.h | nvcc-found
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+build/obj/benchkit.o: tests/common/benchkit.cu build/nvcc.flags | nvcc-found
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(NVCC) $(NVFLAGS) -MMD -MP -MF build/obj/benchkit.d -c $< -o $@
 
 # Per chapter: its tangled .cu files, its test program (tests/CH/*.c, C and
 # cmocka) and its benchmark (tests/CH/bench*.cu).
 define chapter_rules
 $(1)_OBJ := $$(patsubst tangled/%.cu,build/obj/%.o,$$(wildcard tangled/$(1)/*.cu))
-$(1)_TESTC := $$(wildcard tests/$(1)/*.c)
+$(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(wildcard tests/$(1)/*.c))
 $(1)_BENCH := $$(wildcard tests/$(1)/bench*.cu)
-ifeq ($$($(1)_TESTC),)
+build/$(1)/%.o: tests/$(1)/%.c build/cc.flags | nvcc-found
+	@mkdir -p build/$(1)
+	$$(CC) $$(CFLAGS) -Itests/$(1) -MMD -MP -c $$< -o $$@
+ifeq ($$($(1)_TOBJ),)
 build/$(1)/test:
 	@mkdir -p build/$(1)
 	@printf '#!/bin/sh\necho "[ RUN      ] $(1)_has_tests"\necho "$(1) has code but no tests/$(1)/test_*.c"\necho "[  FAILED  ] $(1)_has_tests"\n' > $$@ && chmod +x $$@
 else
-build/$(1)/test: $$($(1)_OBJ) $$($(1)_TESTC) $$(wildcard tests/$(1)/*.h) build/obj/testkit.o $(SRCSTAMP)
-	@mkdir -p build/$(1)
-	$$(CC) $$(CFLAGS) -Itests/$(1) -c $$($(1)_TESTC) && mv $$(notdir $$($(1)_TESTC:.c=.o)) build/$(1)/
-	$$(NVCC) $$(GENCODE) -o $$@ $$($(1)_OBJ) $$(addprefix build/$(1)/,$$(notdir $$($(1)_TESTC:.c=.o))) build/obj/testkit.o $$(LIBS)
+build/$(1)/test: $$($(1)_OBJ) $$($(1)_TOBJ) build/obj/testkit.o
+	$$(NVCC) $$(GENCODE) -o $$@ $$^ $$(LIBS)
 endif
-build/$(1)/bench: $$($(1)_OBJ) $$($(1)_BENCH) build/obj/benchkit.o $(SRCSTAMP)
+build/$(1)/bench: $$($(1)_BENCH) $$($(1)_OBJ) build/obj/benchkit.o build/nvcc.flags | nvcc-found
 	@mkdir -p build/$(1)
-	$$(NVCC) $$(NVFLAGS) -Itests/$(1) -o $$@ $$($(1)_BENCH) $$($(1)_OBJ) build/obj/benchkit.o -lcublas
+	$$(NVCC) $$(NVFLAGS) -Itests/$(1) -MMD -MP -MF build/$(1)/bench.d -o $$@ $$(filter-out build/nvcc.flags,$$^) -lcublas
 endef
 $(foreach c,$(CODE_CH),$(eval $(call chapter_rules,$(c))))
+-include $(wildcard build/obj/*.d build/obj/*/*.d build/*/*.d)
 
 TESTS   := $(foreach c,$(CH),build/$(c)/test)
 BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/bench))
 
 # ---- test ------------------------------------------------------------------------
 # Toolchain tests run with the whole book, not with CH=.
-TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_deps.sh)
+TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh)
 test: deps-test $(TESTS)
 	@tools/run-tests.sh $(TESTS) $(TOOLTESTS)
 
 sanitize: $(TESTS)
 	@tools/sanitize.sh $(TESTS)
 
+# make bench writes figures/data/<gpu>/: the GPU it runs on (tools/gpu-slug.sh)
+# unless GPU= names one.
 bench: $(BENCHES)
-	@mkdir -p figures/data/$(GPU)
-	@st=0; for b in $(BENCHES); do \
-	  BOOK_GPU=$(GPU) BOOK_COMMIT=$${BOOK_COMMIT:-$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} \
-	  BOOK_DRIVER=$$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1) \
-	  $$b || { echo "bench: $$b failed"; st=1; }; done; \
-	for c in $(CH); do if [ -x tests/$$c/gpu-extra.sh ]; then \
-	  BOOK_GPU=$(GPU) tests/$$c/gpu-extra.sh || { echo "bench: tests/$$c/gpu-extra.sh failed"; st=1; }; fi; done; \
-	exit $$st
+	@tools/bench.sh "$(if $(filter command line environment,$(origin GPU)),$(GPU))" "$(CH)" $(BENCHES)
 
 # ---- weave ---------------------------------------------------------------------
 FIGURES := $(wildcard figures/*.tex) $(wildcard figures/data/$(GPU)/*.csv)
 pdf: build/book.pdf
-build/book.md: $(NWFILES) tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
+build/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
 	@mkdir -p build
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/nw2md.awk -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) > $@
+	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) > $@
 # The GPU whose numbers the book shows, for the figures' \input paths.
 build/gpu.tex: build/weave.flags
 	@printf '\\newcommand{\\bookgpu}{%s}\n' '$(GPU)' > $@

@@ -14,12 +14,7 @@ ncu_find() {
 
 # ncu_header NOTE COLUMNS: the provenance lines, a note, the column line.
 ncu_header() {
-  echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-  echo "# driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
-  echo "# tool: $("${NCU:-ncu}" --version 2>/dev/null | tail -1)"
-  echo "# date: ${BOOK_DATE:-$(date -u '+%Y-%m-%d %H:%M UTC')}"
-  echo "# commit: ${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-  echo "# $1"
+  tools/provenance.sh "tool: $("${NCU:-ncu}" --version 2>/dev/null | tail -1)" "$1"
   echo "$2"
 }
 

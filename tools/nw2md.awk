@@ -47,33 +47,18 @@ function addto(arr, key, n) {     # append chunk number n once
 }
 
 # ---- measured data -------------------------------------------------------
-function loadcsv(path,    line, n, k, i, hdr, f) {
-    if (path in csvrows) return 1
-    n = 0; hdr = 0; csvprov[path] = ""
-    while ((getline line < path) > 0) {
-        if (line ~ /^#/) { sub(/^# */, "", line); csvprov[path] = csvprov[path] (csvprov[path] == "" ? "" : "; ") line; continue }
-        if (line ~ /^[ \t]*$/) continue
-        k = split(line, f, ",")
-        if (!hdr) { hdr = 1; for (i = 1; i <= k; i++) csvcol[path, f[i]] = i; continue }
-        n++; for (i = 1; i <= k; i++) csvcell[path, n, i] = f[i]
-    }
-    close(path)
-    if (!hdr) {
-        if (draft) { printf "%s:%d: warning: no data in %s yet (draft)\n", file, lineno, path > "/dev/stderr"; return 0 }
-        err("no data in " path " (run make bench on a GPU, or restore the file)"); return 0
-    }
-    csvrows[path] = n
-    return 1
+function loadcsv(path) {           # csv_load (tools/csv.awk), with the book's messages
+    if (csv_load(path)) return 1
+    if (draft) { printf "%s:%d: warning: no data in %s yet (draft)\n", file, lineno, path > "/dev/stderr"; return 0 }
+    err("no data in " path " (run make bench on a GPU, or restore the file)"); return 0
 }
 function fmt(f, v) { return f == "s" || f == "" ? v : sprintf(f, v) }
-function csvvalue(spec,    a, kv, r, c, kc) {
+function csvvalue(spec,    a, kv, r) {
     split(spec, a, ":")               # file, key=value, column, format
     if (!loadcsv(a[1])) return "[not yet measured]"
     split(a[2], kv, "=")
-    kc = csvcol[a[1], kv[1]]; c = csvcol[a[1], a[3]]
-    if (!kc || !c) { err("no column " (kc ? a[3] : kv[1]) " in " a[1]); return "??" }
-    for (r = 1; r <= csvrows[a[1]]; r++)
-        if (csvcell[a[1], r, kc] == kv[2]) return fmt(a[4], csvcell[a[1], r, c])
+    if ((r = csv_find(a[1], kv[1], kv[2], a[3]))) return fmt(a[4], csvcell[a[1], r, csvcol[a[1], a[3]]])
+    if (csv_status == "col") { err("no column " (csvcol[a[1], kv[1]] ? a[3] : kv[1]) " in " a[1]); return "??" }
     if (draft) {      # a row not measured yet: a warning in a draft
         printf "%s:%d: warning: no row %s in %s yet (draft)\n", file, lineno, a[2], a[1] > "/dev/stderr"
         return "[not yet measured]"

@@ -20,6 +20,6 @@ while read -r root; do
 done < "$tmp/roots"
 # Remove files in DEST that no chapter writes any more.
 if [ -d "$dest" ]; then
-  (cd "$dest" && find . -type f | sed 's|^\./||' | sort) > "$tmp/have"
+  (cd "$dest" && find . -type f ! -name .codesum | sed 's|^\./||' | sort) > "$tmp/have"
   sort "$tmp/written" | comm -23 "$tmp/have" - | while read -r f; do rm -f "$dest/$f"; done
 fi

@@ -323,8 +323,21 @@ __device__ void for_each_tile_in_order(unsigned long long *next,
 }
 
 // <<Single-pass scan with tile numbers fetched ahead>>
+
+// <<Blocks an SM, capped by the threads the architecture holds>>
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr int kSmThreads = 1024;                       // sm_75
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 800 && __CUDA_ARCH__ < 900
+constexpr int kSmThreads = 1536;                       // sm_86, sm_87, sm_89
+#else
+constexpr int kSmThreads = 2048;                       // sm_80, sm_90
+#endif
+constexpr int min_blocks(int threads, int want)
+{
+    return threads * want <= kSmThreads ? want : kSmThreads / threads;
+}
 template <typename T>
-__global__ void __launch_bounds__(kDevThreads, 6)
+__global__ void __launch_bounds__(kDevThreads, min_blocks(kDevThreads, 6))
 scan_ahead_kernel(const T *in, T *out, size_t n, bool exclusive,
                   bool aligned, tile_ctx<T> c)
 {

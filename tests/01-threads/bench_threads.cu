@@ -29,9 +29,9 @@ int main(void)
     fprintf(f, "read_ceiling,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", n, bytes,
             bytes / (read * 1e6), read, read / copy);
     ctx k = {NULL, NULL, NULL, n, 0};
-    BK_CUDA(cudaMalloc(&k.a, bytes));
-    BK_CUDA(cudaMalloc(&k.b, bytes));
-    BK_CUDA(cudaMalloc(&k.c, bytes));
+    BOOK_CHECK(cudaMalloc(&k.a, bytes));
+    BOOK_CHECK(cudaMalloc(&k.b, bytes));
+    BOOK_CHECK(cudaMalloc(&k.c, bytes));
     bk_fill_random(k.a, n, -1, 1, 1);
     bk_fill_random(k.b, n, -1, 1, 2);
     bk_fill_random(k.c, n, -1, 1, 3);
@@ -49,30 +49,30 @@ int main(void)
     }
     // SAXPY's inputs crossing PCIe from pinned host memory.
     float *h;
-    BK_CUDA(cudaMallocHost(&h, 2 * bytes));
+    BOOK_CHECK(cudaMallocHost(&h, 2 * bytes));
     for (size_t i = 0; i < 2 * n; i++) h[i] = (float)(i % 1000) * 1e-3f;
     cudaEvent_t e0, e1;
-    BK_CUDA(cudaEventCreate(&e0));
-    BK_CUDA(cudaEventCreate(&e1));
+    BOOK_CHECK(cudaEventCreate(&e0));
+    BOOK_CHECK(cudaEventCreate(&e1));
     float best = 1e30f;
     for (int r = 0; r < 5; r++) {
         float ms;
-        BK_CUDA(cudaEventRecord(e0));
-        BK_CUDA(cudaMemcpyAsync(k.a, h, bytes, cudaMemcpyHostToDevice));
-        BK_CUDA(cudaMemcpyAsync(k.c, h + n, bytes, cudaMemcpyHostToDevice));
-        BK_CUDA(cudaEventRecord(e1));
-        BK_CUDA(cudaEventSynchronize(e1));
-        BK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        BOOK_CHECK(cudaEventRecord(e0));
+        BOOK_CHECK(cudaMemcpyAsync(k.a, h, bytes, cudaMemcpyHostToDevice));
+        BOOK_CHECK(cudaMemcpyAsync(k.c, h + n, bytes, cudaMemcpyHostToDevice));
+        BOOK_CHECK(cudaEventRecord(e1));
+        BOOK_CHECK(cudaEventSynchronize(e1));
+        BOOK_CHECK(cudaEventElapsedTime(&ms, e0, e1));
         if (ms < best) best = ms;
     }
     fprintf(f, "h2d_saxpy_inputs,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, 2 * bytes,
             best, 2.0 * bytes / (best * 1e6), 2.0 * bytes / (best * 1e6) / copy,
             2.0 * bytes / (best * 1e6) / read);
     printf("h2d of 2 GiB: %.2f ms (%.1f GB/s)\n", best, 2.0 * bytes / (best * 1e6));
-    BK_CUDA(cudaFreeHost(h));
-    BK_CUDA(cudaFree(k.a));
-    BK_CUDA(cudaFree(k.b));
-    BK_CUDA(cudaFree(k.c));
+    BOOK_CHECK(cudaFreeHost(h));
+    BOOK_CHECK(cudaFree(k.a));
+    BOOK_CHECK(cudaFree(k.b));
+    BOOK_CHECK(cudaFree(k.c));
     fclose(f);
     return 0;
 }

@@ -42,9 +42,9 @@ int main(void)
     const int reps = 25;
     double copy = bk_copy_gbps(bytes), read = bk_read_gbps(bytes);
     cudaDeviceProp prop;
-    BK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    BOOK_CHECK(cudaGetDeviceProperties(&prop, 0));
     int clock_khz = 0;
-    BK_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+    BOOK_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
     // FP32 FMA units: 128 an SM on compute capability 9.0 (and 8.6/8.9);
     // 64 on 8.0.
     int fma_units = prop.major == 8 && prop.minor == 0 ? 64 : 128;
@@ -53,12 +53,12 @@ int main(void)
 
     ctx k;
     memset(&k, 0, sizeof k);
-    BK_CUDA(cudaMalloc(&k.a, bytes));
-    BK_CUDA(cudaMalloc(&k.b, bytes));
-    BK_CUDA(cudaMalloc(&k.sum, sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&k.a, bytes));
+    BOOK_CHECK(cudaMalloc(&k.b, bytes));
+    BOOK_CHECK(cudaMalloc(&k.sum, sizeof(float)));
     bk_fill_random(k.a, n, -1, 1, 1);
     bk_fill_random(k.b, n, -1, 1, 2);
-    BK_CUDA(cudaMemset(k.sum, 0, sizeof(float)));
+    BOOK_CHECK(cudaMemset(k.sum, 0, sizeof(float)));
 
     FILE *f = bk_csv_open("02-memory", "variant,n,bytes,flops,ms,gbps,tflops,"
                                        "of_copy,of_peak,of_soa");
@@ -202,8 +202,8 @@ int main(void)
     fprintf(f, "fp32_peak_tflops,%.2f\n", peak_tflops);
     fclose(f);
 
-    BK_CUDA(cudaFree(k.a));
-    BK_CUDA(cudaFree(k.b));
-    BK_CUDA(cudaFree(k.sum));
+    BOOK_CHECK(cudaFree(k.a));
+    BOOK_CHECK(cudaFree(k.b));
+    BOOK_CHECK(cudaFree(k.sum));
     return 0;
 }

@@ -55,8 +55,8 @@ static void spot_check(const char *name, const float *in, const float *out,
     for (size_t t = 0; t < 4096; t++) {
         size_t r = (t * 2654435761u) % rows, c = (t * 40503u + 7) % cols;
         float a, b;
-        BK_CUDA(cudaMemcpy(&a, in + r * cols + c, 4, cudaMemcpyDeviceToHost));
-        BK_CUDA(cudaMemcpy(&b, out + c * rows + r, 4, cudaMemcpyDeviceToHost));
+        BOOK_CHECK(cudaMemcpy(&a, in + r * cols + c, 4, cudaMemcpyDeviceToHost));
+        BOOK_CHECK(cudaMemcpy(&b, out + c * rows + r, 4, cudaMemcpyDeviceToHost));
         if (memcmp(&a, &b, 4) != 0) {
             fprintf(stderr, "bench: %s is not a transpose at (%zu, %zu)\n",
                     name, r, c);
@@ -75,17 +75,17 @@ int main(int argc, char **argv)
     k.rows = rows;
     k.cols = cols;
     float *in, *out;
-    BK_CUDA(cudaMalloc(&in, bytes));
-    BK_CUDA(cudaMalloc(&out, bytes));
+    BOOK_CHECK(cudaMalloc(&in, bytes));
+    BOOK_CHECK(cudaMalloc(&out, bytes));
     bk_fill_random(in, n, -1, 1, 11);
-    BK_CUDA(cudaMemset(out, 0, bytes));
+    BOOK_CHECK(cudaMemset(out, 0, bytes));
     k.in = in;
     k.out = out;
     if (ncu) {
         for (int v = 0; v < kVariants; v++)
             if (strcmp(argv[2], variants[v].name) == 0) {
-                BK_CUDA(variants[v].fn(in, out, rows, cols));
-                BK_CUDA(cudaDeviceSynchronize());
+                BOOK_CHECK(variants[v].fn(in, out, rows, cols));
+                BOOK_CHECK(cudaDeviceSynchronize());
                 spot_check(variants[v].name, in, out, rows, cols);
                 return 0;
             }
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
     std::vector<double> gbps(kVariants);
     for (int v = 0; v < kVariants; v++) {
         k.fn = variants[v].fn;
-        BK_CUDA(cudaMemset(out, 0, bytes));
+        BOOK_CHECK(cudaMemset(out, 0, bytes));
         double ms = bk_median_ms(run, &k, reps);
         spot_check(variants[v].name, in, out, rows, cols);
         gbps[v] = moved / (ms * 1e6);
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
     printf("best: %s at %.3f of cublasSgeam (target >= 0.95)\n",
            variants[best].name, gbps[best] / geam);
     cublasDestroy(k.h);
-    BK_CUDA(cudaFree(in));
-    BK_CUDA(cudaFree(out));
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
     return 0;
 }

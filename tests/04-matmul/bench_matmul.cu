@@ -4,42 +4,22 @@
 // the streaming-read and copy ceilings measured in the same run.  The
 // arithmetic ceiling is chapter 2's: the fma_peak row of
 // figures/data/$BOOK_GPU/02-memory.csv, which `make bench` writes first.
-// Writes figures/data/h200/04-matmul.csv (one row a variant) and
-// figures/data/h200/04-matmul-ceilings.csv.
+// Writes figures/data/$BOOK_GPU/04-matmul.csv (one row a variant) and
+// figures/data/$BOOK_GPU/04-matmul-ceilings.csv.
 #include "benchkit.h"
 #include "common/book.h"
 #include "04-matmul/matmul.h"
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-// The FMA peak in TFLOP/s from chapter 2's CSV (column tflops of the row
-// whose first field is fma_peak), or NAN if there is none yet.
-static double chapter2_peak(char *path, size_t size)
+// The FMA peak in TFLOP/s that chapter 2 measured on this GPU, which
+// make bench reads from figures/data/$BOOK_GPU/02-memory.csv (tools/csv.awk)
+// and passes in BOOK_FMA_PEAK; NAN if there is none yet.
+static double chapter2_peak(void)
 {
-    const char *gpu = getenv("BOOK_GPU") ? getenv("BOOK_GPU") : "h200";
-    snprintf(path, size, "figures/data/%s/02-memory.csv", gpu);
-    FILE *f = fopen(path, "r");
-    if (!f) return NAN;
-    char line[512];
-    int col = -1;
-    double v = NAN;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#') continue;
-        char *save = NULL, *t = strtok_r(line, ",\n", &save);
-        if (col < 0) {              // the column line
-            for (int i = 0; t; i++, t = strtok_r(NULL, ",\n", &save))
-                if (!strcmp(t, "tflops")) col = i;
-            if (col < 0) break;
-        } else if (t && !strcmp(t, "fma_peak")) {
-            for (int i = 0; t && i < col; i++) t = strtok_r(NULL, ",\n", &save);
-            if (t) v = strtod(t, NULL);
-            break;
-        }
-    }
-    fclose(f);
-    return v;
+    const char *v = getenv("BOOK_FMA_PEAK");
+    return v && *v ? strtod(v, NULL) : NAN;
 }
 
 typedef cudaError_t (*mm_fn)(const float *, const float *, float *, size_t,
@@ -71,20 +51,19 @@ int main(void)
     // Ceilings: bandwidth measured here, the FMA peak from chapter 2.
     double read = bk_read_gbps((size_t)1 << 30);
     double copy = bk_copy_gbps((size_t)1 << 30);
-    char peak_src[256];
-    double peak = chapter2_peak(peak_src, sizeof peak_src);   // TFLOP/s
+    double peak = chapter2_peak();   // TFLOP/s
     if (!(peak > 0)) {
-        fprintf(stderr, "bench_matmul: no fma_peak in %s (run chapter 2's "
-                        "bench first); of_peak is nan\n", peak_src);
+        fprintf(stderr, "bench_matmul: no fma_peak in this GPU's 02-memory.csv "
+                        "(run chapter 2's bench first); of_peak is nan\n");
         peak = NAN;
     }
     double ridge = peak * 1e12 / (read * 1e9);           // FLOP per byte
 
     mm_ctx k = {NULL, NULL, NULL, n, NULL, NULL};
     float *A, *B, *C;
-    BK_CUDA(cudaMalloc(&A, nn * sizeof(float)));
-    BK_CUDA(cudaMalloc(&B, nn * sizeof(float)));
-    BK_CUDA(cudaMalloc(&C, nn * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&A, nn * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&B, nn * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&C, nn * sizeof(float)));
     bk_fill_random(A, nn, -1, 1, 1);
     bk_fill_random(B, nn, -1, 1, 2);
     bk_fill_random(C, nn, -1, 1, 3);
@@ -128,15 +107,15 @@ int main(void)
     fclose(f);
 
     FILE *g = bk_csv_open("04-matmul-ceilings", "ceiling,value,unit");
-    fprintf(g, "# fma_peak %.2f TFLOP/s from %s\n", peak, peak_src);
+    fprintf(g, "# fma_peak %.2f TFLOP/s from this GPU's 02-memory.csv\n", peak);
     fprintf(g, "read,%.1f,GB/s\n", read);
     fprintf(g, "copy,%.1f,GB/s\n", copy);
     fprintf(g, "ridge,%.2f,FLOP/byte\n", ridge);
     fprintf(g, "floor_4096,%.4f,ms\n", flops / (peak * 1e9));
     fclose(g);
     cublasDestroy(k.h);
-    BK_CUDA(cudaFree(A));
-    BK_CUDA(cudaFree(B));
-    BK_CUDA(cudaFree(C));
+    BOOK_CHECK(cudaFree(A));
+    BOOK_CHECK(cudaFree(B));
+    BOOK_CHECK(cudaFree(C));
     return 0;
 }

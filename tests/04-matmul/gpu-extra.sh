@@ -8,7 +8,7 @@
 # LDG.128, shared stores, barriers.  Writes
 # figures/data/$BOOK_GPU/04-matmul-sass.csv.
 set -o pipefail
-gpu=${BOOK_GPU:-h200}
+gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 CUOBJDUMP=${CUOBJDUMP:-/usr/local/cuda/bin/cuobjdump}
 [ -x "$CUOBJDUMP" ] || CUOBJDUMP=$(command -v cuobjdump) ||
   { echo "gpu-extra: cuobjdump not found"; exit 1; }
@@ -21,10 +21,9 @@ trap 'rm -f "$tmp" "$sass" "$res"' EXIT
 "$CUOBJDUMP" -arch sm_90 -sass "$obj" > "$sass" || exit 1
 "$CUOBJDUMP" -arch sm_90 -res-usage "$obj" > "$res" || exit 1
 {
-  echo "# tool: $("$CUOBJDUMP" --version 2>/dev/null | tail -1)"
-  echo "# compiler: $(${NVCC:-nvcc} --version 2>/dev/null | tail -1)"
-  echo "# commit: ${BOOK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-  echo "# sm_90 SASS of $obj; static counts over the whole kernel"
+  tools/provenance.sh "tool: $("$CUOBJDUMP" --version 2>/dev/null | tail -1)" \
+    "compiler: $(${NVCC:-nvcc} --version 2>/dev/null | tail -1)" \
+    "sm_90 SASS of $obj; static counts over the whole kernel"
   echo "variant,kernel,regs,ffma,lds32,lds128,ldg32,ldg128,sts,bar"
 } > "$tmp"
 while read -r v k; do

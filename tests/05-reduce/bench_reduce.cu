@@ -44,15 +44,15 @@ int main(void)
 {
     float *x, *out;
     void *work;
-    BK_CUDA(cudaMalloc(&x, N28 * sizeof(float)));
-    BK_CUDA(cudaMalloc(&out, sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&x, N28 * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&out, sizeof(float)));
     size_t wb = reduce_workspace_bytes(N28);
-    BK_CUDA(cudaMalloc(&work, wb));
-    BK_CUDA(cudaMemset(work, 0, wb));
+    BOOK_CHECK(cudaMalloc(&work, wb));
+    BOOK_CHECK(cudaMemset(work, 0, wb));
     bk_fill_random(x, N28, -1.0f, 1.0f, 5);
     ctx c = {x, N28, out, work, NULL, NULL, 0};
-    BK_CUDA(cub::DeviceReduce::Sum(NULL, c.cub_bytes, x, out, (int64_t)N28));
-    BK_CUDA(cudaMalloc(&c.cub_tmp, c.cub_bytes));
+    BOOK_CHECK(cub::DeviceReduce::Sum(NULL, c.cub_bytes, x, out, (int64_t)N28));
+    BOOK_CHECK(cudaMalloc(&c.cub_tmp, c.cub_bytes));
 
     double read28 = bk_read_gbps(N28 * 4), read20 = bk_read_gbps(N20 * 4);
     timing cub = time_both(c, run_cub, 30);
@@ -104,8 +104,8 @@ int main(void)
         for (int r = 0; r < 20; r++) {
             float h;
             unsigned bits;
-            BK_CUDA(ffns[v](x, N28, out, work));
-            BK_CUDA(cudaMemcpy(&h, out, 4, cudaMemcpyDeviceToHost));
+            BOOK_CHECK(ffns[v](x, N28, out, work));
+            BOOK_CHECK(cudaMemcpy(&h, out, 4, cudaMemcpyDeviceToHost));
             memcpy(&bits, &h, 4);
             bool dup = false;
             for (unsigned s : seen) dup |= s == bits;
@@ -124,7 +124,7 @@ int main(void)
     const size_t na = 100000000;
     bk_fill_random(x, na, 0.0f, 1.0f, 7);
     std::vector<float> h(na);
-    BK_CUDA(cudaMemcpy(h.data(), x, na * 4, cudaMemcpyDeviceToHost));
+    BOOK_CHECK(cudaMemcpy(h.data(), x, na * 4, cudaMemcpyDeviceToHost));
     double exact = 0, abs_sum = 0;
     float seq = 0.0f;
     for (size_t i = 0; i < na; i++) {
@@ -149,14 +149,14 @@ int main(void)
                        u + hh * hh * u * u * abs_sum / exact};
     for (int v = 0; v < 3; v++) {
         float r;
-        BK_CUDA(afns[v](x, na, out, work));
-        BK_CUDA(cudaMemcpy(&r, out, 4, cudaMemcpyDeviceToHost));
+        BOOK_CHECK(afns[v](x, na, out, work));
+        BOOK_CHECK(cudaMemcpy(&r, out, 4, cudaMemcpyDeviceToHost));
         row(anames[v], r, bounds[v]);
     }
     fclose(a);
-    BK_CUDA(cudaFree(c.cub_tmp));
-    BK_CUDA(cudaFree(work));
-    BK_CUDA(cudaFree(out));
-    BK_CUDA(cudaFree(x));
+    BOOK_CHECK(cudaFree(c.cub_tmp));
+    BOOK_CHECK(cudaFree(work));
+    BOOK_CHECK(cudaFree(out));
+    BOOK_CHECK(cudaFree(x));
     return 0;
 }

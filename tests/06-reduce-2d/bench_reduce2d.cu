@@ -35,9 +35,9 @@ int main(void)
 {
     const size_t n = (size_t)1 << 28;
     float *a, *y, *out;
-    BK_CUDA(cudaMalloc(&a, n * 4));
-    BK_CUDA(cudaMalloc(&y, n * 4));
-    BK_CUDA(cudaMalloc(&out, (size_t)1 << 22));   // up to 2^20 outputs
+    BOOK_CHECK(cudaMalloc(&a, n * 4));
+    BOOK_CHECK(cudaMalloc(&y, n * 4));
+    BOOK_CHECK(cudaMalloc(&out, (size_t)1 << 22));   // up to 2^20 outputs
     bk_fill_random(a, n, -1.0f, 1.0f, 11);
     bk_fill_random(y, n, -1.0f, 1.0f, 12);
     FILE *f = bk_csv_open("06-reduce-2d",
@@ -55,7 +55,7 @@ int main(void)
         void *work;
         size_t wb = col_sums_workspace_bytes(rows, cols);
         if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
-        BK_CUDA(cudaMalloc(&work, wb));
+        BOOK_CHECK(cudaMalloc(&work, wb));
         fprintf(f, "read_ceiling_%s,%zux%zu,%.4f,%.1f,1.000,--\n", tags[s],
                 rows, cols, bytes / (read * 1e6), read);
         for (int v = 0; v < 5; v++) {
@@ -67,11 +67,11 @@ int main(void)
             printf("%-22s %8zu x %-8zu %8.4f ms %7.1f GB/s %.3f of read\n",
                    names[v], rows, cols, ms, g, g / read);
         }
-        BK_CUDA(cudaFree(work));
+        BOOK_CHECK(cudaFree(work));
     }
     // The dot product: 8n bytes read.
     void *work;
-    BK_CUDA(cudaMalloc(&work, dot_workspace_bytes()));
+    BOOK_CHECK(cudaMalloc(&work, dot_workspace_bytes()));
     ctx c = {a, n, 1, out, work, NULL, y, NULL};
     if (cublasCreate(&c.h) != CUBLAS_STATUS_SUCCESS) return 1;
     cublasSetPointerMode(c.h, CUBLAS_POINTER_MODE_DEVICE);
@@ -87,9 +87,9 @@ int main(void)
            ms_s, gd / gs);
     cublasDestroy(c.h);
     fclose(f);
-    BK_CUDA(cudaFree(work));
-    BK_CUDA(cudaFree(out));
-    BK_CUDA(cudaFree(y));
-    BK_CUDA(cudaFree(a));
+    BOOK_CHECK(cudaFree(work));
+    BOOK_CHECK(cudaFree(out));
+    BOOK_CHECK(cudaFree(y));
+    BOOK_CHECK(cudaFree(a));
     return 0;
 }

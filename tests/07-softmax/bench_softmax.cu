@@ -98,9 +98,9 @@ int main(void)
             2.0 * bytes / (copy_gbps * 1e6), copy_gbps);
     float *x, *y;
     void *work;
-    BK_CUDA(cudaMalloc(&x, bytes));
-    BK_CUDA(cudaMalloc(&y, bytes));
-    BK_CUDA(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+    BOOK_CHECK(cudaMalloc(&x, bytes));
+    BOOK_CHECK(cudaMalloc(&y, bytes));
+    BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
     bk_fill_random(x, n, -10, 10, 7);
 #ifdef HAVE_CUDNN_H
     bool have_dnn = cudnn_load();
@@ -156,9 +156,9 @@ int main(void)
                bk_median_ms(run_cudnn, &c, 30));
     }
 #endif
-    BK_CUDA(cudaFree(x));
-    BK_CUDA(cudaFree(y));
-    BK_CUDA(cudaFree(work));
+    BOOK_CHECK(cudaFree(x));
+    BOOK_CHECK(cudaFree(y));
+    BOOK_CHECK(cudaFree(work));
     fclose(csv);
     return 0;
 }

@@ -36,10 +36,10 @@ int main(void)
     fprintf(f, "copy,1,%zu,%.4f,%.1f,1.000\n", n,
             2.0 * bytes / (copy * 1e6), copy);
     float *x, *y, *g, *b;
-    BK_CUDA(cudaMalloc(&x, bytes));
-    BK_CUDA(cudaMalloc(&y, bytes));
-    BK_CUDA(cudaMalloc(&g, cols * sizeof(float)));
-    BK_CUDA(cudaMalloc(&b, cols * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&x, bytes));
+    BOOK_CHECK(cudaMalloc(&y, bytes));
+    BOOK_CHECK(cudaMalloc(&g, cols * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&b, cols * sizeof(float)));
     bk_fill_random(x, n, -1, 1, 11);
     bk_fill_random(g, cols, 0.5f, 1.5f, 12);
     bk_fill_random(b, cols, -1, 1, 13);
@@ -55,10 +55,10 @@ int main(void)
         printf("%-15s %8.4f ms %7.1f GB/s  %.3f of copy\n", names[w], ms,
                gbps, gbps / copy);
     }
-    BK_CUDA(cudaFree(x));
-    BK_CUDA(cudaFree(y));
-    BK_CUDA(cudaFree(g));
-    BK_CUDA(cudaFree(b));
+    BOOK_CHECK(cudaFree(x));
+    BOOK_CHECK(cudaFree(y));
+    BOOK_CHECK(cudaFree(g));
+    BOOK_CHECK(cudaFree(b));
     fclose(f);
     return 0;
 }

@@ -62,13 +62,13 @@ static size_t cub_bytes(int type, size_t n)
 {
     size_t b = 0;
     if (type == 0)
-        BK_CUDA(cub::DeviceScan::InclusiveSum(nullptr, b, (const float *)0,
+        BOOK_CHECK(cub::DeviceScan::InclusiveSum(nullptr, b, (const float *)0,
                                               (float *)0, n));
     else if (type == 1)
-        BK_CUDA(cub::DeviceScan::InclusiveSum(nullptr, b, (const int *)0,
+        BOOK_CHECK(cub::DeviceScan::InclusiveSum(nullptr, b, (const int *)0,
                                               (int *)0, n));
     else
-        BK_CUDA(cub::DeviceScan::InclusiveSum(nullptr, b,
+        BOOK_CHECK(cub::DeviceScan::InclusiveSum(nullptr, b,
                                               (const long long *)0,
                                               (long long *)0, n));
     return b;
@@ -91,13 +91,13 @@ static int ncu_mode(const char *v)
     else if (!strcmp(v, "gems")) a = SCAN_TILE_BLELLOCH_GEMS;
     else { fprintf(stderr, "bench --ncu: unknown variant %s\n", v); return 2; }
     float *in, *out;
-    BK_CUDA(cudaMalloc(&in, n * sizeof(float)));
-    BK_CUDA(cudaMalloc(&out, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&in, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&out, n * sizeof(float)));
     bk_fill_random(in, n, -1, 1, 7);
-    BK_CUDA(scan_tiles_f32(in, out, n, a, SCAN_INCLUSIVE));
-    BK_CUDA(cudaDeviceSynchronize());
-    BK_CUDA(cudaFree(in));
-    BK_CUDA(cudaFree(out));
+    BOOK_CHECK(scan_tiles_f32(in, out, n, a, SCAN_INCLUSIVE));
+    BOOK_CHECK(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
     return 0;
 }
 
@@ -110,13 +110,13 @@ int main(int argc, char **argv)
     FILE *f = bk_csv_open("09-scan",
                           "variant,type,n,bytes,ms,gbps,of_copy,of_cub");
     void *in, *out, *scratch;
-    BK_CUDA(cudaMalloc(&in, n * 8));
-    BK_CUDA(cudaMalloc(&out, n * 8));
+    BOOK_CHECK(cudaMalloc(&in, n * 8));
+    BOOK_CHECK(cudaMalloc(&out, n * 8));
     size_t sb = scan_scratch_bytes(n, 4);
     for (int t = 0; t < 3; t++)
         if (cub_bytes(t, n) > sb) sb = cub_bytes(t, n);
     if (scan_scratch_bytes(n, 8) > sb) sb = scan_scratch_bytes(n, 8);
-    BK_CUDA(cudaMalloc(&scratch, sb));
+    BOOK_CHECK(cudaMalloc(&scratch, sb));
 
     struct variant { const char *name; int type, tile, dev; };
     const variant vs[] = {
@@ -147,8 +147,8 @@ int main(int argc, char **argv)
         const size_t es = v.type == 2 ? 8 : 4;
         if (v.type == 0) bk_fill_random((float *)in, n, -1, 1, 11);
         else fill_ints<<<1024, 256>>>((int *)in, n * es / 4, 201);
-        BK_CUDA(cudaGetLastError());
-        BK_CUDA(cudaDeviceSynchronize());
+        BOOK_CHECK(cudaGetLastError());
+        BOOK_CHECK(cudaDeviceSynchronize());
         ctx c = {in, out, n, v.type, v.tile, v.dev, scratch, sb};
         double ms = bk_median_ms(run, &c, 30);
         double moved = 2.0 * n * es;
@@ -164,9 +164,9 @@ int main(int argc, char **argv)
             2 * fbytes, 2.0 * fbytes / (copy * 1e6), copy, copy / cub_gbps[0]);
     fprintf(f, "read_ceiling,-,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, fbytes,
             fbytes / (read * 1e6), read, read / copy, read / cub_gbps[0]);
-    BK_CUDA(cudaFree(in));
-    BK_CUDA(cudaFree(out));
-    BK_CUDA(cudaFree(scratch));
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
+    BOOK_CHECK(cudaFree(scratch));
     fclose(f);
     return 0;
 }

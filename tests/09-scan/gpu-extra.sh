@@ -7,7 +7,7 @@
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_find || exit 1
-gpu=${BOOK_GPU:-h200}
+gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 bench=build/09-scan/bench
 [ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
 ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum

@@ -70,13 +70,13 @@ int main(void)
     int *in;
     void *out, *scratch;
     size_t *count, sb = compact_scratch_bytes(n), cb = 0;
-    BK_CUDA(cudaMalloc((void **)&in, ib));
-    BK_CUDA(cudaMalloc(&out, n * sizeof(size_t)));
-    BK_CUDA(cudaMalloc((void **)&count, sizeof(size_t)));
-    BK_CUDA(cub::DeviceSelect::If(nullptr, cb, in, (int *)out, count, n,
+    BOOK_CHECK(cudaMalloc((void **)&in, ib));
+    BOOK_CHECK(cudaMalloc(&out, n * sizeof(size_t)));
+    BOOK_CHECK(cudaMalloc((void **)&count, sizeof(size_t)));
+    BOOK_CHECK(cub::DeviceSelect::If(nullptr, cb, in, (int *)out, count, n,
                                   greater_than{0}));
     if (cb > sb) sb = cb;
-    BK_CUDA(cudaMalloc(&scratch, sb));
+    BOOK_CHECK(cudaMalloc(&scratch, sb));
 
     const unsigned densities[3] = {500, 10, 990};
     const char *dnames[3] = {"50", "1", "99"};
@@ -85,14 +85,14 @@ int main(void)
                              "staged", "cub_select_if"};
     for (int d = 0; d < 3; d++) {
         fill_density<<<1024, 256>>>(in, n, densities[d], false);
-        BK_CUDA(cudaGetLastError());
-        BK_CUDA(cudaDeviceSynchronize());
+        BOOK_CHECK(cudaGetLastError());
+        BOOK_CHECK(cudaDeviceSynchronize());
         double ms[NV], gbps[NV], moved = 0;
         size_t kept = 0;
         for (int w = CUB; w >= 0; w--) {     // CUB first: the reference
             ctx c = {in, out, n, count, w, scratch, sb};
             ms[w] = bk_median_ms(run, &c, 30);
-            BK_CUDA(cudaMemcpy(&kept, count, sizeof kept,
+            BOOK_CHECK(cudaMemcpy(&kept, count, sizeof kept,
                                cudaMemcpyDeviceToHost));
             moved = (double)ib + 4.0 * kept;
             gbps[w] = moved / (ms[w] * 1e6);
@@ -108,12 +108,12 @@ int main(void)
     }
     // find_repeats: about every other index is a repeat.
     fill_density<<<1024, 256>>>(in, n, 0, true);
-    BK_CUDA(cudaGetLastError());
-    BK_CUDA(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaGetLastError());
+    BOOK_CHECK(cudaDeviceSynchronize());
     ctx c = {in, out, n, count, 5, scratch, sb};
     double ms = bk_median_ms(run, &c, 30);
     size_t kept = 0;
-    BK_CUDA(cudaMemcpy(&kept, count, sizeof kept, cudaMemcpyDeviceToHost));
+    BOOK_CHECK(cudaMemcpy(&kept, count, sizeof kept, cudaMemcpyDeviceToHost));
     double moved = (double)ib + 8.0 * kept, gbps = moved / (ms * 1e6);
     fclose(f);
     f = bk_csv_open("10-compaction-repeats",
@@ -122,10 +122,10 @@ int main(void)
             ms, gbps, gbps / copy);
     printf("find_repeats     %zu repeats  %8.3f ms %7.1f GB/s\n", kept, ms,
            gbps);
-    BK_CUDA(cudaFree(in));
-    BK_CUDA(cudaFree(out));
-    BK_CUDA(cudaFree(count));
-    BK_CUDA(cudaFree(scratch));
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
+    BOOK_CHECK(cudaFree(count));
+    BOOK_CHECK(cudaFree(scratch));
     fclose(f);
     return 0;
 }

@@ -2,35 +2,26 @@
 #include "benchkit.h"
 #include <algorithm>
 #include <cstdlib>
-#include <ctime>
 #include <vector>
-
-void bk_cuda_ok(cudaError_t e, const char *what, const char *file, int line)
-{
-    if (e != cudaSuccess) {
-        fprintf(stderr, "%s:%d: %s failed: %s\n", file, line, what, cudaGetErrorString(e));
-        exit(1);
-    }
-}
 
 double bk_median_ms(bk_work fn, void *ctx, int reps)
 {
     if (reps < 20) reps = 20;
     cudaEvent_t a, b;
-    BK_CUDA(cudaEventCreate(&a));
-    BK_CUDA(cudaEventCreate(&b));
-    for (int i = 0; i < 3; i++) BK_CUDA(fn(ctx));
-    BK_CUDA(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaEventCreate(&a));
+    BOOK_CHECK(cudaEventCreate(&b));
+    for (int i = 0; i < 3; i++) BOOK_CHECK(fn(ctx));
+    BOOK_CHECK(cudaDeviceSynchronize());
     std::vector<float> t(reps);
     for (int i = 0; i < reps; i++) {
-        BK_CUDA(cudaEventRecord(a));
-        BK_CUDA(fn(ctx));
-        BK_CUDA(cudaEventRecord(b));
-        BK_CUDA(cudaEventSynchronize(b));
-        BK_CUDA(cudaEventElapsedTime(&t[i], a, b));
+        BOOK_CHECK(cudaEventRecord(a));
+        BOOK_CHECK(fn(ctx));
+        BOOK_CHECK(cudaEventRecord(b));
+        BOOK_CHECK(cudaEventSynchronize(b));
+        BOOK_CHECK(cudaEventElapsedTime(&t[i], a, b));
     }
-    BK_CUDA(cudaEventDestroy(a));
-    BK_CUDA(cudaEventDestroy(b));
+    BOOK_CHECK(cudaEventDestroy(a));
+    BOOK_CHECK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
     return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
 }
@@ -44,13 +35,13 @@ static cudaError_t run_copy(void *p)
 double bk_copy_gbps(size_t bytes)
 {
     copy_ctx c = {NULL, NULL, bytes};
-    BK_CUDA(cudaMalloc(&c.dst, bytes));
-    BK_CUDA(cudaMalloc((void **)&c.src, bytes));
-    BK_CUDA(cudaMemset(c.dst, 0, bytes));
-    BK_CUDA(cudaMemset((void *)c.src, 1, bytes));
+    BOOK_CHECK(cudaMalloc(&c.dst, bytes));
+    BOOK_CHECK(cudaMalloc((void **)&c.src, bytes));
+    BOOK_CHECK(cudaMemset(c.dst, 0, bytes));
+    BOOK_CHECK(cudaMemset((void *)c.src, 1, bytes));
     double ms = bk_median_ms(run_copy, &c, 30);
-    BK_CUDA(cudaFree(c.dst));
-    BK_CUDA(cudaFree((void *)c.src));
+    BOOK_CHECK(cudaFree(c.dst));
+    BOOK_CHECK(cudaFree((void *)c.src));
     return 2.0 * bytes / (ms * 1e6);
 }
 
@@ -77,15 +68,15 @@ double bk_read_gbps(size_t bytes)
 {
     read_ctx c;
     int sms = 0;
-    BK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     c.n4 = bytes / 16;
     c.blocks = sms * 8;
-    BK_CUDA(cudaMalloc((void **)&c.x, c.n4 * 16));
-    BK_CUDA(cudaMalloc(&c.sink, sizeof(float)));
-    BK_CUDA(cudaMemset((void *)c.x, 0, c.n4 * 16));
+    BOOK_CHECK(cudaMalloc((void **)&c.x, c.n4 * 16));
+    BOOK_CHECK(cudaMalloc(&c.sink, sizeof(float)));
+    BOOK_CHECK(cudaMemset((void *)c.x, 0, c.n4 * 16));
     double ms = bk_median_ms(run_read, &c, 30);
-    BK_CUDA(cudaFree((void *)c.x));
-    BK_CUDA(cudaFree(c.sink));
+    BOOK_CHECK(cudaFree((void *)c.x));
+    BOOK_CHECK(cudaFree(c.sink));
     return (double)c.n4 * 16 / (ms * 1e6);
 }
 
@@ -103,32 +94,25 @@ __global__ void fill_kernel(float *d, size_t n, float lo, float hi, unsigned lon
 void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed)
 {
     fill_kernel<<<1024, 256>>>(d, n, lo, hi, seed);
-    BK_CUDA(cudaGetLastError());
-    BK_CUDA(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaGetLastError());
+    BOOK_CHECK(cudaDeviceSynchronize());
 }
 
 FILE *bk_csv_open(const char *chapter, const char *columns)
 {
-    const char *gpu = getenv("BOOK_GPU") ? getenv("BOOK_GPU") : "h200";
+    const char *gpu = getenv("BOOK_GPU"), *prov = getenv("BOOK_PROVENANCE");
+    if (!gpu || !*gpu || !prov || !*prov) {
+        fprintf(stderr, "bench: BOOK_GPU and BOOK_PROVENANCE unset; run the benchmarks "
+                        "through make bench (tools/bench.sh)\n");
+        exit(1);
+    }
     char path[512];
     snprintf(path, sizeof path, "figures/data/%s/%s.csv", gpu, chapter);
     FILE *f = fopen(path, "w");
     if (!f) { perror(path); exit(1); }
     cudaDeviceProp p;
-    int drv = 0, rt = 0;
-    BK_CUDA(cudaGetDeviceProperties(&p, 0));
-    BK_CUDA(cudaDriverGetVersion(&drv));
-    BK_CUDA(cudaRuntimeGetVersion(&rt));
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    if (getenv("BOOK_DATE")) snprintf(date, sizeof date, "%s", getenv("BOOK_DATE"));
-    const char *commit = getenv("BOOK_COMMIT") ? getenv("BOOK_COMMIT") : "unknown";
-    const char *nvdrv = getenv("BOOK_DRIVER") ? getenv("BOOK_DRIVER") : "unknown";
-    fprintf(f, "# gpu: %s (%d SMs)\n# driver: %s (CUDA %d.%d)\n# cuda runtime: %d.%d\n# date: %s\n# commit: %s\n",
-            p.name, p.multiProcessorCount, nvdrv, drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10,
-            date, commit);
-    fprintf(f, "%s\n", columns);
+    BOOK_CHECK(cudaGetDeviceProperties(&p, 0));
+    fprintf(f, "%s\n# device: %s, %d SMs\n%s\n", prov, p.name, p.multiProcessorCount, columns);
     printf("bench: writing %s\n", path);
     return f;
 }

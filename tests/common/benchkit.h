@@ -3,18 +3,19 @@
  * A variant is timed with CUDA events: three warm-up runs, then the median
  * of at least 20.  Ceilings are measured in the same process: a device-to-
  * device copy and a streaming read.  Results go to
- * figures/data/$BOOK_GPU/<chapter>.csv with a provenance header. */
+ * figures/data/$BOOK_GPU/<chapter>.csv, headed by $BOOK_PROVENANCE (both set
+ * by make bench, tools/bench.sh). */
 #ifndef BENCHKIT_H
 #define BENCHKIT_H
 #include <stddef.h>
 #include <stdio.h>
 #include <cuda_runtime_api.h>
+#include "common/book.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Exit with a message if a CUDA call failed. */
-#define BK_CUDA(call) bk_cuda_ok((call), #call, __FILE__, __LINE__)
-void bk_cuda_ok(cudaError_t e, const char *what, const char *file, int line);
+/* CUDA calls are checked with the book's BOOK_CHECK (common/book.h): a
+ * failure stops the benchmark with the file, line and error. */
 /* A timed piece of work: returns the status of its launch. */
 typedef cudaError_t (*bk_work)(void *ctx);
 /* Median time in milliseconds of REPS runs (REPS >= 20) after warm-up. */

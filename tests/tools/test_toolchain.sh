@@ -15,7 +15,7 @@ run() {   # run NAME COMMAND...: the command must exit 0
   if out=$("$@" 2>&1); then echo "[       OK ] $name"; else echo "$out" | tail -5; echo "[  FAILED  ] $name"; fi
 }
 markup() { tools/noweb.sh markup "$@"; }
-weave() { tools/noweb.sh weave "$@" | gawk -f tools/nw2md.awk; }
+weave() { tools/noweb.sh weave "$@" | gawk -f tools/csv.awk -f tools/nw2md.awk; }
 # expect_fail STATUS-CHECK PATTERN COMMAND...: fails, and says PATTERN
 expect_fail() {
   local pat=$1; shift
@@ -26,11 +26,11 @@ expect_fail() {
 t_undefined_tangle() { expect_fail "$fx/undefined-chunk.nw:6: chunk <<Do the work>> is used but never defined" \
   bash -c "set -o pipefail; tools/noweb.sh markup $fx/undefined-chunk.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/a.cu"; }
 t_undefined_weave() { expect_fail "$fx/undefined-chunk.nw:6: chunk <<Do the work>> is used but never defined" \
-  bash -c "set -o pipefail; tools/noweb.sh weave $fx/undefined-chunk.nw | gawk -f tools/nw2md.awk"; }
+  bash -c "set -o pipefail; tools/noweb.sh weave $fx/undefined-chunk.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"; }
 t_prose_shift_tangle() { expect_fail "$fx/prose-shift.nw:3: unescaped << in documentation chunk" \
   bash -c "set -o pipefail; tools/noweb.sh markup $fx/prose-shift.nw | gawk -f tools/tangle.awk -v mode=check"; }
 t_prose_shift_weave() { expect_fail "$fx/prose-shift.nw:3: unescaped << in documentation chunk" \
-  bash -c "set -o pipefail; tools/noweb.sh weave $fx/prose-shift.nw | gawk -f tools/nw2md.awk"; }
+  bash -c "set -o pipefail; tools/noweb.sh weave $fx/prose-shift.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"; }
 t_unused_and_wide() {
   expect_fail "$fx/unused-and-wide.nw:7: chunk <<Never used>> is defined but never used" \
     bash -c "tools/noweb.sh markup $fx/unused-and-wide.nw | gawk -f tools/tangle.awk -v mode=check -v width=78" &&
@@ -62,12 +62,12 @@ t_weave_markdown() {
   grep -q '\\nwidentry{k}{\\hyperlink{nw1}{1}}{\\hyperlink{nw2}{2}}' "$tmp/good.md"
 }
 t_measured_data() {
-  tools/noweb.sh weave $fx/data.nw | gawk -f tools/nw2md.awk -v draft=1 > "$tmp/data.md" 2>/dev/null
+  tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=1 > "$tmp/data.md" 2>/dev/null
   grep -q 'Fast took 2.0 ms,' "$tmp/data.md" && grep -q '^4.0 times slow;' "$tmp/data.md" &&
   grep -q '^2.00 quarter.' "$tmp/data.md" && grep -q '^| slow | 100 |' "$tmp/data.md" &&
   grep -q 'Missing: \[not yet measured\]' "$tmp/data.md" &&
   expect_fail "$fx/data.nw:9: no data in tests/tools/fixtures/nothing.csv" \
-    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/nw2md.awk"
+    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"
 }
 t_book_has_no_drift() { tools/check.sh; }
 t_bad_chapter_fails_make() {

@@ -1,0 +1,23 @@
+#!/bin/bash
+# bench.sh GPU "CH..." BENCH... -- make bench: run each benchmark program, then
+# each chapter's tests/CH/gpu-extra.sh, writing figures/data/GPU/ (GPU empty:
+# the GPU of this machine, tools/gpu-slug.sh).  Every CSV starts with the
+# provenance lines of tools/provenance.sh, passed to the programs in
+# BOOK_PROVENANCE.  Exits non-zero if any program failed.
+gpu=${1:-$(tools/gpu-slug.sh)} || exit 1
+chs=$2; shift 2
+export BOOK_GPU=$gpu BOOK_PROVENANCE
+BOOK_PROVENANCE=$(tools/provenance.sh)
+mkdir -p "figures/data/$gpu"
+echo "bench: writing figures/data/$gpu/"
+st=0
+for b in "$@"; do
+  # Chapter 4 reports against the FMA peak that chapter 2 measured on this GPU.
+  BOOK_FMA_PEAK=$(tools/csvget.sh "figures/data/$gpu/02-memory.csv" variant=fma_peak tflops) \
+    "$b" || { echo "bench: $b failed"; st=1; }
+done
+for c in $chs; do
+  [ -x "tests/$c/gpu-extra.sh" ] || continue
+  "tests/$c/gpu-extra.sh" || { echo "bench: tests/$c/gpu-extra.sh failed"; st=1; }
+done
+exit $st

@@ -1,0 +1,38 @@
+#!/bin/bash
+# build-src.sh -- what the build compiles, made ready before make decides
+# what to rebuild (the Makefile runs it while it reads itself, so make -n
+# tells the truth too):
+#  - with noweb: tangle the chapters into build/src with #line directives
+#    (files whose bytes do not change are not touched, so only what changed
+#    is compiled again), then check that the committed tangled/ is the same
+#    code without the #line lines; any difference is drift, reported as
+#    FILE:LINE, and the build stops;
+#  - without noweb: the build compiles tangled/ itself, after checking that
+#    the chapters' code is what it was written from (tangled/.codesum).
+# Prints one line saying which tree is compiled; exits 1 on drift.
+cd "$(dirname "$0")/.." || exit 1
+if ! { command -v notangle && command -v gawk; } >/dev/null 2>&1; then
+  if [ "$(tools/codesum.sh)" != "$(cat tangled/.codesum 2>/dev/null)" ]; then
+    echo "tangled/.codesum:1: the chapters' code is not what tangled/ was written from, and noweb"
+    echo "  is not here to tangle them: install noweb (make deps), or run make tangle where it is"
+    exit 1
+  fi
+  echo "build: compiling the committed tangled/ (noweb is not installed)"
+  exit 0
+fi
+tools/tangle.sh build/src lines || exit 1
+status=0
+for f in $(cd build/src && find . -type f | sed 's|^\./||' | sort); do
+  if [ ! -f "tangled/$f" ]; then
+    echo "tangled/$f:1: missing; the chapters write it (run make tangle)"; status=1
+  elif ! grep -v '^#line ' "build/src/$f" | cmp -s - "tangled/$f"; then
+    l=$(grep -v "^#line " "build/src/$f" | cmp - "tangled/$f" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
+    echo "tangled/$f:${l:-1}: differs from what the chapters say (edit the chapter, then make tangle)"; status=1
+  fi
+done
+for f in $(cd tangled && find . -type f ! -name .codesum | sed 's|^\./||' | sort); do
+  [ -f "build/src/$f" ] || { echo "tangled/$f:1: no chapter writes this file any more (run make tangle)"; status=1; }
+done
+if [ $status = 0 ]; then echo "build: compiling the chapters (tangled into build/src)"
+else echo "build: the committed tangled/ is not what the chapters say; run make tangle, then build again"; fi
+exit $status
