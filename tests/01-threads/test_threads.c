@@ -6,11 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const size_t sizes[] = {1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257,
-                               1000, 4097, (1u << 20) + 3, 10000001};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
+/* The book's ladder of sizes (testkit), up to 10^7 + 1. */
 /* Under the sanitizer the largest sizes are left out: it is slow. */
-static size_t nsizes(void) { return tk_small() ? NSIZES - 2 : NSIZES; }
+static size_t nsizes(void) { return tk_nsizes(10000001); }
 
 typedef cudaError_t (*binary_op)(const float *, const float *, float *, size_t);
 
@@ -43,7 +41,7 @@ static void all_sizes(binary_op op, size_t offset)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++)
-            assert_int_equal(check_add(op, sizes[k], offset, round), 0);
+            assert_int_equal(check_add(op, tk_size(k), offset, round), 0);
 }
 
 static void vadd_all_sizes(void **s) { (void)s; all_sizes(vadd, 0); }
@@ -103,7 +101,7 @@ static void saxpy_all_sizes(void **s)
     const float alpha = 2.5f;
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = sizes[k];
+            size_t n = tk_size(k);
             uint64_t seed = tk_seed(round), st = seed;
             float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
             double *ref = tk_malloc(n * sizeof *ref);

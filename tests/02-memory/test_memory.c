@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const size_t sizes[] = {1, 3, 4, 5, 31, 33, 257, 1000, 4097,
-                               (1u << 20) + 3, 10000001};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
-static size_t nsizes(void) { return tk_small() ? NSIZES - 2 : NSIZES; }
+/* The book's ladder of sizes (testkit), up to 10^7 + 1. */
+static size_t nsizes(void) { return tk_nsizes(10000001); }
 
 /* Copy n random floats from in + off to out + off; compare bit for bit. */
 static void copy_case(size_t n, size_t off, int round)
@@ -38,9 +36,9 @@ static void copy_all_sizes(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            copy_case(sizes[k], 0, round);
-            copy_case(sizes[k], 1, round);   /* misaligned: the fallback */
-            copy_case(sizes[k], 4, round);   /* 16-byte aligned again */
+            copy_case(tk_size(k), 0, round);
+            copy_case(tk_size(k), 1, round);   /* misaligned: the fallback */
+            copy_case(tk_size(k), 4, round);   /* 16-byte aligned again */
         }
 }
 
@@ -77,8 +75,8 @@ static void read_sum_all_sizes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++) {
-        for (size_t k = 0; k < nsizes(); k++) read_case(sizes[k], 1, round);
-        for (size_t k = 0; k < 9; k++) read_case(sizes[k], 3, round);
+        for (size_t k = 0; k < nsizes(); k++) read_case(tk_size(k), 1, round);
+        for (size_t k = 0; k < tk_nsizes(4097); k++) read_case(tk_size(k), 3, round);
     }
 }
 

@@ -9,11 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const size_t sizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 4097,
-                               10000003, (size_t)1 << 28};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
+/* The book's ladder of sizes (testkit), up to 2^28. */
 /* Under the sanitizer the two largest sizes are left out: it is slow. */
-static size_t nsizes(void) { return tk_small() ? NSIZES - 2 : NSIZES; }
+static size_t nsizes(void) { return tk_nsizes((size_t)1 << 28); }
 
 struct variant { const char *name; reduce_fn fn; int sequential; };
 static const struct variant sums[] = {
@@ -90,7 +88,7 @@ static void sums_random(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = sizes[k];
+            size_t n = tk_size(k);
             uint64_t seed = tk_seed(round), st = seed;
             float *x = tk_malloc(n * sizeof *x);
             tk_fill(x, n, -1.0, 1.0, &st);
@@ -120,7 +118,7 @@ static void sums_exact_ternary(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = sizes[k];
+            size_t n = tk_size(k);
             uint64_t seed = tk_seed(round), st = seed;
             float *x = tk_malloc(n * sizeof *x);
             for (size_t i = 0; i < n; i++)
@@ -149,7 +147,7 @@ static void sums_all_equal(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     for (size_t k = 0; k < nsizes(); k++) {
-        size_t n = sizes[k];
+        size_t n = tk_size(k);
         float *x = tk_malloc(n * sizeof *x);
         for (size_t i = 0; i < n; i++) x[i] = 0.5f;
         double ref = 0.5 * (double)n;
@@ -177,7 +175,7 @@ static void mean_all_sizes(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = sizes[k];
+            size_t n = tk_size(k);
             uint64_t seed = tk_seed(round), st = seed;
             float *x = tk_malloc(n * sizeof *x);
             tk_fill(x, n, -1.0, 3.0, &st);
@@ -205,7 +203,7 @@ static void max_all_sizes(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = sizes[k];
+            size_t n = tk_size(k);
             uint64_t seed = tk_seed(round), st = seed;
             float *x = tk_malloc(n * sizeof *x);
             for (int kind = 0; kind < 3; kind++) {
@@ -237,7 +235,7 @@ static void compensated_is_accurate(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = sizes[k];
+            size_t n = tk_size(k);
             uint64_t seed = tk_seed(round), st = seed;
             float *x = tk_malloc(n * sizeof *x);
             tk_fill(x, n, 0.0, 1.0, &st);

@@ -68,8 +68,7 @@ static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
     size_t wb = col_sums_workspace_bytes(rows, cols);
     if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
     void *work;
-    TK_CUDA(cudaMalloc(&work, wb));
-    tk_poison(work, wb);
+    work = tk_dev_bytes(wb);
     for (size_t v = 0; v < NVARIANTS; v++) {
         int by_rows = variants[v].by_rows;
         size_t m = by_rows ? rows : cols, len = by_rows ? cols : rows;
@@ -124,9 +123,7 @@ static void rows_and_columns_misaligned(void **s)
     check_shape(64, 4096, 1, 1, 1);
 }
 
-static const size_t dot_sizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1000,
-                                   4097, 10000003, (size_t)1 << 28};
-#define NDOT (sizeof dot_sizes / sizeof dot_sizes[0])
+/* Dot products over the book's ladder of sizes (testkit), up to 2^28. */
 
 static void check_dot(size_t n, size_t offset, int exact, int round)
 {
@@ -150,8 +147,7 @@ static void check_dot(size_t n, size_t offset, int exact, int round)
     float *dx = tk_dev_floats(n + offset), *dy = tk_dev_floats(n + offset);
     float *dout = tk_dev_floats(1), got;
     void *work;
-    TK_CUDA(cudaMalloc(&work, dot_workspace_bytes()));
-    tk_poison(work, dot_workspace_bytes());
+    work = tk_dev_bytes(dot_workspace_bytes());
     tk_upload(dx, x, n + offset);
     tk_upload(dy, y, n + offset);
     TK_CUDA(dot(dx + offset, dy + offset, n, dout, work));
@@ -173,11 +169,11 @@ static void dot_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    size_t k = tk_small() ? NDOT - 2 : NDOT;
+    size_t k = tk_nsizes((size_t)1 << 28);
     for (int round = 0; round < 2; round++)
         for (size_t i = 0; i < k; i++) {
-            check_dot(dot_sizes[i], 0, 0, round);
-            check_dot(dot_sizes[i], 0, 1, round);
+            check_dot(tk_size(i), 0, 0, round);
+            check_dot(tk_size(i), 0, 1, round);
         }
 }
 

@@ -335,7 +335,7 @@ static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
         if (kind == 3 && i == n - 1) xs[i] = INFINITY;
     }
     float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m), *work;
-    TK_CUDA(cudaMalloc((void **)&work, SOFTMAX_WORK_BYTES));
+    work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
     tk_upload(dx, x, m);
     TK_CUDA(whole_under_test(dx + offset, dy + offset, n, work));
     TK_CUDA(cudaDeviceSynchronize());

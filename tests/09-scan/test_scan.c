@@ -11,18 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const size_t sizes[] = {1,    2,    31,    32,    33,
-                               1023, 1024, 1025,  2049,  4097,
-                               8193, 12289, 1000001};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
-/* Under the sanitizer (BOOK_SMALL=1) a few sizes and one seed: the four
- * tools together must finish in minutes.  12289 is still four tiles. */
-static const size_t small_sizes[] = {1, 33, 1025, 4097, 12289};
-static size_t nsizes(void) { return tk_small() ? 5 : NSIZES; }
-static size_t size_at(size_t z)
-{
-    return tk_small() ? small_sizes[z] : sizes[z];
-}
+/* The book's ladder of sizes (testkit) up to 10^6 + 1; under the
+ * sanitizer (BOOK_SMALL=1) its short ladder and one seed: the four tools
+ * together must finish in minutes.  12289 is still four tiles. */
+static size_t nsizes(void) { return tk_nsizes(1000001); }
+static size_t size_at(size_t z) { return tk_size(z); }
 static int rounds(void) { return tk_small() ? 1 : 2; }
 #define BIG ((size_t)1 << 28)
 /* Every device-wide algorithm, in the order of scan_device_algo. */
@@ -165,17 +158,14 @@ static size_t check_scan(elem_t t, int tile_algo, scan_device_algo algo,
     void *din = NULL, *dout = NULL, *scratch = NULL;
     size_t sbytes = scan_scratch_bytes(n, es);
     const size_t off = g_offset * es;
-    TK_CUDA(cudaMalloc(&din, bytes + off));
-    TK_CUDA(cudaMalloc(&dout, bytes + off));
-    TK_CUDA(cudaMalloc(&scratch, sbytes));
-    tk_poison(dout, bytes + off);
-    tk_poison(scratch, sbytes);
-    TK_CUDA(cudaMemcpy((char *)din + off, x, bytes, cudaMemcpyHostToDevice));
+    din = tk_dev_bytes(bytes + off);
+    dout = tk_dev_bytes(bytes + off);
+    scratch = tk_dev_bytes(sbytes);
+    tk_upload_bytes((char *)din + off, x, bytes);
     TK_CUDA(run_scan(t, tile_algo, algo, (char *)din + off,
                      (char *)dout + off, n, kind, scratch, sbytes));
     TK_CUDA(cudaDeviceSynchronize());
-    TK_CUDA(cudaMemcpy(got, (char *)dout + off, bytes,
-                       cudaMemcpyDeviceToHost));
+    tk_download_bytes(got, (char *)dout + off, bytes);
     /* Float sums are exact when every partial sum is an integer below
      * 2^24 in magnitude. */
     int exact = pattern == P_ZEROS ||
@@ -567,8 +557,7 @@ static size_t check_big(const int *dout, size_t n, size_t seg, size_t from,
     *below = 0;
     for (size_t s = 0; s < n; s += chunk) {
         size_t m = n - s < chunk ? n - s : chunk;
-        TK_CUDA(cudaMemcpy(h, dout + s, m * sizeof *h,
-                           cudaMemcpyDeviceToHost));
+        tk_download_bytes(h, dout + s, m * sizeof *h);
         size_t j = 0;
         while (j < m) {                      /* one segment at a time */
             const size_t i0 = s + j;
@@ -596,17 +585,15 @@ static void index_past_2_to_32(void **s)
     TK_REQUIRE_GPU();
     if (tk_small()) skip();
     const size_t n = ((size_t)1 << 32) + (1 << 20) + 3;
-    int *din = NULL, *dout = NULL;
-    void *scratch = NULL;
     size_t sb = scan_scratch_bytes(n, 4), below = 0;
-    TK_CUDA(cudaMalloc((void **)&din, n * sizeof *din));
-    TK_CUDA(cudaMalloc((void **)&dout, n * sizeof *dout));
-    TK_CUDA(cudaMalloc(&scratch, sb));
+    TK_REQUIRE_DEVICE_BYTES(2 * n * sizeof(int) + sb);   /* about 34 GB */
+    int *din = tk_dev_bytes(n * sizeof *din);
+    int *dout = tk_dev_bytes(n * sizeof *dout);
+    void *scratch = tk_dev_bytes(sb);
     TK_CUDA(cudaMemset(din, 0, n * sizeof *din));
     const int one = 1;
     for (size_t m = 0; m < NMARKS; m++)
-        TK_CUDA(cudaMemcpy(din + marks[m], &one, sizeof one,
-                           cudaMemcpyHostToDevice));
+        tk_upload_bytes(din + marks[m], &one, sizeof one);
     /* The single pass, whole array. */
     tk_poison(dout, n * sizeof *dout);
     TK_CUDA(scan_i32(din, dout, n, SCAN_INCLUSIVE, SCAN_LOOKBACK, scratch,

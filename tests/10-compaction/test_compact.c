@@ -8,16 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const size_t sizes[] = {1,    2,     31,      32,   33,
-                               1023, 1024,  1025,    4097, 8193,
-                               12289, 1000001, (size_t)1 << 28};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
-static const size_t small_sizes[] = {1, 33, 1025, 4097, 12289};
-static size_t nsizes(void) { return tk_small() ? 5 : NSIZES; }
-static size_t size_at(size_t z)
-{
-    return tk_small() ? small_sizes[z] : sizes[z];
-}
+/* The book's ladder of sizes (testkit), up to 2^28. */
+static size_t nsizes(void) { return tk_nsizes((size_t)1 << 28); }
+static size_t size_at(size_t z) { return tk_size(z); }
 static int rounds(void) { return tk_small() ? 1 : 2; }
 
 enum { D_NONE, D_ALL, D_ALTERNATING, D_1, D_50, D_99 };
@@ -60,19 +53,15 @@ static size_t check_compact(int algo, size_t n, int d, int round)
     int *din = NULL, *dout = NULL;
     size_t *dcount = NULL, count = 0, sb = compact_scratch_bytes(n);
     void *scratch = NULL;
-    TK_CUDA(cudaMalloc((void **)&din, n * sizeof *din));
-    TK_CUDA(cudaMalloc((void **)&dout, n * sizeof *dout));
-    TK_CUDA(cudaMalloc((void **)&dcount, sizeof *dcount));
-    TK_CUDA(cudaMalloc(&scratch, sb));
-    tk_poison(dout, n * sizeof *dout);
-    tk_poison(dcount, sizeof *dcount);
-    tk_poison(scratch, sb);
-    TK_CUDA(cudaMemcpy(din, x, n * sizeof *x, cudaMemcpyHostToDevice));
+    din = tk_dev_bytes(n * sizeof *din);
+    dout = tk_dev_bytes(n * sizeof *dout);
+    dcount = tk_dev_bytes(sizeof *dcount);
+    scratch = tk_dev_bytes(sb);
+    tk_upload_bytes(din, x, n * sizeof *x);
     TK_CUDA(cfn[algo](din, dout, n, THRESHOLD, dcount, scratch, sb));
     TK_CUDA(cudaDeviceSynchronize());
-    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
-                       cudaMemcpyDeviceToHost));
-    TK_CUDA(cudaMemcpy(got, dout, n * sizeof *got, cudaMemcpyDeviceToHost));
+    tk_download_bytes(&count, dcount, sizeof count);
+    tk_download_bytes(got, dout, n * sizeof *got);
     size_t bad = 0, k = 0;
     for (size_t i = 0; i < n; i++) {
         if (x[i] <= THRESHOLD) continue;
@@ -153,18 +142,15 @@ static size_t check_repeats(size_t n, double p, int round)
     size_t *didx = NULL, *dcount = NULL, count = 0;
     size_t sb = compact_scratch_bytes(n);
     void *scratch = NULL;
-    TK_CUDA(cudaMalloc((void **)&da, n * sizeof *da));
-    TK_CUDA(cudaMalloc((void **)&didx, n * sizeof *didx));
-    TK_CUDA(cudaMalloc((void **)&dcount, sizeof *dcount));
-    TK_CUDA(cudaMalloc(&scratch, sb));
-    tk_poison(didx, n * sizeof *didx);
-    tk_poison(dcount, sizeof *dcount);
-    TK_CUDA(cudaMemcpy(da, a, n * sizeof *a, cudaMemcpyHostToDevice));
+    da = tk_dev_bytes(n * sizeof *da);
+    didx = tk_dev_bytes(n * sizeof *didx);
+    dcount = tk_dev_bytes(sizeof *dcount);
+    scratch = tk_dev_bytes(sb);
+    tk_upload_bytes(da, a, n * sizeof *a);
     TK_CUDA(find_repeats(da, n, didx, dcount, scratch, sb));
     TK_CUDA(cudaDeviceSynchronize());
-    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
-                       cudaMemcpyDeviceToHost));
-    TK_CUDA(cudaMemcpy(got, didx, n * sizeof *got, cudaMemcpyDeviceToHost));
+    tk_download_bytes(&count, dcount, sizeof count);
+    tk_download_bytes(got, didx, n * sizeof *got);
     size_t bad = 0, k = 0;
     for (size_t i = 0; i + 1 < n; i++) {
         if (a[i] != a[i + 1]) continue;
@@ -213,18 +199,15 @@ static void find_repeats_example(void **s)
     size_t *didx = NULL, *dcount = NULL, got[7], count = 0;
     size_t sb = compact_scratch_bytes(7);
     void *scratch = NULL;
-    TK_CUDA(cudaMalloc((void **)&da, sizeof a));
-    TK_CUDA(cudaMalloc((void **)&didx, sizeof got));
-    TK_CUDA(cudaMalloc((void **)&dcount, sizeof count));
-    TK_CUDA(cudaMalloc(&scratch, sb));
-    tk_poison(didx, sizeof got);
-    TK_CUDA(cudaMemcpy(da, a, sizeof a, cudaMemcpyHostToDevice));
+    da = tk_dev_bytes(sizeof a);
+    didx = tk_dev_bytes(sizeof got);
+    dcount = tk_dev_bytes(sizeof count);
+    scratch = tk_dev_bytes(sb);
+    tk_upload_bytes(da, a, sizeof a);
     TK_CUDA(find_repeats(da, 7, didx, dcount, scratch, sb));
-    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
-                       cudaMemcpyDeviceToHost));
+    tk_download_bytes(&count, dcount, sizeof count);
     assert_int_equal(count, 3);
-    TK_CUDA(cudaMemcpy(got, didx, count * sizeof *got,
-                       cudaMemcpyDeviceToHost));
+    tk_download_bytes(got, didx, count * sizeof *got);
     assert_memory_equal(got, want, sizeof want);
     tk_free(da);
     tk_free(didx);
@@ -237,11 +220,9 @@ static void empty_input_counts_zero(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     size_t *dcount = NULL, count = 99;
-    TK_CUDA(cudaMalloc((void **)&dcount, sizeof *dcount));
-    tk_poison(dcount, sizeof *dcount);
+    dcount = tk_dev_bytes(sizeof *dcount);
     TK_CUDA(compact_gt(NULL, NULL, 0, 0, dcount, NULL, 0));
-    TK_CUDA(cudaMemcpy(&count, dcount, sizeof count,
-                       cudaMemcpyDeviceToHost));
+    tk_download_bytes(&count, dcount, sizeof count);
     assert_int_equal(count, 0);
     tk_free(dcount);
 }

@@ -17,9 +17,12 @@ int tk_gpu_available(void)
         int n = 0;
         cudaError_t e = cudaGetDeviceCount(&n);
         /* A driver too old for the toolkit: the device is there but cannot
-         * run the tests, which is a failure (tk_gpu_unusable), not a skip. */
-        gpu_state = (e == cudaSuccess && n > 0) || e == cudaErrorInsufficientDriver;
-        driver_too_old = e == cudaErrorInsufficientDriver;
+         * run the tests, which is a failure (tk_gpu_unusable), not a skip.
+         * No driver at all (version 0) reports the same error: a skip. */
+        int driver = 0;
+        cudaDriverGetVersion(&driver);
+        driver_too_old = e == cudaErrorInsufficientDriver && driver > 0;
+        gpu_state = (e == cudaSuccess && n > 0) || driver_too_old;
         snprintf(gpu_reason, sizeof gpu_reason, "%s",
                  e != cudaSuccess ? cudaGetErrorString(e) : n ? "" : "no devices");
     }
@@ -109,6 +112,14 @@ void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *s)
 void *tk_dev_bytes(size_t bytes)
 {
     void *d = NULL;
+    /* More than the GPU has free: a student's GPU need not hold the book's
+     * largest tests, so the test is skipped, with the numbers. */
+    size_t free_b = tk_device_free_bytes();
+    if (bytes > free_b) {
+        print_message("skipped: needs %.2f GiB of GPU memory in one buffer; %.2f GiB are free\n",
+                      (double)bytes / (1 << 30), (double)free_b / (1 << 30));
+        skip();
+    }
     TK_CUDA(cudaMalloc(&d, bytes ? bytes : 1));
     tk_poison(d, bytes ? bytes : 1);
     return d;
@@ -128,6 +139,19 @@ void tk_poison(void *d, size_t bytes) { TK_CUDA(cudaMemset(d, 0xff, bytes)); }
 void tk_upload(float *d, const float *h, size_t n) { tk_upload_bytes(d, h, n * sizeof(float)); }
 void tk_download(float *h, const float *d, size_t n) { tk_download_bytes(h, d, n * sizeof(float)); }
 void tk_free(void *d) { if (d) cudaFree(d); }
+
+static const size_t ladder[] = {1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257, 1000,
+                                1023, 1024, 1025, 2049, 4097, 8193, 12289,
+                                1000001, 10000001, (size_t)1 << 28};
+static const size_t small_ladder[] = {1, 33, 1025, 4097, 12289};
+size_t tk_nsizes(size_t max)
+{
+    const size_t *l = tk_small() ? small_ladder : ladder;
+    size_t n = tk_small() ? sizeof small_ladder / sizeof *l : sizeof ladder / sizeof *l, k = 0;
+    while (k < n && l[k] <= max) k++;
+    return k;
+}
+size_t tk_size(size_t k) { return tk_small() ? small_ladder[k] : ladder[k]; }
 
 void *tk_malloc(size_t bytes)
 {

@@ -100,7 +100,8 @@ double tk_uniform(uint64_t *state, double lo, double hi);
 void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *state);
 
 /* Device buffers: allocated, and poisoned (all bits set: a NaN for
- * floats, -1 for integers), so an element a kernel forgets to write shows. */
+ * floats, -1 for integers), so an element a kernel forgets to write shows.
+ * A buffer larger than the GPU's free memory skips the test, saying so. */
 float *tk_dev_floats(size_t n);
 int *tk_dev_ints(size_t n);
 long long *tk_dev_int64s(size_t n);
@@ -118,6 +119,15 @@ void tk_free(void *d);
  * index and the seed; returns the number of failing elements. */
 size_t tk_compare(const char *what, const float *got, const double *ref,
                   size_t n, double atol, double rtol, uint64_t seed);
+/* The book's ladder of sizes for one-dimensional tests, ascending: 1, a
+ * warp, a block and a tile with one past and one short of each,
+ * non-multiples of 4, several tiles, then 10^6 + 1, 10^7 + 1 and 2^28.  A
+ * chapter takes those up to its largest:
+ *     for (size_t k = 0; k < tk_nsizes(max); k++) use(tk_size(k));
+ * Under the sanitizer (BOOK_SMALL) a short ladder up to 12289 (four tiles
+ * of 4096 and one past). */
+size_t tk_nsizes(size_t max);
+size_t tk_size(size_t k);
 /* Host memory that the test frees on every path. */
 void *tk_malloc(size_t bytes);
 #endif

@@ -1,0 +1,138 @@
+#!/bin/bash
+# test_build.sh -- the build's own promises, on a one-chapter fixture book
+# (tests/tools/fixtures/book) copied with the real Makefile and tools:
+# what is compiled, nvcc found, rebuilds exactly when an input changes,
+# measurements written per GPU.  Output in cmocka's format for run-tests.sh;
+# each test is skipped, saying why, where noweb, gawk or nvcc is missing.
+cd "$(dirname "$0")/../.." || exit 1
+top=$PWD
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+NVCC_HERE=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+
+run() {   # run NAME NEEDS COMMAND...: NEEDS: noweb, nvcc
+  local name=$1 need=$2 why=""; shift 2
+  echo "[ RUN      ] $name"
+  case $need in *noweb*) command -v notangle >/dev/null && command -v gawk >/dev/null || why="noweb and gawk";; esac
+  case $need in *nvcc*) [ -n "$NVCC_HERE" ] || why="${why:+$why, }nvcc";; esac
+  if [ -n "$why" ]; then echo "skipped: needs $why"; echo "[  SKIPPED ] $name"; return; fi
+  if out=$("$@" 2>&1); then echo "$out" | grep "^timing:"; echo "[       OK ] $name"; else echo "$out" | tail -15; echo "[  FAILED  ] $name"; fi
+}
+# book DIR: a fresh copy of the fixture book with the real machinery, tangled.
+book() {
+  rm -rf "$1" && mkdir -p "$1/tests" && cp -r tests/tools/fixtures/book/. "$1/" &&
+  cp -r Makefile tools "$1/" && cp -r tests/common "$1/tests/" &&
+  { [ -d .deps ] && cp -r .deps "$1/" || true; } && make -C "$1" -s tangle > /dev/null
+}
+# expect_fail PATTERN COMMAND...: the command fails and says PATTERN.
+expect_fail() {
+  local pat=$1; shift
+  if "$@" > "$tmp/out" 2>&1; then echo "expected a failure, got success"; return 1; fi
+  grep -q -- "$pat" "$tmp/out" || { echo "expected '$pat' in:"; cat "$tmp/out"; return 1; }
+}
+# compiles DIR TARGET: the output files make -n would compile or link for TARGET.
+compiles() { make -C "$1" -n "$2" ARCHS="${3:-sm_90}" 2>/dev/null | grep -E '(nvcc|gcc) ' | grep -o ' -o [^ ]*' | sed 's/ -o //'; }
+# A PATH with this machine's commands except noweb and gawk (and not CUDA's bin).
+nonoweb_path() {
+  mkdir -p "$tmp/bin" && for f in /usr/bin/* /bin/*; do
+    case ${f##*/} in notangle|noweave|noweb|noroots|gawk|gawk-*|awk) continue ;; esac
+    [ -e "$tmp/bin/${f##*/}" ] || ln -s "$f" "$tmp/bin/${f##*/}"
+  done
+  ln -sf "$(command -v mawk || command -v original-awk || echo /usr/bin/mawk)" "$tmp/bin/awk"
+  echo "$tmp/bin"
+}
+
+t_drift_stops_the_build() {
+  book "$tmp/a" && make -C "$tmp/a" -s build/01-tiny/test &&
+  echo '#error appended by hand' >> "$tmp/a/tangled/01-tiny/tiny.cu" &&
+  expect_fail "tangled/01-tiny/tiny.cu:[0-9]*: differs from what the chapters say" make -C "$tmp/a" -s build/01-tiny/test
+}
+t_new_root_chunk_is_compiled() {
+  book "$tmp/b" &&
+  printf '\n<<tangled/01-tiny/mine.cu>>=\n#error a new file\n@\n' >> "$tmp/b/chapters/01-tiny.nw" &&
+  expect_fail "tangled/01-tiny/mine.cu:1: missing; the chapters write it" make -C "$tmp/b" -s build/01-tiny/test &&
+  make -C "$tmp/b" -s tangle > /dev/null &&
+  expect_fail "chapters/01-tiny.nw.*a new file" make -C "$tmp/b" -s build/01-tiny/test
+}
+t_without_noweb_chapter_edit_stops_the_build() {
+  book "$tmp/c" && local p; p=$(nonoweb_path) &&
+  PATH=$p make -C "$tmp/c" -s build/01-tiny/test > "$tmp/c.log" 2>&1 &&
+  grep -q "compiling the committed tangled/ (noweb is not installed)" "$tmp/c.log" &&
+  sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 3.0f;/' "$tmp/c/chapters/01-tiny.nw" &&
+  expect_fail "tangled/.codesum:1: the chapters' code is not what tangled/ was written from" \
+    env PATH="$p" make -C "$tmp/c" -s build/01-tiny/test
+}
+t_nvcc_found_off_path() {
+  book "$tmp/d" && local p; p=$(nonoweb_path) &&
+  [ -x /usr/local/cuda/bin/nvcc ] || { echo "no /usr/local/cuda/bin/nvcc to find"; return 0; }
+  env -u CUDA_HOME PATH="$p" make -C "$tmp/d" -s -p nvcc-found 2>/dev/null | grep -qx 'NVCC := /usr/local/cuda/bin/nvcc' &&
+  env -u CUDA_HOME PATH="$p" make -C "$tmp/d" -s build/01-tiny/test &&
+  expect_fail "NVCC=/nonexistent/nvcc: no such program" make -C "$tmp/d" -s NVCC=/nonexistent/nvcc build/01-tiny/test &&
+  expect_fail "nvcc not found (tried nvcc on PATH, /opt/none/bin/nvcc /usr/local/cuda/bin/nvcc)" \
+    make -C "$tmp/d" -s NVCC= CUDA_HOME=/opt/none nvcc-found
+}
+t_check_tangle_pdf_need_no_compiler() {
+  book "$tmp/e" && make -C "$tmp/e" -s NVCC=/nonexistent/nvcc check > /dev/null &&
+  make -C "$tmp/e" -s NVCC=/nonexistent/nvcc tangle > /dev/null &&
+  make -C "$tmp/e" -s NVCC=/nonexistent/nvcc build/book.md
+}
+t_rebuilds_exactly_what_changed() {
+  book "$tmp/f" && make -C "$tmp/f" -s build/01-tiny/test > /dev/null || return 1
+  local t0 t1; t0=$(date +%s%N)
+  make -C "$tmp/f" -s build/01-tiny/test > /dev/null; t1=$(date +%s%N)
+  echo "timing: no-op build: $(( (t1 - t0) / 1000000 )) ms"
+  [ -z "$(compiles "$tmp/f" build/01-tiny/test)" ] || { echo "a no-op compiles:"; compiles "$tmp/f" build/01-tiny/test; return 1; }
+  # Prose after the code: nothing to compile.
+  echo "More prose." >> "$tmp/f/chapters/01-tiny.nw"
+  [ -z "$(compiles "$tmp/f" build/01-tiny/test)" ] || { echo "a prose edit compiles:"; compiles "$tmp/f" build/01-tiny/test; return 1; }
+  # Prose before the code moves its #line directives: the chapter's files.
+  sed -i 's/^A chapter with one kernel/A chapter with one\nkernel/' "$tmp/f/chapters/01-tiny.nw"
+  test "$(compiles "$tmp/f" build/01-tiny/test | tr '\n' ' ')" = "build/obj/01-tiny/tiny.o build/01-tiny/test_tiny.o build/01-tiny/test " ||
+    { echo "a moved chunk compiles:"; compiles "$tmp/f" build/01-tiny/test; return 1; }
+  t0=$(date +%s%N); make -C "$tmp/f" -s build/01-tiny/test > /dev/null; t1=$(date +%s%N)
+  echo "timing: one-chapter rebuild: $(( (t1 - t0) / 1000000 )) ms"
+  # Flags are an input: other architectures rebuild everything.
+  test "$(compiles "$tmp/f" build/01-tiny/test sm_80 | wc -l)" -ge 3 || { echo "ARCHS=sm_80 rebuilt nothing"; return 1; }
+  # A header is an input: the launcher's header changes the test program too.
+  sed -i 's/^cudaError_t tiny_scale(float \*x, size_t n);/cudaError_t tiny_scale(float *x, size_t n); \/\/ scales by 2/' "$tmp/f/chapters/01-tiny.nw" &&
+  make -C "$tmp/f" -s tangle > /dev/null &&
+  compiles "$tmp/f" build/01-tiny/test | grep -qx build/01-tiny/test_tiny.o || { echo "a header edit did not rebuild the test"; return 1; }
+}
+t_draft_and_gpu_are_weave_inputs() {
+  book "$tmp/g" && make -C "$tmp/g" -s build/book.md &&
+  [ -z "$(make -C "$tmp/g" -n build/book.md | grep nw2md)" ] &&
+  make -C "$tmp/g" -n build/book.md DRAFT=1 | grep -q nw2md &&
+  make -C "$tmp/g" -n build/book.md GPU=other | grep -q 'gpu=other'
+}
+t_bench_writes_its_gpu_folder() {
+  book "$tmp/h" && mkdir -p "$tmp/h/figures/data/tiny-gpu" && echo keep > "$tmp/h/figures/data/tiny-gpu/old.csv" &&
+  printf '#!/bin/sh\nprintf "%%s\\nx,y\\n1,2\\n" "$BOOK_PROVENANCE" > figures/data/$BOOK_GPU/fake.csv\n' > "$tmp/h/fake-bench" &&
+  chmod +x "$tmp/h/fake-bench" &&
+  (cd "$tmp/h" && BOOK_COMMIT=abc1234 tools/bench.sh other-gpu "" ./fake-bench) &&
+  grep -q '^# commit: abc1234' "$tmp/h/figures/data/other-gpu/fake.csv" &&
+  test "$(cat "$tmp/h/figures/data/tiny-gpu/old.csv")" = keep && [ ! -e "$tmp/h/figures/data/tiny-gpu/fake.csv" ] &&
+  test "$(tools/gpu-slug.sh 'NVIDIA GeForce RTX 4090')" = geforce-rtx-4090 &&
+  test "$(tools/gpu-slug.sh 'NVIDIA H200')" = h200 &&
+  test "$(tools/csvget.sh tests/tools/fixtures/data.csv variant=fast ms)" = 2.0
+}
+t_cmocka_of_any_machine() {
+  book "$tmp/i" && mkdir -p "$tmp/cm/usr/include" "$tmp/cm/usr/lib/aarch64-linux-gnu" &&
+  touch "$tmp/cm/usr/include/cmocka.h" "$tmp/cm/usr/lib/aarch64-linux-gnu/libcmocka.so.0" &&
+  make -C "$tmp/i" -s -p CMOCKA_DIR="$tmp/cm/usr" nvcc-found 2>/dev/null |
+    grep -q "^CMOCKA_LIBS := -L$tmp/cm/usr/lib/aarch64-linux-gnu "
+}
+t_prose_names_only_real_tests() {
+  book "$tmp/j" && (cd "$tmp/j" && tools/prose-refs.sh) &&
+  sed -i 's/The test `null_is_refused`/The test `no_such_test`/' "$tmp/j/chapters/01-tiny.nw" &&
+  expect_fail "chapters/01-tiny.nw:[0-9]*: the prose names test no_such_test" bash -c "cd '$tmp/j' && tools/prose-refs.sh"
+}
+
+run drift_stops_the_build "noweb nvcc" t_drift_stops_the_build
+run new_root_chunk_is_compiled "noweb nvcc" t_new_root_chunk_is_compiled
+run without_noweb_chapter_edit_stops_the_build "noweb nvcc" t_without_noweb_chapter_edit_stops_the_build
+run nvcc_found_off_path "noweb nvcc" t_nvcc_found_off_path
+run check_tangle_pdf_need_no_compiler "noweb" t_check_tangle_pdf_need_no_compiler
+run rebuilds_exactly_what_changed "noweb nvcc" t_rebuilds_exactly_what_changed
+run draft_and_gpu_are_weave_inputs "noweb" t_draft_and_gpu_are_weave_inputs
+run bench_writes_its_gpu_folder "noweb" t_bench_writes_its_gpu_folder
+run cmocka_of_any_machine "noweb" t_cmocka_of_any_machine
+run prose_names_only_real_tests "noweb" t_prose_names_only_real_tests
