@@ -130,11 +130,11 @@ build/$(1)/test:
 	@printf '#!/bin/sh\necho "[ RUN      ] $(1)_has_tests"\necho "$(1) has code but no tests/$(1)/test_*.c"\necho "[  FAILED  ] $(1)_has_tests"\n' > $$@ && chmod +x $$@
 else
 build/$(1)/test: $$($(1)_OBJ) $$($(1)_TOBJ) build/obj/testkit.o
-	$$(NVCC) $$(GENCODE) -o $$@ $$^ $$(LIBS)
+	$$(NVCC) $$(GENCODE) -o $$@ $$(filter %.o,$$^) $$(LIBS)
 endif
 build/$(1)/bench: $$($(1)_BENCH) $$($(1)_OBJ) build/obj/benchkit.o build/nvcc.flags | nvcc-found
 	@mkdir -p build/$(1)
-	$$(NVCC) $$(NVFLAGS) -Itests/$(1) -MMD -MP -MF build/$(1)/bench.d -o $$@ $$(filter-out build/nvcc.flags,$$^) -lcublas
+	$$(NVCC) $$(NVFLAGS) -Itests/$(1) -MMD -MP -MF build/$(1)/bench.d -o $$@ $$(filter %.cu %.o,$$^) -lcublas
 endef
 $(foreach c,$(CODE_CH),$(eval $(call chapter_rules,$(c))))
 -include $(wildcard build/obj/*.d build/obj/*/*.d build/*/*.d)
