@@ -3,10 +3,11 @@
 #   markup chapters/*.nw | finduses | noidx | awk -f tools/nw2md.awk
 #
 # Documentation chunks pass through as Markdown.  Each code chunk becomes a
-# raw LaTeX header (number, <name>=, a wrong-on-purpose mark), a fenced
-# CUDA code block in which uses read <name N>, and a raw LaTeX footer with
-# the identifiers it defines, "continued in" and "used in".  At the end
-# come an index of chunks and an index of identifiers.
+# raw header (number, <name>=, a wrong-on-purpose mark), a fenced CUDA code
+# block in which uses read <name N>, and a raw footer with the identifiers
+# it defines, "continued in" and "used in".  At the end come an index of
+# chunks and an index of identifiers.  The raw parts are LaTeX, or HTML
+# with -v format=html (the web edition); all else is format-neutral.
 #
 # Two directives in documentation draw measured data into the text:
 #   {{csv:FILE:KEYCOL=KEY:COL:FORMAT}}          one value, inline
@@ -31,7 +32,14 @@ function tex(s) {
     gsub(/\001/, "\\textbackslash{}", s)
     return s
 }
-function link(n) { return "\\hyperlink{nw" n "}{" n "}" }
+# The chunk markup in the output format (-v format=latex, the default, or
+# html): everything else the backend writes is plain pandoc Markdown, so
+# the same weave serves the PDF and the web edition.
+function html(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
+function esc(s) { return format == "html" ? html(s) : tex(s) }
+function code(s) { return format == "html" ? "<code>" html(s) "</code>" : "\\texttt{" tex(s) "}" }
+function raw(s) { return "\n```{=" (format == "html" ? "html" : "latex") "}\n" s "\n```\n" }
+function link(n) { return format == "html" ? "<a href=\"#nw" n "\">" n "</a>" : "\\hyperlink{nw" n "}{" n "}" }
 function links(list,    a, k, i, out) {
     k = split(list, a, " "); out = ""
     for (i = 1; i <= k; i++) out = out (i > 1 ? ", " : "") link(a[i])
@@ -172,35 +180,40 @@ END {
 }
 
 function begin_chunk(k, name,    wrong, sign) {
-    wrong = (name ~ /^Wrong on purpose/) ? "\\nwwrong" : ""
-    sign = (first[name] == k) ? "\\nwdefsign" : "\\nwplussign"
-    printf "\n```{=latex}\n\\nwbegin{%d}{%s}{%s}{%s}\n```\n\n~~~~~~~~ {.cuda}\n", k, tex(name), sign, wrong
+    wrong = name ~ /^Wrong on purpose/
+    if (format == "html")
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><b>" k "</b> &#x27E8;" html(name) "&#x27E9;" \
+               (first[name] == k ? "&#x2261;" : "+&#x2261;") (wrong ? " <span class=\"nwwrong\">WRONG ON PURPOSE</span>" : "") "</div>")
+    else
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
 }
-function end_chunk(k,    name, foot, d, a, m, i) {
+function end_chunk(k,    name, foot, a, m, i) {
     name = cnum[k]
-    printf "~~~~~~~~\n\n```{=latex}\n\\nwend{"
     foot = ""
     if (chunkdefs[k] != "") {
         m = split(chunkdefs[k], a, " ")
         for (i = 1; i <= m; i++)
-            foot = foot (i > 1 ? ", " : "Defines ") "\\texttt{" tex(a[i]) "}" (minus(iduse[a[i]], iddef[a[i]]) != "" ? " (used in " links(minus(iduse[a[i]], iddef[a[i]])) ")" : "")
+            foot = foot (i > 1 ? ", " : "Defines ") code(a[i]) (minus(iduse[a[i]], iddef[a[i]]) != "" ? " (used in " links(minus(iduse[a[i]], iddef[a[i]])) ")" : "")
         foot = foot ". "
     }
     if (cont[k] != "") foot = foot "Continued in " links(cont[k]) ". "
     if (first[name] == k && usedin[name] != "") foot = foot "Used in " links(usedin[name]) ". "
-    if (first[name] == k && usedin[name] == "" && name ~ /\//) foot = foot "Root chunk: the file \\texttt{" tex(name) "}. "
-    printf "%s}\n```\n\n", foot
+    if (first[name] == k && usedin[name] == "" && name ~ /\//) foot = foot "Root chunk: the file " code(name) ". "
+    printf "~~~~~~~~\n%s\n", raw(format == "html" ? "<div class=\"nwfoot\">" foot "</div></div>" : "\\nwend{" foot "}")
 }
-function write_indexes(    i, k, names, ids, m) {
+function write_indexes(    i, k, names, ids, m, out) {
     m = 0; for (nm in first) names[++m] = nm
     asort(names)
-    printf "\n```{=latex}\n\\nwindexchunks\n"
+    out = format == "html" ? "<h1 id=\"index-of-chunks\">Index of chunks</h1>\n<ul class=\"nwindex\">" : "\\nwindexchunks"
     for (i = 1; i <= m; i++)
-        printf "\\nwchunkentry{%s}{%s}{%s}\n", tex(names[i]), links(defs[names[i]]), usedin[names[i]] == "" ? "" : links(usedin[names[i]])
-    printf "\\nwindexidents\n"
+        out = out "\n" (format == "html" ? "<li>&#x27E8;" html(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
+                                           : "\\nwchunkentry{" tex(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")
+    out = out "\n" (format == "html" ? "</ul>\n<h1 id=\"index-of-identifiers\">Index of identifiers</h1>\n<ul class=\"nwindex\">" : "\\nwindexidents")
     m = 0; for (k in idlist) ids[++m] = k
     asort(ids)
     for (i = 1; i <= m; i++)
-        printf "\\nwidentry{%s}{%s}{%s}\n", tex(ids[i]), links(iddef[ids[i]]), links(minus(iduse[ids[i]], iddef[ids[i]]))
-    printf "\\nwindexend\n```\n"
+        out = out "\n" (format == "html" ? "<li>" code(ids[i]) ": defined in " links(iddef[ids[i]]) (minus(iduse[ids[i]], iddef[ids[i]]) == "" ? "" : "; used in " links(minus(iduse[ids[i]], iddef[ids[i]]))) "</li>" \
+                                           : "\\nwidentry{" tex(ids[i]) "}{" links(iddef[ids[i]]) "}{" links(minus(iduse[ids[i]], iddef[ids[i]])) "}")
+    out = out "\n" (format == "html" ? "</ul>" : "\\nwindexend")
+    printf "%s", raw(out)
 }

@@ -61,6 +61,13 @@ t_weave_markdown() {
   grep -q 'Used in \\hyperlink{nw1}{1}' "$tmp/good.md" &&
   grep -q '\\nwidentry{k}{\\hyperlink{nw1}{1}}{\\hyperlink{nw2}{2}}' "$tmp/good.md"
 }
+t_weave_html() {   # the same weave, its chunk markup in HTML for the web edition
+  tools/noweb.sh weave $fx/good.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html > "$tmp/good.html.md" &&
+  grep -qF '<div class="nwchunk" id="nw1"><div class="nwhead"><b>1</b> &#x27E8;tangled/fixture/good.cu&#x27E9;&#x2261;</div>' "$tmp/good.html.md" &&
+  grep -qF '<div class="nwfoot">Defines <code>k</code> (used in <a href="#nw2">2</a>).' "$tmp/good.html.md" &&
+  grep -qF '<li><code>k</code>: defined in <a href="#nw1">1</a>; used in <a href="#nw2">2</a></li>' "$tmp/good.html.md" &&
+  ! grep -q 'nwbegin\|hyperlink\|{=latex}' "$tmp/good.html.md"
+}
 t_measured_data() {
   tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=1 > "$tmp/data.md" 2>/dev/null
   grep -q 'Fast took 2.0 ms,' "$tmp/data.md" && grep -q '^4.0 times slow;' "$tmp/data.md" &&
@@ -94,7 +101,7 @@ t_ncu_values() {
 }
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
-         launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown measured_data book_has_no_drift \
+         launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown weave_html measured_data book_has_no_drift \
          bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values; do
   run "$t" "t_$t"
 done
