@@ -6,46 +6,63 @@
 #include "common/book.h"
 #include "01-threads/threads.h"
 
-struct ctx { float *a, *b, *c; size_t n; int which; };
-static cudaError_t run(void *p)
+struct ctx { float *a, *b, *c; size_t n; };
+static cudaError_t run_vadd(void *p)
 {
     ctx *k = (ctx *)p;
-    switch (k->which) {
-    case 0: return vadd(k->a, k->b, k->c, k->n);
-    case 1: return vadd_float4(k->a, k->b, k->c, k->n);
-    case 2: return vadd_grid_stride(k->a, k->b, k->c, k->n);
-    case 3: return madd(k->a, k->b, k->c, 16384, k->n / 16384);
-    default: return saxpy(2.5f, k->a, k->c, k->n);
-    }
+    return vadd(k->a, k->b, k->c, k->n);
 }
+static cudaError_t run_vadd_float4(void *p)
+{
+    ctx *k = (ctx *)p;
+    return vadd_float4(k->a, k->b, k->c, k->n);
+}
+static cudaError_t run_vadd_grid_stride(void *p)
+{
+    ctx *k = (ctx *)p;
+    return vadd_grid_stride(k->a, k->b, k->c, k->n);
+}
+static cudaError_t run_madd(void *p)
+{
+    ctx *k = (ctx *)p;
+    return madd(k->a, k->b, k->c, 16384, k->n / 16384);
+}
+static cudaError_t run_saxpy(void *p)
+{
+    ctx *k = (ctx *)p;
+    return saxpy(2.5f, k->a, k->c, k->n);
+}
+// The variants, one row each.
+static const struct { const char *name; bk_work run; } variants[] = {
+    {"vadd", run_vadd},
+    {"vadd_float4", run_vadd_float4},
+    {"vadd_grid_stride", run_vadd_grid_stride},
+    {"madd_16384x16384", run_madd},
+    {"saxpy", run_saxpy},
+};
 
 int main(void)
 {
     const size_t n = (size_t)1 << 28, bytes = n * sizeof(float);
     double copy = bk_copy_gbps(bytes), read = bk_read_gbps(bytes);
     FILE *f = bk_csv_open("01-threads", "variant,n,bytes,ms,gbps,of_copy,of_read");
-    fprintf(f, "copy_ceiling,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", n, 2 * bytes,
-            2.0 * bytes / (copy * 1e6), copy, copy / read);
-    fprintf(f, "read_ceiling,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", n, bytes,
-            bytes / (read * 1e6), read, read / copy);
-    ctx k = {NULL, NULL, NULL, n, 0};
+    bk_row(f, "copy_ceiling,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", n, 2 * bytes,
+           2.0 * bytes / (copy * 1e6), copy, copy / read);
+    bk_row(f, "read_ceiling,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", n, bytes,
+           bytes / (read * 1e6), read, read / copy);
+    ctx k = {NULL, NULL, NULL, n};
     BOOK_CHECK(cudaMalloc(&k.a, bytes));
     BOOK_CHECK(cudaMalloc(&k.b, bytes));
     BOOK_CHECK(cudaMalloc(&k.c, bytes));
     bk_fill_random(k.a, n, -1, 1, 1);
     bk_fill_random(k.b, n, -1, 1, 2);
     bk_fill_random(k.c, n, -1, 1, 3);
-    const char *names[] = {"vadd", "vadd_float4", "vadd_grid_stride",
-                           "madd_16384x16384", "saxpy"};
-    for (int w = 0; w < 5; w++) {
-        k.which = w;
-        double ms = bk_median_ms(run, &k, 30);
+    for (const auto &v : variants) {
+        double ms = bk_median_ms(v.run, &k, 30);
         double moved = 3.0 * bytes;           // two reads and one write
         double gbps = moved / (ms * 1e6);
-        fprintf(f, "%s,%zu,%.0f,%.4f,%.1f,%.3f,%.3f\n", names[w], n, moved, ms,
-                gbps, gbps / copy, gbps / read);
-        printf("%-18s %8.3f ms %7.1f GB/s  %.3f of copy\n", names[w], ms, gbps,
-               gbps / copy);
+        bk_row(f, "%s,%zu,%.0f,%.4f,%.1f,%.3f,%.3f\n", v.name, n, moved, ms,
+               gbps, gbps / copy, gbps / read);
     }
     // SAXPY's inputs crossing PCIe from pinned host memory.
     float *h;
@@ -65,10 +82,9 @@ int main(void)
         BOOK_CHECK(cudaEventElapsedTime(&ms, e0, e1));
         if (ms < best) best = ms;
     }
-    fprintf(f, "h2d_saxpy_inputs,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, 2 * bytes,
-            best, 2.0 * bytes / (best * 1e6), 2.0 * bytes / (best * 1e6) / copy,
-            2.0 * bytes / (best * 1e6) / read);
-    printf("h2d of 2 GiB: %.2f ms (%.1f GB/s)\n", best, 2.0 * bytes / (best * 1e6));
+    const double h2d = 2.0 * bytes / (best * 1e6);
+    bk_row(f, "h2d_saxpy_inputs,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, 2 * bytes,
+           best, h2d, h2d / copy, h2d / read);
     BOOK_CHECK(cudaFreeHost(h));
     BOOK_CHECK(cudaFree(k.a));
     BOOK_CHECK(cudaFree(k.b));

@@ -107,11 +107,10 @@ int main(int argc, char **argv)
 
     FILE *f = bk_csv_open("03-transpose",
                           "variant,rows,cols,ms,gbps,of_copy,of_geam");
-    fprintf(f, "copy_ceiling,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", rows, cols,
-            moved / (copy * 1e6), copy, copy / geam);
-    fprintf(f, "cublas_geam,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", rows, cols,
-            geam_ms, geam, geam / copy);
-    printf("copy %.0f GB/s, cublasSgeam %.0f GB/s\n", copy, geam);
+    bk_row(f, "copy_ceiling,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", rows, cols,
+           moved / (copy * 1e6), copy, copy / geam);
+    bk_row(f, "cublas_geam,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", rows, cols,
+           geam_ms, geam, geam / copy);
     int best = 0;
     std::vector<double> gbps(kVariants);
     for (int v = 0; v < kVariants; v++) {
@@ -121,18 +120,14 @@ int main(int argc, char **argv)
         spot_check(variants[v].name, in, out, rows, cols);
         gbps[v] = moved / (ms * 1e6);
         if (gbps[v] > gbps[best]) best = v;
-        fprintf(f, "%s,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", variants[v].name,
-                rows, cols, ms, gbps[v], gbps[v] / copy, gbps[v] / geam);
-        printf("%-14s %8.3f ms %7.0f GB/s %.3f of copy %.3f of geam\n",
-               variants[v].name, ms, gbps[v], gbps[v] / copy, gbps[v] / geam);
+        bk_row(f, "%s,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", variants[v].name, rows,
+               cols, ms, gbps[v], gbps[v] / copy, gbps[v] / geam);
     }
     fclose(f);
     f = bk_csv_open("03-transpose-best", "key,variant,gbps,of_geam,of_copy");
-    fprintf(f, "best,%s,%.1f,%.3f,%.3f\n", variants[best].name, gbps[best],
-            gbps[best] / geam, gbps[best] / copy);
+    bk_row(f, "best,%s,%.1f,%.3f,%.3f\n", variants[best].name, gbps[best],
+           gbps[best] / geam, gbps[best] / copy);
     fclose(f);
-    printf("best: %s at %.3f of cublasSgeam (target >= 0.95)\n",
-           variants[best].name, gbps[best] / geam);
     cublasDestroy(k.h);
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));

@@ -81,11 +81,8 @@ int main(void)
                                        "of_peak,flop_per_byte");
     fprintf(f, "# of_peak: of the FMA peak, %.2f TFLOP/s, in 02-memory.csv\n",
             peak);
-    fprintf(f, "cublas,%zu,%zu,%zu,%.4f,%.3f,1.000,%.3f,nan\n", n, n, n,
-            cublas_ms, cublas, cublas / peak);
-    printf("fma peak %.2f TFLOP/s, read %.0f GB/s, copy %.0f GB/s\n", peak,
-           read, copy);
-    printf("%-16s %9.3f ms %7.2f TFLOP/s\n", "cublas", cublas_ms, cublas);
+    bk_row(f, "cublas,%zu,%zu,%zu,%.4f,%.3f,1.000,%.3f,nan\n", n, n, n,
+           cublas_ms, cublas, cublas / peak);
     static const struct { const char *name; mm_fn fn; double fpb; } v[] = {
         {"naive", matmul_naive, 0.25},
         {"coalesced", matmul_coalesced, 0.25},
@@ -99,19 +96,17 @@ int main(void)
         k.fn = v[i].fn;
         double ms = bk_median_ms(run_mm, &k, 20);
         double t = flops / (ms * 1e9);
-        fprintf(f, "%s,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.2f\n", v[i].name, n,
-                n, n, ms, t, t / cublas, t / peak, v[i].fpb);
-        printf("%-16s %9.3f ms %7.2f TFLOP/s %.3f of cuBLAS\n", v[i].name,
-               ms, t, t / cublas);
+        bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.2f\n", v[i].name, n,
+               n, n, ms, t, t / cublas, t / peak, v[i].fpb);
     }
     fclose(f);
 
     FILE *g = bk_csv_open("04-matmul-ceilings", "ceiling,value,unit");
     fprintf(g, "# fma_peak %.2f TFLOP/s from this GPU's 02-memory.csv\n", peak);
-    fprintf(g, "read,%.1f,GB/s\n", read);
-    fprintf(g, "copy,%.1f,GB/s\n", copy);
-    fprintf(g, "ridge,%.2f,FLOP/byte\n", ridge);
-    fprintf(g, "floor_4096,%.4f,ms\n", flops / (peak * 1e9));
+    bk_row(g, "read,%.1f,GB/s\n", read);
+    bk_row(g, "copy,%.1f,GB/s\n", copy);
+    bk_row(g, "ridge,%.2f,FLOP/byte\n", ridge);
+    bk_row(g, "floor_4096,%.4f,ms\n", flops / (peak * 1e9));
     fclose(g);
     cublasDestroy(k.h);
     BOOK_CHECK(cudaFree(A));

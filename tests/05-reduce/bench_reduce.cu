@@ -40,6 +40,35 @@ static timing time_both(ctx c, bk_work w, int reps28)
 }
 static double gbps(size_t n, double ms) { return 4.0 * n / (ms * 1e6); }
 
+// The variants, one row each: the ladder of chapter 5's steps, the
+// finishes and the other reductions, and the summation orders compared
+// for accuracy.
+struct variant { const char *name, *label; reduce_fn fn; };
+static const variant ladder[] = {
+    {"atomic", "0 atomic", reduce_atomic},
+    {"interleaved_divergent", "1 divergent", reduce_interleaved_divergent},
+    {"interleaved_strided", "2 strided", reduce_interleaved_strided},
+    {"sequential", "3 sequential", reduce_sequential},
+    {"first_add", "4 first add", reduce_first_add},
+    {"warp_shuffle", "5 shuffle", reduce_warp_shuffle},
+    {"unrolled", "6 unrolled", reduce_unrolled},
+    {"float4", "7 float4", reduce_float4},
+};
+static const variant finishes[] = {
+    {"second_kernel", "", reduce_float4},
+    {"atomic_partials", "", reduce_finish_atomic},
+    {"last_block", "", reduce_last_block},
+    {"grid_sync", "", reduce_grid_sync},
+    {"compensated", "", reduce_compensated},
+    {"mean", "", reduce_mean},
+    {"max", "", reduce_max},
+};
+static const variant orders[] = {
+    {"atomic_step0", "", reduce_atomic},
+    {"tree_step7", "", reduce_float4},
+    {"compensated", "", reduce_compensated},
+};
+
 int main(void)
 {
     float *x, *out;
@@ -60,31 +89,18 @@ int main(void)
 
     FILE *f = bk_csv_open("05-reduce", "variant,label,ms_28,gbps_28,"
                           "of_read_28,of_cub_28,us_20,gbps_20,of_cub_20");
-    fprintf(f, "read_ceiling,read ceiling,%.4f,%.1f,1.000,%.3f,%.2f,%.1f,%.3f\n",
+    bk_row(f, "read_ceiling,read ceiling,%.4f,%.1f,1.000,%.3f,%.2f,%.1f,%.3f\n",
             4.0 * N28 / (read28 * 1e6), read28, read28 / cub28,
             4.0 * N20 / (read20 * 1e3), read20, read20 / cub20);
-    fprintf(f, "cub,CUB,%.4f,%.1f,%.3f,1.000,%.2f,%.1f,1.000\n", cub.ms28, cub28,
+    bk_row(f, "cub,CUB,%.4f,%.1f,%.3f,1.000,%.2f,%.1f,1.000\n", cub.ms28, cub28,
             cub28 / read28, cub.ms20 * 1e3, cub20);
-    const char *names[] = {"atomic", "interleaved_divergent",
-                           "interleaved_strided", "sequential", "first_add",
-                           "warp_shuffle", "unrolled", "float4"};
-    reduce_fn fns[] = {reduce_atomic, reduce_interleaved_divergent,
-                       reduce_interleaved_strided, reduce_sequential,
-                       reduce_first_add, reduce_warp_shuffle,
-                       reduce_unrolled, reduce_float4};
-    const char *labels[] = {"0 atomic", "1 divergent", "2 strided",
-                            "3 sequential", "4 first add", "5 shuffle",
-                            "6 unrolled", "7 float4"};
-    for (int v = 0; v < 8; v++) {
-        c.fn = fns[v];
-        timing t = time_both(c, run_fn, v == 0 ? 20 : 30);
+    for (const variant &v : ladder) {
+        c.fn = v.fn;
+        timing t = time_both(c, run_fn, v.fn == reduce_atomic ? 20 : 30);
         double g28 = gbps(N28, t.ms28), g20 = gbps(N20, t.ms20);
-        fprintf(f, "%s,%s,%.4f,%.1f,%.3f,%.3f,%.2f,%.1f,%.3f\n", names[v],
-                labels[v], t.ms28, g28, g28 / read28, g28 / cub28, t.ms20 * 1e3, g20,
-                g20 / cub20);
-        printf("%-22s %9.3f ms %7.1f GB/s %.3f of CUB | 2^20: %7.2f us "
-               "%.3f of CUB\n", names[v], t.ms28, g28, g28 / cub28,
-               t.ms20 * 1e3, g20 / cub20);
+        bk_row(f, "%s,%s,%.4f,%.1f,%.3f,%.3f,%.2f,%.1f,%.3f\n", v.name,
+               v.label, t.ms28, g28, g28 / read28, g28 / cub28, t.ms20 * 1e3,
+               g20, g20 / cub20);
     }
     fclose(f);
 
@@ -92,19 +108,14 @@ int main(void)
     // of 20 runs on the same input.
     FILE *g = bk_csv_open("05-reduce-finish", "variant,ms_28,gbps_28,"
                           "of_cub_28,us_20,of_cub_20,distinct_of_20");
-    const char *fnames[] = {"second_kernel", "atomic_partials", "last_block",
-                            "grid_sync", "compensated", "mean", "max"};
-    reduce_fn ffns[] = {reduce_float4, reduce_finish_atomic,
-                        reduce_last_block, reduce_grid_sync,
-                        reduce_compensated, reduce_mean, reduce_max};
-    for (int v = 0; v < 7; v++) {
-        c.fn = ffns[v];
+    for (const variant &v : finishes) {
+        c.fn = v.fn;
         timing t = time_both(c, run_fn, 30);
         std::vector<unsigned> seen;
         for (int r = 0; r < 20; r++) {
             float h;
             unsigned bits;
-            BOOK_CHECK(ffns[v](x, N28, out, work));
+            BOOK_CHECK(v.fn(x, N28, out, work));
             BOOK_CHECK(cudaMemcpy(&h, out, 4, cudaMemcpyDeviceToHost));
             memcpy(&bits, &h, 4);
             bool dup = false;
@@ -112,11 +123,8 @@ int main(void)
             if (!dup) seen.push_back(bits);
         }
         double g28 = gbps(N28, t.ms28), g20 = gbps(N20, t.ms20);
-        fprintf(g, "%s,%.4f,%.1f,%.3f,%.2f,%.3f,%zu\n", fnames[v], t.ms28,
-                g28, g28 / cub28, t.ms20 * 1e3, g20 / cub20, seen.size());
-        printf("%-16s %9.3f ms %.3f of CUB | 2^20: %7.2f us | %zu distinct "
-               "of 20\n", fnames[v], t.ms28, g28 / cub28, t.ms20 * 1e3,
-               seen.size());
+        bk_row(g, "%s,%.4f,%.1f,%.3f,%.2f,%.3f,%zu\n", v.name, t.ms28, g28,
+               g28 / cub28, t.ms20 * 1e3, g20 / cub20, seen.size());
     }
     fclose(g);
 
@@ -137,21 +145,17 @@ int main(void)
                           "rel_err,bound");
     auto row = [&](const char *name, float r, double bound) {
         double e = std::fabs((double)r - exact);
-        fprintf(a, "%s,%.1f,%.3g,%.3g,%.3g\n", name, r, e, e / exact, bound);
-        printf("%-22s %.1f  rel err %.3g (bound %.3g)\n", name, r, e / exact,
-               bound);
+        bk_row(a, "%s,%.1f,%.3g,%.3g,%.3g\n", name, r, e, e / exact, bound);
     };
-    fprintf(a, "double_reference,%.1f,0,0,0\n", exact);
+    bk_row(a, "double_reference,%.1f,0,0,0\n", exact);
     row("sequential_cpu", seq, INFINITY);
-    reduce_fn afns[] = {reduce_atomic, reduce_float4, reduce_compensated};
-    const char *anames[] = {"atomic_step0", "tree_step7", "compensated"};
     double bounds[] = {INFINITY, hh * u / (1 - hh * u) * abs_sum / exact,
                        u + hh * hh * u * u * abs_sum / exact};
     for (int v = 0; v < 3; v++) {
         float r;
-        BOOK_CHECK(afns[v](x, na, out, work));
+        BOOK_CHECK(orders[v].fn(x, na, out, work));
         BOOK_CHECK(cudaMemcpy(&r, out, 4, cudaMemcpyDeviceToHost));
-        row(anames[v], r, bounds[v]);
+        row(orders[v].name, r, bounds[v]);
     }
     fclose(a);
     BOOK_CHECK(cudaFree(c.cub_tmp));

@@ -8,6 +8,15 @@
 #include "common/book.h"
 #include "06-reduce-2d/reduce2d.h"
 
+// The variants, one row each for every shape.
+static const struct { const char *name; rowcol_fn fn; } variants[] = {
+    {"row_sums_warp", row_sums_warp},
+    {"row_sums_block", row_sums_block},
+    {"row_sums", row_sums},
+    {"col_block_per_column", col_sums_block_per_column},
+    {"col_sums", col_sums},
+};
+
 struct ctx {
     const float *a; size_t rows, cols; float *out; void *work; rowcol_fn fn;
     const float *y; cublasHandle_t h;
@@ -44,10 +53,6 @@ int main(void)
                           "variant,shape,ms,gbps,of_read,of_cublas");
     const size_t shapes[][2] = {{8192, 8192}, {1u << 20, 32}, {32, 1u << 20}};
     const char *tags[] = {"square", "tall", "wide"};
-    const char *names[] = {"row_sums_warp", "row_sums_block", "row_sums",
-                           "col_block_per_column", "col_sums"};
-    rowcol_fn fns[] = {row_sums_warp, row_sums_block, row_sums,
-                       col_sums_block_per_column, col_sums};
     for (int s = 0; s < 3; s++) {
         size_t rows = shapes[s][0], cols = shapes[s][1];
         size_t bytes = rows * cols * 4;
@@ -56,16 +61,14 @@ int main(void)
         size_t wb = col_sums_workspace_bytes(rows, cols);
         if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
         BOOK_CHECK(cudaMalloc(&work, wb));
-        fprintf(f, "read_ceiling_%s,%zux%zu,%.4f,%.1f,1.000,--\n", tags[s],
-                rows, cols, bytes / (read * 1e6), read);
-        for (int v = 0; v < 5; v++) {
-            ctx c = {a, rows, cols, out, work, fns[v], NULL, NULL};
+        bk_row(f, "read_ceiling_%s,%zux%zu,%.4f,%.1f,1.000,--\n", tags[s],
+               rows, cols, bytes / (read * 1e6), read);
+        for (const auto &v : variants) {
+            ctx c = {a, rows, cols, out, work, v.fn, NULL, NULL};
             double ms = bk_median_ms(run_rowcol, &c, 30);
             double g = bytes / (ms * 1e6);
-            fprintf(f, "%s_%s,%zux%zu,%.4f,%.1f,%.3f,--\n", names[v], tags[s],
-                    rows, cols, ms, g, g / read);
-            printf("%-22s %8zu x %-8zu %8.4f ms %7.1f GB/s %.3f of read\n",
-                   names[v], rows, cols, ms, g, g / read);
+            bk_row(f, "%s_%s,%zux%zu,%.4f,%.1f,%.3f,--\n", v.name, tags[s],
+                   rows, cols, ms, g, g / read);
         }
         BOOK_CHECK(cudaFree(work));
     }
@@ -79,12 +82,10 @@ int main(void)
     double ms_s = bk_median_ms(run_sdot, &c, 30);
     double ms_d = bk_median_ms(run_dot, &c, 30);
     double gs = 8.0 * n / (ms_s * 1e6), gd = 8.0 * n / (ms_d * 1e6);
-    fprintf(f, "cublas_sdot,%zu,%.4f,%.1f,%.3f,1.000\n", n, ms_s, gs,
-            gs / read);
-    fprintf(f, "dot,%zu,%.4f,%.1f,%.3f,%.3f\n", n, ms_d, gd, gd / read,
-            gd / gs);
-    printf("dot 2^28: %.4f ms, cublasSdot %.4f ms: %.3f of cuBLAS\n", ms_d,
-           ms_s, gd / gs);
+    bk_row(f, "cublas_sdot,%zu,%.4f,%.1f,%.3f,1.000\n", n, ms_s, gs,
+           gs / read);
+    bk_row(f, "dot,%zu,%.4f,%.1f,%.3f,%.3f\n", n, ms_d, gd, gd / read,
+           gd / gs);
     cublasDestroy(c.h);
     fclose(f);
     BOOK_CHECK(cudaFree(work));

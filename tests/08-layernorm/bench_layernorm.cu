@@ -6,25 +6,28 @@
 #include "common/book.h"
 #include "08-layernorm/layernorm.h"
 
-struct ctx { const float *x, *g, *b; float *y; size_t rows, cols; int which; };
-static cudaError_t run(void *p)
+struct ctx { const float *x, *g, *b; float *y; size_t rows, cols; };
+typedef cudaError_t (*ln_fn)(const float *, const float *, const float *,
+                             float *, size_t, size_t, float);
+template <ln_fn F> static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
-    const float eps = 1e-5f;
-    switch (k->which) {
-    case 0: return layernorm_two_pass(k->x, k->g, k->b, k->y, k->rows,
-                                      k->cols, eps);
-    case 1: return layernorm_welford(k->x, k->g, k->b, k->y, k->rows,
-                                     k->cols, eps);
-    case 2: return layernorm_welford_float4(k->x, k->g, k->b, k->y, k->rows,
-                                            k->cols, eps);
-    case 3: return layernorm_cached(k->x, k->g, k->b, k->y, k->rows,
-                                    k->cols, eps);
-    case 4: return rmsnorm(k->x, k->g, k->y, k->rows, k->cols, eps);
-    default: return layernorm_naive_moments(k->x, k->g, k->b, k->y, k->rows,
-                                            k->cols, eps);
-    }
+    return F(k->x, k->g, k->b, k->y, k->rows, k->cols, 1e-5f);
 }
+static cudaError_t run_rmsnorm(void *p)
+{
+    ctx *k = (ctx *)p;
+    return rmsnorm(k->x, k->g, k->y, k->rows, k->cols, 1e-5f);
+}
+// The variants, one row each.
+static const struct { const char *name; bk_work run; } variants[] = {
+    {"two_pass", run<layernorm_two_pass>},
+    {"welford", run<layernorm_welford>},
+    {"welford_float4", run<layernorm_welford_float4>},
+    {"cached", run<layernorm_cached>},
+    {"rmsnorm", run_rmsnorm},
+    {"naive_wrong", run<layernorm_naive_moments>},
+};
 
 int main(void)
 {
@@ -33,8 +36,8 @@ int main(void)
     double copy = bk_copy_gbps(bytes);
     FILE *f = bk_csv_open("08-layernorm",
                           "variant,rows,cols,ms,gbps,of_copy");
-    fprintf(f, "copy,1,%zu,%.4f,%.1f,1.000\n", n,
-            2.0 * bytes / (copy * 1e6), copy);
+    bk_row(f, "copy,1,%zu,%.4f,%.1f,1.000\n", n, 2.0 * bytes / (copy * 1e6),
+           copy);
     float *x, *y, *g, *b;
     BOOK_CHECK(cudaMalloc(&x, bytes));
     BOOK_CHECK(cudaMalloc(&y, bytes));
@@ -43,17 +46,12 @@ int main(void)
     bk_fill_random(x, n, -1, 1, 11);
     bk_fill_random(g, cols, 0.5f, 1.5f, 12);
     bk_fill_random(b, cols, -1, 1, 13);
-    const char *names[] = {"two_pass", "welford", "welford_float4", "cached",
-                           "rmsnorm", "naive_wrong"};
-    ctx k = {x, g, b, y, rows, cols, 0};
-    for (int w = 0; w < 6; w++) {
-        k.which = w;
-        double ms = bk_median_ms(run, &k, 30);
+    ctx k = {x, g, b, y, rows, cols};
+    for (const auto &v : variants) {
+        double ms = bk_median_ms(v.run, &k, 30);
         double gbps = 2.0 * bytes / (ms * 1e6);
-        fprintf(f, "%s,%zu,%zu,%.4f,%.1f,%.3f\n", names[w], rows, cols, ms,
-                gbps, gbps / copy);
-        printf("%-15s %8.4f ms %7.1f GB/s  %.3f of copy\n", names[w], ms,
-               gbps, gbps / copy);
+        bk_row(f, "%s,%zu,%zu,%.4f,%.1f,%.3f\n", v.name, rows, cols, ms, gbps,
+               gbps / copy);
     }
     BOOK_CHECK(cudaFree(x));
     BOOK_CHECK(cudaFree(y));

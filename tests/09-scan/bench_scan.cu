@@ -154,16 +154,14 @@ int main(int argc, char **argv)
         double moved = 2.0 * n * es;
         double gbps = moved / (ms * 1e6);
         if (v.tile < 0 && v.dev < 0) cub_gbps[v.type] = gbps;
-        fprintf(f, "%s,%s,%zu,%.0f,%.4f,%.1f,%.3f,%.3f\n", v.name,
-                tnames[v.type], n, moved, ms, gbps, gbps / copy,
-                gbps / cub_gbps[v.type]);
-        printf("%-24s %8.3f ms %7.1f GB/s  %.3f of copy  %.3f of CUB\n",
-               v.name, ms, gbps, gbps / copy, gbps / cub_gbps[v.type]);
+        bk_row(f, "%s,%s,%zu,%.0f,%.4f,%.1f,%.3f,%.3f\n", v.name,
+               tnames[v.type], n, moved, ms, gbps, gbps / copy,
+               gbps / cub_gbps[v.type]);
     }
-    fprintf(f, "copy_ceiling,-,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", n,
-            2 * fbytes, 2.0 * fbytes / (copy * 1e6), copy, copy / cub_gbps[0]);
-    fprintf(f, "read_ceiling,-,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, fbytes,
-            fbytes / (read * 1e6), read, read / copy, read / cub_gbps[0]);
+    bk_row(f, "copy_ceiling,-,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", n,
+           2 * fbytes, 2.0 * fbytes / (copy * 1e6), copy, copy / cub_gbps[0]);
+    bk_row(f, "read_ceiling,-,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, fbytes,
+           fbytes / (read * 1e6), read, read / copy, read / cub_gbps[0]);
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));
     BOOK_CHECK(cudaFree(scratch));

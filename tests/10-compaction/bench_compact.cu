@@ -14,33 +14,40 @@ struct greater_than {
     __host__ __device__ bool operator()(const int &x) const { return x > t; }
 };
 
+typedef cudaError_t (*compact_fn)(const int *, int *, size_t, int, size_t *,
+                                  void *, size_t);
+static cudaError_t cub_select_if(const int *in, int *out, size_t n, int t,
+                                 size_t *count, void *scratch, size_t bytes)
+{
+    return cub::DeviceSelect::If(scratch, bytes, in, out, count, n,
+                                 greater_than{t});
+}
+// The variants, one row each at every density; CUB, last, is the reference.
+static const struct { const char *name; compact_fn fn; } variants[] = {
+    {"three_pass", compact_gt_three_pass},
+    {"single_pass", compact_gt},
+    {"staged_scatter", compact_gt_staged_scatter},
+    {"staged", compact_gt_staged},
+    {"cub_select_if", cub_select_if},
+};
+enum { NV = sizeof variants / sizeof variants[0], CUB = NV - 1 };
+
 struct ctx {
     const int *in;
     void *out;
     size_t n, *count;
-    int which;         // an index into names[] below, or 5: find_repeats
+    compact_fn fn;     // a variant, or NULL: find_repeats
     void *scratch;
     size_t bytes;
 };
-
 static cudaError_t run(void *p)
 {
     ctx *c = (ctx *)p;
-    size_t b = c->bytes;
-    switch (c->which) {
-    case 0: return compact_gt_three_pass(c->in, (int *)c->out, c->n, 0,
-                                         c->count, c->scratch, b);
-    case 1: return compact_gt(c->in, (int *)c->out, c->n, 0, c->count,
-                              c->scratch, b);
-    case 2: return compact_gt_staged_scatter(c->in, (int *)c->out, c->n, 0,
-                                             c->count, c->scratch, b);
-    case 3: return compact_gt_staged(c->in, (int *)c->out, c->n, 0,
-                                     c->count, c->scratch, b);
-    case 4: return cub::DeviceSelect::If(c->scratch, b, c->in, (int *)c->out,
-                                         c->count, c->n, greater_than{0});
-    default: return find_repeats(c->in, c->n, (size_t *)c->out, c->count,
-                                 c->scratch, b);
-    }
+    if (c->fn)
+        return c->fn(c->in, (int *)c->out, c->n, 0, c->count, c->scratch,
+                     c->bytes);
+    return find_repeats(c->in, c->n, (size_t *)c->out, c->count, c->scratch,
+                        c->bytes);
 }
 
 // x[i] > 0 with probability about `permille` / 1000; or, for repeats,
@@ -80,9 +87,6 @@ int main(void)
 
     const unsigned densities[3] = {500, 10, 990};
     const char *dnames[3] = {"50", "1", "99"};
-    enum { NV = 5, CUB = NV - 1 };
-    const char *names[NV] = {"three_pass", "single_pass", "staged_scatter",
-                             "staged", "cub_select_if"};
     for (int d = 0; d < 3; d++) {
         fill_density<<<1024, 256>>>(in, n, densities[d], false);
         BOOK_CHECK(cudaGetLastError());
@@ -90,7 +94,7 @@ int main(void)
         double ms[NV], gbps[NV], moved = 0;
         size_t kept = 0;
         for (int w = CUB; w >= 0; w--) {     // CUB first: the reference
-            ctx c = {in, out, n, count, w, scratch, sb};
+            ctx c = {in, out, n, count, variants[w].fn, scratch, sb};
             ms[w] = bk_median_ms(run, &c, 30);
             BOOK_CHECK(cudaMemcpy(&kept, count, sizeof kept,
                                cudaMemcpyDeviceToHost));
@@ -98,19 +102,16 @@ int main(void)
             gbps[w] = moved / (ms[w] * 1e6);
         }
         for (int w = 0; w < NV; w++) {
-            fprintf(f, "%s_%s,%s,%zu,%zu,%.0f,%.4f,%.1f,%.3f,%.3f,%.1f\n",
-                    names[w], dnames[d], dnames[d], n, kept, moved, ms[w],
-                    gbps[w], gbps[w] / copy, ms[CUB] / ms[w], copy);
-            printf("%-16s %3s%%  %8.3f ms %7.1f GB/s  %.3f of copy  "
-                   "%.3f of CUB\n", names[w], dnames[d], ms[w], gbps[w],
-                   gbps[w] / copy, ms[CUB] / ms[w]);
+            bk_row(f, "%s_%s,%s,%zu,%zu,%.0f,%.4f,%.1f,%.3f,%.3f,%.1f\n",
+                   variants[w].name, dnames[d], dnames[d], n, kept, moved, ms[w],
+                   gbps[w], gbps[w] / copy, ms[CUB] / ms[w], copy);
         }
     }
     // find_repeats: about every other index is a repeat.
     fill_density<<<1024, 256>>>(in, n, 0, true);
     BOOK_CHECK(cudaGetLastError());
     BOOK_CHECK(cudaDeviceSynchronize());
-    ctx c = {in, out, n, count, 5, scratch, sb};
+    ctx c = {in, out, n, count, NULL, scratch, sb};
     double ms = bk_median_ms(run, &c, 30);
     size_t kept = 0;
     BOOK_CHECK(cudaMemcpy(&kept, count, sizeof kept, cudaMemcpyDeviceToHost));
@@ -118,10 +119,8 @@ int main(void)
     fclose(f);
     f = bk_csv_open("10-compaction-repeats",
                     "variant,n,repeats,bytes,ms,gbps,of_copy");
-    fprintf(f, "find_repeats,%zu,%zu,%.0f,%.4f,%.1f,%.3f\n", n, kept, moved,
-            ms, gbps, gbps / copy);
-    printf("find_repeats     %zu repeats  %8.3f ms %7.1f GB/s\n", kept, ms,
-           gbps);
+    bk_row(f, "find_repeats,%zu,%zu,%.0f,%.4f,%.1f,%.3f\n", n, kept, moved,
+           ms, gbps, gbps / copy);
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));
     BOOK_CHECK(cudaFree(count));

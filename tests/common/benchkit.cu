@@ -1,6 +1,7 @@
 // benchkit.cu -- see benchkit.h.
 #include "benchkit.h"
 #include <algorithm>
+#include <cstdarg>
 #include <cstdlib>
 #include <vector>
 
@@ -115,4 +116,15 @@ FILE *bk_csv_open(const char *chapter, const char *columns)
     fprintf(f, "%s\n# device: %s, %d SMs\n%s\n", prov, p.name, p.multiProcessorCount, columns);
     printf("bench: writing %s\n", path);
     return f;
+}
+
+void bk_row(FILE *csv, const char *fmt, ...)
+{
+    va_list a, b;
+    va_start(a, fmt);
+    va_copy(b, a);
+    vfprintf(csv, fmt, a);
+    vprintf(fmt, b);
+    va_end(b);
+    va_end(a);
 }

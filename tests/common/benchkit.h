@@ -25,6 +25,9 @@ double bk_copy_gbps(size_t bytes);   /* cudaMemcpy device to device: read + writ
 double bk_read_gbps(size_t bytes);   /* a float4 kernel that reads and sums */
 /* Open the chapter's CSV, write the provenance header and the column line. */
 FILE *bk_csv_open(const char *chapter, const char *columns);
+/* One row of a chapter's CSV, formatted once: written to the file and
+ * echoed to the terminal. */
+void bk_row(FILE *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Fill n floats in device memory with uniform random values in [lo, hi). */
 void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed);
 #ifdef __cplusplus
