@@ -38,6 +38,7 @@ extern "C" cudaError_t transpose_naive(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_naive_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -63,6 +64,7 @@ extern "C" cudaError_t transpose_naive_colread(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_naive_colread_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -102,6 +104,7 @@ static cudaError_t transpose_tile_launch(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_tile_kernel<Layout><<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -171,6 +174,7 @@ extern "C" cudaError_t transpose_tile64(const float *in, float *out,
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));   // the same checks
     grid = dim3((unsigned)ceil_div(cols, TR_WIDE),
                 (unsigned)ceil_div(rows, TR_WIDE));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_tile64_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -208,6 +212,7 @@ extern "C" cudaError_t transpose_tile_nobarrier(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_nobarrier_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }

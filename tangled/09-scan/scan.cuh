@@ -393,6 +393,7 @@ cudaError_t scan_propagate(const T *in, T *out, size_t n, bool exclusive,
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
     tile_ctx<T> c = {};
     c.sums = tiles > 1 ? (T *)scratch : nullptr;
+    BOOK_CLEAR_TO_LAUNCH();
     scan_device_kernel<kPrefixNone, T><<<(unsigned)tiles, kDevThreads>>>(
         in, out, n, exclusive, aligned, c);
     BOOK_TRY(cudaGetLastError());
@@ -413,6 +414,7 @@ cudaError_t scan_reduce_then_scan(const T *in, T *out, size_t n,
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
     tile_ctx<T> c = {};
     T *sums = (T *)scratch;
+    BOOK_CLEAR_TO_LAUNCH();
     reduce_tiles_kernel<T><<<(unsigned)tiles, kDevThreads>>>(in, n, aligned,
                                                              sums);
     BOOK_TRY(cudaGetLastError());
@@ -430,6 +432,7 @@ cudaError_t scan_lookback(const T *in, T *out, size_t n, bool exclusive,
     const unsigned tiles = (unsigned)ceil_div(n, dev_tile<T>::elems);
     tile_ctx<T> c = {};
     c.st = lookback_status<T>(scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
     (void)packed;                 // 64-bit values never fit the word
@@ -471,6 +474,7 @@ cudaError_t scan_lookback_ahead(const T *in, T *out, size_t n,
         const size_t tiles = ceil_div(n, dev_tile<T>::elems);
         tile_ctx<T> c = {};
         c.st = lookback_status<T>(scratch, n);
+        BOOK_CLEAR_TO_LAUNCH();
         BOOK_TRY(lookback_reset<T>(scratch, n));
         const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
         unsigned grid;
@@ -629,6 +633,7 @@ cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
 {
     const size_t tiles = ceil_div(n, st_tile<T>::elems);
     const tile_status<T> st = lookback_status<T>(scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
     BOOK_TRY(st_opt_in(scan_staged_kernel<T>));

@@ -25,6 +25,9 @@
         }                                                               \
     } while (0)
 
+// <<Return an earlier error instead of launching>>
+#define BOOK_CLEAR_TO_LAUNCH() BOOK_TRY(cudaGetLastError())
+
 // <<Ceiling division>>
 static inline size_t ceil_div(size_t n, size_t b)
 {

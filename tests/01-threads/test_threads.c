@@ -144,6 +144,44 @@ static void wrong_floor_leaves_tail(void **s)
     free(a); free(c);
 }
 
+/* An error that an earlier call left pending (here a failed cudaMalloc)
+ * is returned by the next launcher instead of a launch, so a launcher that
+ * fails has queued nothing; it is returned once, and the call after it
+ * launches.  Before BOOK_CLEAR_TO_LAUNCH the launcher ran the kernel and
+ * returned the earlier error as its own: the output was written. */
+static void earlier_error_is_not_this_launch(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    if (tk_env("BOOK_SANITIZE")) {
+        print_message("skipped: provokes a CUDA API error on purpose, which "
+                      "the sanitizer reports\n");
+        skip();
+    }
+    size_t n = 1000;
+    float *a = tk_malloc(n * sizeof *a), *c = tk_malloc(n * sizeof *c);
+    uint64_t st = tk_seed(0);
+    tk_fill(a, n, -1, 1, &st);
+    float *da = tk_dev_floats(n), *dc = tk_dev_floats(n);
+    tk_upload(da, a, n);
+    TK_CUDA(cudaGetLastError());               /* nothing pending so far */
+    void *huge = NULL;
+    cudaError_t earlier = cudaMalloc(&huge, (size_t)1 << 62);
+    assert_int_not_equal(earlier, cudaSuccess);
+    assert_int_equal(cudaPeekAtLastError(), earlier);
+    assert_int_equal(vadd(da, da, dc, n), earlier);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(c, dc, n);
+    for (size_t i = 0; i < n; i++) assert_true(isnan(c[i]));   /* no launch */
+    assert_int_equal(cudaPeekAtLastError(), cudaSuccess);      /* reported */
+    TK_CUDA(vadd(da, da, dc, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(c, dc, n);
+    for (size_t i = 0; i < n; i++) assert_true(c[i] == a[i] + a[i]);
+    tk_free(da); tk_free(dc);
+    free(a); free(c);
+}
+
 /* CPU-side: bad arguments are refused before anything touches a device. */
 static void null_pointers_refused(void **s)
 {
@@ -199,6 +237,7 @@ int main(void)
         cmocka_unit_test(madd_refuses_too_many_rows),
         cmocka_unit_test(saxpy_all_sizes),
         cmocka_unit_test(wrong_floor_leaves_tail),
+        cmocka_unit_test(earlier_error_is_not_this_launch),
     };
     return tk_run_tests("01-threads", tests);
 }

@@ -18,10 +18,13 @@ int tk_gpu_available(void)
         cudaError_t e = cudaGetDeviceCount(&n);
         /* A driver too old for the toolkit: the device is there but cannot
          * run the tests, which is a failure (tk_gpu_unusable), not a skip. */
-        gpu_state = (e == cudaSuccess && n > 0) || e == cudaErrorInsufficientDriver;
-        driver_too_old = e == cudaErrorInsufficientDriver;
+        int driver = 0;
+        cudaDriverGetVersion(&driver);      /* 0: no driver installed */
+        driver_too_old = e == cudaErrorInsufficientDriver && driver > 0;
+        gpu_state = (e == cudaSuccess && n > 0) || driver_too_old;
         snprintf(gpu_reason, sizeof gpu_reason, "%s",
-                 e != cudaSuccess ? cudaGetErrorString(e) : n ? "" : "no devices");
+                 e == cudaErrorInsufficientDriver && !driver_too_old ? "no CUDA driver"
+                 : e != cudaSuccess ? cudaGetErrorString(e) : n ? "" : "no devices");
     }
     return gpu_state;
 }
