@@ -12,7 +12,10 @@ static cudaError_t mem_full_wave(unsigned *blocks)
     BOOK_TRY(cudaGetDevice(&dev));
     BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
                                     dev));
-    *blocks = (unsigned)sms * (2048 / kMemBlock);
+    int threads;                         // resident threads an SM holds
+    BOOK_TRY(cudaDeviceGetAttribute(
+        &threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    *blocks = (unsigned)sms * ((unsigned)threads / kMemBlock);
     return cudaSuccess;
 }
 
@@ -30,7 +33,10 @@ __global__ void mem_copy_kernel(const float4 *__restrict__ in,
 extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n)
 {
     if (n == 0) return cudaSuccess;
-    if (!in || !out) return cudaErrorInvalidValue;
+    if (!in || !out || n > SIZE_MAX / sizeof(float))
+        return cudaErrorInvalidValue;
+    if (ranges_overlap(in, n * sizeof(float), out, n * sizeof(float)))
+        return cudaErrorInvalidValue;        // the kernel's __restrict__
     if (!is_aligned(in, 16) || !is_aligned(out, 16))
         return mem_copy_strided(in, out, n, 1, 0);
     size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kMemBlock);

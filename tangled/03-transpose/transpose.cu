@@ -8,9 +8,10 @@ static const dim3 kTrBlock(TR_TILE, TR_BLOCK_ROWS);
 static cudaError_t tr_grid(const float *in, const float *out, size_t rows,
                            size_t cols, dim3 *grid)
 {
-    if (!in || !out || rows > SIZE_MAX / cols) return cudaErrorInvalidValue;
-    size_t n = rows * cols;         // no overlap: [in, in+n), [out, out+n)
-    if (in < out + n && out < in + n) return cudaErrorInvalidValue;
+    if (!in || !out || rows > SIZE_MAX / sizeof(float) / cols)
+        return cudaErrorInvalidValue;
+    size_t bytes = rows * cols * sizeof(float);
+    if (ranges_overlap(in, bytes, out, bytes)) return cudaErrorInvalidValue;
     size_t gx = ceil_div(cols, TR_TILE), gy = ceil_div(rows, TR_TILE);
     if (gx > 2147483647u || gy > 65535) return cudaErrorInvalidValue;
     *grid = dim3((unsigned)gx, (unsigned)gy);

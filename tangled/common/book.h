@@ -39,4 +39,13 @@ static inline int is_aligned(const void *p, size_t bytes)
 {
     return (uintptr_t)p % bytes == 0;
 }
+
+// <<Do two byte ranges overlap>>
+static inline int ranges_overlap(const void *a, size_t abytes,
+                                 const void *b, size_t bbytes)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (abytes > UINTPTR_MAX - x || bbytes > UINTPTR_MAX - y) return 1;
+    return x < y + bbytes && y < x + abytes;
+}
 #endif
