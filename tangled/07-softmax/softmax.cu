@@ -1,6 +1,7 @@
 // softmax.cu -- chapter 7: softmax kernels and their launchers.
 #include "common/book.h"
 #include "common/reduce.cuh"
+#include "common/per_device.cuh"
 #include "07-softmax/md.h"
 #include "07-softmax/softmax.h"
 #include <cooperative_groups.h>
@@ -380,8 +381,9 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
     if (!x || !y || !work || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
-    static int wave = 0;              // blocks that fit at once (cached)
-    if (!wave) BOOK_TRY((whole_wave<U, BACKWARD>(&wave)));
+    static per_device<int> waves;     // blocks that fit at once, a device
+    int wave;
+    BOOK_TRY(once_per_device(waves, whole_wave<U, BACKWARD>, &wave));
     size_t grid = ceil_div(n, 4 * (size_t)U * kSmBlock);
     if (grid > (size_t)wave) grid = (size_t)wave;
     md_t *part = (md_t *)work;
@@ -554,12 +556,9 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     if (n == 0) return cudaSuccess;
     if (!x || !y || !work || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
-    static FusedPlan plan = {-1, 0};      // grid -1: not planned yet
-    if (plan.grid < 0) {
-        FusedPlan p;
-        BOOK_TRY(fused_plan<PUSH4>(&p));
-        plan = p;
-    }
+    static per_device<FusedPlan> plans;   // planned once a device
+    FusedPlan plan;
+    BOOK_TRY(once_per_device(plans, fused_plan<PUSH4>, &plan));
     if (plan.grid == 0) return softmax_whole(x, y, n, work);
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);

@@ -5,6 +5,7 @@
 #include <cuda/atomic>
 #include <cuda_pipeline.h>
 #include "common/book.h"
+#include "common/per_device.cuh"
 #include "09-scan/scan.h"
 
 // <<Warp-shuffle inclusive scan>>
@@ -503,10 +504,15 @@ template <typename T> __device__ __forceinline__ vec16<T> *st_buf()
     return reinterpret_cast<vec16<T> *>(st_smem);
 }
 // Every launch of a staged kernel asks for kStBytes of shared memory.
-template <typename K> cudaError_t st_opt_in(K kernel)
+template <auto kernel> cudaError_t st_opt_in()
 {
-    return cudaFuncSetAttribute(
-        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStBytes);
+    static per_device<bool> done;
+    bool ok;
+    return once_per_device(done, [](bool *set) {
+        *set = true;
+        return cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStBytes);
+    }, &ok);
 }
 template <typename T>
 __device__ __forceinline__ size_t st_elem(size_t base, int r)
@@ -636,7 +642,7 @@ cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
     BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
-    BOOK_TRY(st_opt_in(scan_staged_kernel<T>));
+    BOOK_TRY(st_opt_in<scan_staged_kernel<T>>());
     scan_staged_kernel<T><<<(unsigned)tiles, kStThreads, kStBytes>>>(
         in, out, n, exclusive, aligned, st);
     return cudaGetLastError();

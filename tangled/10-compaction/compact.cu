@@ -177,7 +177,7 @@ static cudaError_t launch_staged(const int *in, int *out, size_t n,
     const tile_status<int> st = lookback_status<int>((char *)scratch, n);
     BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<int>((char *)scratch, n));
-    BOOK_TRY(st_opt_in(compact_gt_staged_kernel<PACK>));
+    BOOK_TRY(st_opt_in<compact_gt_staged_kernel<PACK>>());
     compact_gt_staged_kernel<PACK><<<(unsigned)tiles, kStThreads, kStBytes>>>(
         in, out, n, threshold, count, is_aligned(in, 16), st);
     return cudaGetLastError();
