@@ -83,6 +83,52 @@ static void sums_of(const float *x, size_t n, double *sum, double *abs_sum)
     *sum = s; *abs_sum = a;
 }
 
+/* 2^32 + 2^20 + 3 elements, past every 32-bit index: zeros, except 2.0
+ * in the first 2^20 and 1.0 in the 2^21 + 3 that straddle element 2^32.
+ * Every partial sum is an integer below 2^24, so every order gives the
+ * exact 2^22 + 3; an index that wrapped at 2^32 would read the head again
+ * (or nothing) for the last 2^20 + 3 elements.  16 GiB of GPU memory. */
+static void sums_past_2_to_32(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    if (tk_small()) {
+        print_message("skipped: 2^32 elements are too many for the "
+                      "sanitizer's runs\n");
+        skip();
+    }
+    const size_t head = (size_t)1 << 20, edge = (size_t)1 << 32;
+    const size_t n = edge + head + 3;
+    TK_REQUIRE_DEVICE_BYTES(4 * n + reduce_workspace_bytes(n) + (1 << 28));
+    float *h = tk_malloc((2 * head + 3) * sizeof *h);
+    struct dev d;
+    d.n = n;
+    d.x = tk_dev_floats(n);
+    TK_CUDA(cudaMemset(d.x, 0, n * sizeof(float)));
+    for (size_t i = 0; i < head; i++) h[i] = 2.0f;
+    tk_upload(d.x, h, head);
+    for (size_t i = 0; i < 2 * head + 3; i++) h[i] = 1.0f;
+    tk_upload(d.x + (edge - head), h, 2 * head + 3);
+    d.out = tk_dev_floats(1);
+    size_t wb = reduce_workspace_bytes(n);
+    TK_CUDA(cudaMalloc(&d.work, wb));
+    TK_CUDA(cudaMemset(d.work, 0xff, wb));
+    TK_CUDA(cudaMemset(d.work, 0, 256));
+    const double want = 4.0 * (double)head + 3.0;      /* 2^22 + 3 */
+    for (size_t v = 0; v < NSUMS; v++) {
+        float got = run(sums[v].fn, &d);
+        if (got != want) {
+            print_error("%s n=2^32+2^20+3: got %.9g, want %.9g\n",
+                        sums[v].name, got, want);
+            fail();
+        }
+    }
+    float mean = run(reduce_mean, &d);
+    assert_true(fabs(mean - want / (double)n) <= 1e-6 * (want / (double)n));
+    dev_free(&d);
+    free(h);
+}
+
 /* Random inputs in [-1, 1): every sum within the derived tolerance. */
 static void sums_random(void **s)
 {
@@ -406,6 +452,7 @@ int main(void)
         cmocka_unit_test(compensated_is_accurate),
         cmocka_unit_test(determinism_run_twice),
         cmocka_unit_test(float4_misaligned_falls_back),
+        cmocka_unit_test(sums_past_2_to_32),
         cmocka_unit_test(wrong_volatile_warp_races),
         cmocka_unit_test(wrong_fence_is_not_a_barrier),
     };
