@@ -308,7 +308,8 @@ static cudaError_t resident_grid(K kernel, unsigned threads, size_t n,
 
 template <class Op>
 static cudaError_t reduce_float4_op(const float *x, size_t n, float *out,
-                                    void *work, double divisor)
+                                    void *work, double divisor,
+                                    cudaStream_t s = 0)
 {
     if (!x || !out || !work) return cudaErrorInvalidValue;
     if (!is_aligned(x, 16)) return cudaErrorInvalidValue;
@@ -316,9 +317,10 @@ static cudaError_t reduce_float4_op(const float *x, size_t n, float *out,
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<grid, kReduceBlock>>>(x, n, work_a(work));
+    k<<<grid, kReduceBlock, 0, s>>>(x, n, work_a(work));
     BOOK_TRY(cudaGetLastError());
-    reduce_finish_kernel<Op><<<1, 1024>>>(work_a(work), grid, out, divisor);
+    reduce_finish_kernel<Op><<<1, 1024, 0, s>>>(work_a(work), grid, out,
+                                                divisor);
     return cudaGetLastError();
 }
 
@@ -328,6 +330,16 @@ extern "C" cudaError_t reduce_float4(const float *x, size_t n, float *out,
     if (n == 0 && x && out && work) return write_value(out, 0.0f);
     if (x && !is_aligned(x, 16)) return reduce_unrolled(x, n, out, work);
     return reduce_float4_op<ReduceSum>(x, n, out, work, 1.0);
+}
+
+extern "C" cudaError_t reduce_sum_async(const float *x, size_t n,
+                                        float *out, void *work,
+                                        cudaStream_t stream)
+{
+    if (!x || !out || !work || !is_aligned(x, 16))
+        return cudaErrorInvalidValue;
+    if (n == 0) return cudaMemsetAsync(out, 0, sizeof(float), stream);
+    return reduce_float4_op<ReduceSum>(x, n, out, work, 1.0, stream);
 }
 
 // <<Cross-block finish: atomicAdd of block partials>>
