@@ -22,6 +22,7 @@ extern "C" cudaError_t vadd(const float *a, const float *b, float *c,
     if (!a || !b || !c) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kBlock);
     if (grid > kMaxGridX) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     vadd_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
     return cudaGetLastError();
 }
@@ -46,6 +47,7 @@ extern "C" cudaError_t madd(const float *a, const float *b, float *c,
     dim3 block(32, 8);                 // one warp across, eight rows down
     size_t gx = ceil_div(cols, block.x), gy = ceil_div(rows, block.y);
     if (gx > kMaxGridX || gy > 65535) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     madd_kernel<<<dim3((unsigned)gx, (unsigned)gy), block>>>(a, b, c, rows,
                                                              cols);
     return cudaGetLastError();
@@ -79,6 +81,7 @@ extern "C" cudaError_t vadd_float4(const float *a, const float *b, float *c,
         return vadd(a, b, c, n);       // misaligned: the scalar kernel
     size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kBlock);
     if (grid > kMaxGridX) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     vadd_float4_kernel<<<(unsigned)grid, kBlock>>>(
         (const float4 *)a, (const float4 *)b, (float4 *)c, n);
     return cudaGetLastError();
@@ -105,6 +108,7 @@ extern "C" cudaError_t vadd_grid_stride(const float *a, const float *b,
                                     dev));
     size_t grid = ceil_div(n, kBlock);
     if (grid > (size_t)sms * 8) grid = (size_t)sms * 8;  // 8 blocks an SM
+    BOOK_CLEAR_TO_LAUNCH();
     vadd_grid_stride_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
     return cudaGetLastError();
 }
@@ -123,6 +127,7 @@ extern "C" cudaError_t saxpy(float alpha, const float *x, float *y, size_t n)
     if (!x || !y) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kBlock);
     if (grid > kMaxGridX) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     saxpy_kernel<<<(unsigned)grid, kBlock>>>(alpha, x, y, n);
     return cudaGetLastError();
 }
@@ -134,6 +139,7 @@ extern "C" cudaError_t vadd_wrong_floor(const float *a, const float *b,
     if (!a || !b || !c) return cudaErrorInvalidValue;
     size_t grid = n / kBlock;          // WRONG: drops the partial block
     if (grid == 0) return cudaSuccess; // and with it every n < 256
+    BOOK_CLEAR_TO_LAUNCH();
     vadd_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
     return cudaGetLastError();
 }

@@ -12,7 +12,10 @@ static cudaError_t mem_full_wave(unsigned *blocks)
     BOOK_TRY(cudaGetDevice(&dev));
     BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
                                     dev));
-    *blocks = (unsigned)sms * (2048 / kMemBlock);
+    int threads;                         // resident threads an SM holds
+    BOOK_TRY(cudaDeviceGetAttribute(
+        &threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    *blocks = (unsigned)sms * ((unsigned)threads / kMemBlock);
     return cudaSuccess;
 }
 
@@ -30,11 +33,15 @@ __global__ void mem_copy_kernel(const float4 *__restrict__ in,
 extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n)
 {
     if (n == 0) return cudaSuccess;
-    if (!in || !out) return cudaErrorInvalidValue;
+    if (!in || !out || n > SIZE_MAX / sizeof(float))
+        return cudaErrorInvalidValue;
+    if (ranges_overlap(in, n * sizeof(float), out, n * sizeof(float)))
+        return cudaErrorInvalidValue;        // the kernel's __restrict__
     if (!is_aligned(in, 16) || !is_aligned(out, 16))
         return mem_copy_strided(in, out, n, 1, 0);
     size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mem_copy_kernel<<<(unsigned)grid, kMemBlock>>>(
         (const float4 *)in, (float4 *)out, n);
     return cudaGetLastError();
@@ -67,6 +74,7 @@ extern "C" cudaError_t mem_read_sum(const float *in, size_t n,
     if (!in || !is_aligned(in, 16)) return cudaErrorInvalidValue;
     unsigned blocks;
     BOOK_TRY(mem_full_wave(&blocks));
+    BOOK_CLEAR_TO_LAUNCH();
     mem_read_sum_kernel<<<blocks, kMemBlock>>>((const float4 *)in, n,
                                                passes, sum);
     return cudaGetLastError();
@@ -93,6 +101,7 @@ extern "C" cudaError_t mem_copy_strided(const float *in, float *out,
     size_t count = ceil_div(len - offset, stride);
     size_t grid = ceil_div(count, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mem_copy_strided_kernel<<<(unsigned)grid, kMemBlock>>>(in, out, count,
                                                            stride, offset);
     return cudaGetLastError();
@@ -120,6 +129,7 @@ extern "C" cudaError_t fma_peak(float *out, size_t n, unsigned iters,
     if (!out) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     fma_peak_kernel<<<(unsigned)grid, kMemBlock>>>(out, n, iters, a, b);
     return cudaGetLastError();
 }
@@ -137,6 +147,7 @@ extern "C" cudaError_t drift_aos(struct particle *p, size_t n, float dt)
     if (!p) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     drift_aos_kernel<<<(unsigned)grid, kMemBlock>>>(p, n, dt);
     return cudaGetLastError();
 }
@@ -155,6 +166,7 @@ extern "C" cudaError_t drift_soa(struct particles p, size_t n, float dt)
     if (!p.x || !p.vx) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     drift_soa_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
     return cudaGetLastError();
 }

@@ -7,6 +7,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+// mem_copy: in and out must not overlap (cudaErrorInvalidValue if they do).
 cudaError_t mem_copy(const float *in, float *out, size_t n);
 cudaError_t mem_read_sum(const float *in, size_t n, unsigned passes,
                          float *sum);

@@ -8,9 +8,10 @@ static const dim3 kTrBlock(TR_TILE, TR_BLOCK_ROWS);
 static cudaError_t tr_grid(const float *in, const float *out, size_t rows,
                            size_t cols, dim3 *grid)
 {
-    if (!in || !out || rows > SIZE_MAX / cols) return cudaErrorInvalidValue;
-    size_t n = rows * cols;         // no overlap: [in, in+n), [out, out+n)
-    if (in < out + n && out < in + n) return cudaErrorInvalidValue;
+    if (!in || !out || rows > SIZE_MAX / sizeof(float) / cols)
+        return cudaErrorInvalidValue;
+    size_t bytes = rows * cols * sizeof(float);
+    if (ranges_overlap(in, bytes, out, bytes)) return cudaErrorInvalidValue;
     size_t gx = ceil_div(cols, TR_TILE), gy = ceil_div(rows, TR_TILE);
     if (gx > 2147483647u || gy > 65535) return cudaErrorInvalidValue;
     *grid = dim3((unsigned)gx, (unsigned)gy);
@@ -38,6 +39,7 @@ extern "C" cudaError_t transpose_naive(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_naive_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -63,6 +65,7 @@ extern "C" cudaError_t transpose_naive_colread(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_naive_colread_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -102,6 +105,7 @@ static cudaError_t transpose_tile_launch(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_tile_kernel<Layout><<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -171,6 +175,7 @@ extern "C" cudaError_t transpose_tile64(const float *in, float *out,
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));   // the same checks
     grid = dim3((unsigned)ceil_div(cols, TR_WIDE),
                 (unsigned)ceil_div(rows, TR_WIDE));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_tile64_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }
@@ -208,6 +213,7 @@ extern "C" cudaError_t transpose_tile_nobarrier(const float *in, float *out,
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     transpose_nobarrier_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
     return cudaGetLastError();
 }

@@ -30,6 +30,7 @@ extern "C" cudaError_t matmul_naive(MM_ARGS)
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(M, 32), gy = ceil_div(N, 32);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mm_naive_kernel<<<dim3((unsigned)gx, (unsigned)gy), dim3(32, 32)>>>(
         A, B, C, M, N, K);
     return cudaGetLastError();
@@ -53,6 +54,7 @@ extern "C" cudaError_t matmul_coalesced(MM_ARGS)
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, 32), gy = ceil_div(M, 32);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mm_coalesced_kernel<<<dim3((unsigned)gx, (unsigned)gy),
                           dim3(32, 32)>>>(A, B, C, M, N, K);
     return cudaGetLastError();
@@ -85,6 +87,7 @@ extern "C" cudaError_t matmul_tiled(MM_ARGS)
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, MM_TILE), gy = ceil_div(M, MM_TILE);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mm_tiled_kernel<<<dim3((unsigned)gx, (unsigned)gy),
                       dim3(MM_TILE, MM_TILE)>>>(A, B, C, M, N, K);
     return cudaGetLastError();
@@ -123,6 +126,7 @@ extern "C" cudaError_t matmul_1d_blocked(MM_ARGS)
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, 64), gy = ceil_div(M, 64);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mm_1d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 512>>>(A, B, C, M, N,
                                                             K);
     return cudaGetLastError();
@@ -174,6 +178,7 @@ extern "C" cudaError_t matmul_2d_blocked(MM_ARGS)
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, 128), gy = ceil_div(M, 128);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mm_2d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 256>>>(A, B, C, M, N,
                                                             K);
     return cudaGetLastError();
@@ -294,6 +299,7 @@ static cudaError_t mm_launch_tile128(mm_kernel_fn fast,
     bool exact = M % kBM == 0 && N % kBN == 0 && K % kBK == 0 && K > 0 &&
                  is_aligned(A, 16) && is_aligned(B, 16) && is_aligned(C, 16);
     mm_kernel_fn k = exact ? fast : checked;
+    BOOK_CLEAR_TO_LAUNCH();
     k<<<dim3((unsigned)gx, (unsigned)gy), kThreads>>>(A, B, C, M, N, K);
     return cudaGetLastError();
 }
@@ -384,6 +390,7 @@ extern "C" cudaError_t matmul_wrong_one_barrier(MM_ARGS)
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, MM_TILE), gy = ceil_div(M, MM_TILE);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     mm_wrong_one_barrier_kernel<<<dim3((unsigned)gx, (unsigned)gy),
                                   dim3(MM_TILE, MM_TILE)>>>(A, B, C, M, N,
                                                             K);

@@ -28,6 +28,7 @@ __global__ void set_value_kernel(float *out, float v) { *out = v; }
 
 static cudaError_t write_value(float *out, float v)
 {
+    BOOK_CLEAR_TO_LAUNCH();
     set_value_kernel<<<1, 1>>>(out, v);
     return cudaGetLastError();
 }
@@ -42,6 +43,7 @@ static cudaError_t reduce_passes(partial_kernel k, size_t per_block,
     if (!x || !out || !work) return cudaErrorInvalidValue;
     if (n == 0) return write_value(out, 0.0f);
     float *dst = work_a(work), *other = work_b(work, n);
+    BOOK_CLEAR_TO_LAUNCH();
     for (;;) {
         size_t grid = ceil_div(n, per_block);
         if (grid > kReduceMaxGrid) return cudaErrorInvalidValue;
@@ -69,6 +71,7 @@ extern "C" cudaError_t reduce_atomic(const float *x, size_t n, float *out,
     if (!x || !out) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kReduceBlock);
     if (grid > kReduceMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(cudaMemsetAsync(out, 0, sizeof(float)));   // 0.0f: all bits 0
     if (n == 0) return cudaSuccess;
     reduce_atomic_kernel<<<(unsigned)grid, kReduceBlock>>>(x, n, out);
@@ -305,16 +308,19 @@ static cudaError_t resident_grid(K kernel, unsigned threads, size_t n,
 
 template <class Op>
 static cudaError_t reduce_float4_op(const float *x, size_t n, float *out,
-                                    void *work, double divisor)
+                                    void *work, double divisor,
+                                    cudaStream_t s = 0)
 {
     if (!x || !out || !work) return cudaErrorInvalidValue;
     if (!is_aligned(x, 16)) return cudaErrorInvalidValue;
     auto k = reduce_float4_kernel<kReduceBlock, kUnroll, Op>;
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
-    k<<<grid, kReduceBlock>>>(x, n, work_a(work));
+    BOOK_CLEAR_TO_LAUNCH();
+    k<<<grid, kReduceBlock, 0, s>>>(x, n, work_a(work));
     BOOK_TRY(cudaGetLastError());
-    reduce_finish_kernel<Op><<<1, 1024>>>(work_a(work), grid, out, divisor);
+    reduce_finish_kernel<Op><<<1, 1024, 0, s>>>(work_a(work), grid, out,
+                                                divisor);
     return cudaGetLastError();
 }
 
@@ -324,6 +330,16 @@ extern "C" cudaError_t reduce_float4(const float *x, size_t n, float *out,
     if (n == 0 && x && out && work) return write_value(out, 0.0f);
     if (x && !is_aligned(x, 16)) return reduce_unrolled(x, n, out, work);
     return reduce_float4_op<ReduceSum>(x, n, out, work, 1.0);
+}
+
+extern "C" cudaError_t reduce_sum_async(const float *x, size_t n,
+                                        float *out, void *work,
+                                        cudaStream_t stream)
+{
+    if (!x || !out || !work || !is_aligned(x, 16))
+        return cudaErrorInvalidValue;
+    if (n == 0) return cudaMemsetAsync(out, 0, sizeof(float), stream);
+    return reduce_float4_op<ReduceSum>(x, n, out, work, 1.0, stream);
 }
 
 // <<Cross-block finish: atomicAdd of block partials>>
@@ -341,6 +357,7 @@ extern "C" cudaError_t reduce_finish_atomic(const float *x, size_t n,
 {
     (void)work;
     if (!x || !out || !is_aligned(x, 16)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(cudaMemsetAsync(out, 0, sizeof(float)));
     if (n == 0) return cudaSuccess;
     auto k = reduce_finish_atomic_kernel<kReduceBlock, kUnroll>;
@@ -381,6 +398,7 @@ extern "C" cudaError_t reduce_last_block(const float *x, size_t n,
     auto k = reduce_last_block_kernel<kReduceBlock, kUnroll>;
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     k<<<grid, kReduceBlock>>>(x, n, work_a(work), work_counter(work), out);
     return cudaGetLastError();
 }
@@ -417,6 +435,7 @@ extern "C" cudaError_t reduce_grid_sync(const float *x, size_t n, float *out,
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     float *partial = work_a(work);
     void *args[] = {(void *)&x, (void *)&n, (void *)&partial, (void *)&out};
+    BOOK_CLEAR_TO_LAUNCH();
     return cudaLaunchCooperativeKernel((const void *)k, grid, kReduceBlock,
                                        args, 0, 0);
 }
@@ -494,6 +513,7 @@ extern "C" cudaError_t reduce_compensated(const float *x, size_t n,
     auto k = reduce_compensated_kernel<kReduceBlock>;
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
+    BOOK_CLEAR_TO_LAUNCH();
     k<<<grid, kReduceBlock>>>(x, n, work_a(work));
     BOOK_TRY(cudaGetLastError());
     reduce_compensated_finish<<<1, 1024>>>(work_a(work), grid, out);
@@ -581,6 +601,7 @@ extern "C" cudaError_t reduce_wrong_fence_barrier(const float *x, size_t n,
     if (n == 0) return write_value(out, 0.0f);
     size_t grid = ceil_div(n, 2 * kReduceBlock);
     if (grid > kReduceMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     reduce_wrong_fence_kernel<<<(unsigned)grid, kReduceBlock>>>(
         x, n, work_a(work), out);
     return cudaGetLastError();

@@ -2,6 +2,14 @@
 // x and out are device pointers; out receives one float.  work is device
 // memory of reduce_workspace_bytes(n) bytes, set to zero once after
 // allocation (cudaMemset); the launchers leave it usable for the next call.
+// A call keeps its partials and counter in work until its kernels end, so
+// calls that can run on the GPU at the same time need a workspace each, or
+// they overwrite each other's partials and count each other's blocks.
+// The launchers run on the default stream: built as the book builds them
+// (the legacy default stream), calls from all host threads run one after
+// another, and one workspace serves them all.  Calls on different streams
+// (reduce_sum_async), or from several host threads of a program built
+// with --default-stream per-thread, can overlap.
 #ifndef REDUCE_H
 #define REDUCE_H
 #include <cuda_runtime_api.h>
@@ -27,6 +35,9 @@ cudaError_t reduce_warp_shuffle(const float *x, size_t n, float *out,
                                 void *work);
 cudaError_t reduce_unrolled(const float *x, size_t n, float *out, void *work);
 cudaError_t reduce_float4(const float *x, size_t n, float *out, void *work);
+// Step 7 on the caller's stream; x must be 16-byte aligned.
+cudaError_t reduce_sum_async(const float *x, size_t n, float *out,
+                             void *work, cudaStream_t stream);
 
 // <<Declarations of the cross-block finishes>>
 cudaError_t reduce_finish_atomic(const float *x, size_t n, float *out,

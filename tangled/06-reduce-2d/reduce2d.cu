@@ -54,6 +54,7 @@ static cudaError_t row_warp_launch(const float *a, size_t rows, size_t cols,
     size_t rows_per_block = (kBlock2d / 32) * (32 / lanes);
     size_t grid = ceil_div(rows, rows_per_block);
     if (grid > kMaxBlocks2d) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     row_warp_kernel<V><<<(unsigned)grid, kBlock2d>>>(
         a, rows, cols / width_of<V>(), lanes, out);
     return cudaGetLastError();
@@ -87,6 +88,7 @@ static cudaError_t row_block_launch(const float *a, size_t rows,
                                     size_t cols, float *out)
 {
     if (rows > kMaxBlocks2d) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     row_block_kernel<V><<<(unsigned)rows, kBlock2d>>>(
         a, cols / width_of<V>(), out);
     return cudaGetLastError();
@@ -133,6 +135,7 @@ static cudaError_t row_chunk_launch(const float *a, size_t rows,
     if (chunks * rows > kMaxChunkBlocks) chunks = kMaxChunkBlocks / rows;
     if (chunks < 1) chunks = 1;
     size_t chunk = ceil_div(units, chunks);
+    BOOK_CLEAR_TO_LAUNCH();
     row_chunk_kernel<V><<<dim3((unsigned)chunks, (unsigned)rows),
                           kBlock2d>>>(a, units, chunk, partial);
     BOOK_TRY(cudaGetLastError());
@@ -189,6 +192,7 @@ extern "C" cudaError_t col_sums_block_per_column(const float *a,
     if (cols == 0) return cudaSuccess;
     if (!a || !out || rows == 0 || cols > kMaxBlocks2d)
         return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     col_block_kernel<<<(unsigned)cols, kBlock2d>>>(a, rows, cols, out);
     return cudaGetLastError();
 }
@@ -272,6 +276,7 @@ static cudaError_t col_launch(const float *a, size_t rows, size_t cols,
     size_t gy = resident / gx > 1 ? resident / gx : 1;
     if (gy > ceil_div(rows, by)) gy = ceil_div(rows, by);
     if (gx > kMaxBlocks2d) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     col_partial_kernel<V><<<dim3((unsigned)gx, (unsigned)gy),
                             dim3(bx, by)>>>(a, rows, units, partial);
     BOOK_TRY(cudaGetLastError());
@@ -341,6 +346,7 @@ static cudaError_t dot_launch(const float *x, const float *y, size_t n,
     size_t useful = ceil_div(n, 4 * (size_t)kBlock2d);
     if (g > useful) g = useful;
     if (g > kMaxChunkBlocks) g = kMaxChunkBlocks;
+    BOOK_CLEAR_TO_LAUNCH();
     dot_kernel<V><<<(unsigned)g, kBlock2d>>>(x, y, n, partial);
     BOOK_TRY(cudaGetLastError());
     dot_finish_kernel<<<1, 1024>>>(partial, (unsigned)g, out);

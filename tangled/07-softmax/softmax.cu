@@ -1,6 +1,7 @@
 // softmax.cu -- chapter 7: softmax kernels and their launchers.
 #include "common/book.h"
 #include "common/reduce.cuh"
+#include "common/per_device.cuh"
 #include "07-softmax/md.h"
 #include "07-softmax/softmax.h"
 #include <cooperative_groups.h>
@@ -46,6 +47,7 @@ extern "C" cudaError_t softmax_rows_warp(const float *x, float *y,
     if (rows == 0 || cols == 0) return cudaSuccess;
     size_t grid = ceil_div(rows, kSmRowsPerBlock);
     BOOK_TRY(softmax_check(x, y, rows, cols, grid));
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_warp_kernel<<<(unsigned)grid, kSmBlock>>>(x, y, rows, cols);
     return cudaGetLastError();
 }
@@ -104,6 +106,7 @@ extern "C" cudaError_t softmax_rows_block(const float *x, float *y,
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_block_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, false);
     return cudaGetLastError();
 }
@@ -114,6 +117,7 @@ extern "C" cudaError_t softmax_rows_float4(const float *x, float *y,
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16);
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_block_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, vec);
     return cudaGetLastError();
 }
@@ -191,6 +195,7 @@ static cudaError_t launch_cached_warp(const float *x, float *y,
 {
     size_t grid = ceil_div(rows, kSmRowsPerBlock);
     if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_cached_warp_kernel<V><<<(unsigned)grid, kSmBlock>>>(x, y, rows,
                                                                 cols);
     return cudaGetLastError();
@@ -200,6 +205,7 @@ template <int V>
 static cudaError_t launch_cached_block(const float *x, float *y,
                                        size_t rows, unsigned cols)
 {
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_cached_block_kernel<V><<<(unsigned)rows, kSmBlock>>>(x, y, cols);
     return cudaGetLastError();
 }
@@ -273,6 +279,7 @@ extern "C" cudaError_t softmax_rows_online(const float *x, float *y,
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16);
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_online_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, vec);
     return cudaGetLastError();
 }
@@ -374,11 +381,13 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
     if (!x || !y || !work || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
-    static int wave = 0;              // blocks that fit at once (cached)
-    if (!wave) BOOK_TRY((whole_wave<U, BACKWARD>(&wave)));
+    static per_device<int> waves;     // blocks that fit at once, a device
+    int wave;
+    BOOK_TRY(once_per_device(waves, whole_wave<U, BACKWARD>, &wave));
     size_t grid = ceil_div(n, 4 * (size_t)U * kSmBlock);
     if (grid > (size_t)wave) grid = (size_t)wave;
     md_t *part = (md_t *)work;
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock>>>(x, n, vec,
                                                              part);
     BOOK_TRY(cudaGetLastError());
@@ -547,12 +556,9 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     if (n == 0) return cudaSuccess;
     if (!x || !y || !work || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
-    static FusedPlan plan = {-1, 0};      // grid -1: not planned yet
-    if (plan.grid < 0) {
-        FusedPlan p;
-        BOOK_TRY(fused_plan<PUSH4>(&p));
-        plan = p;
-    }
+    static per_device<FusedPlan> plans;   // planned once a device
+    FusedPlan plan;
+    BOOK_TRY(once_per_device(plans, fused_plan<PUSH4>, &plan));
     if (plan.grid == 0) return softmax_whole(x, y, n, work);
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
@@ -561,6 +567,7 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     size_t cache4 = cache_bytes / sizeof(float4);
     md_t *part = (md_t *)work;
     void *args[] = {&x, &y, &n, &vec, &part, &cache4};
+    BOOK_CLEAR_TO_LAUNCH();
     cudaError_t e = cudaLaunchCooperativeKernel(
         softmax_fused_kernel<PUSH4>, dim3((unsigned)grid), dim3(kSmBlock),
         args, plan.bytes, 0);
@@ -615,6 +622,7 @@ extern "C" cudaError_t softmax_whole_per_block(const float *x, float *y,
     if (!x || !y) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kChunk);
     if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     softmax_per_block_kernel<<<(unsigned)grid, kSmBlock>>>(x, y, n);
     return cudaGetLastError();
 }

@@ -48,6 +48,7 @@ extern "C" cudaError_t layernorm_two_pass(const float *x, const float *g,
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
     if (!b) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     layernorm_two_pass_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, b, y, cols,
                                                             eps);
     return cudaGetLastError();
@@ -131,6 +132,7 @@ static cudaError_t launch_welford(const float *x, const float *g,
     if (!b || cols > (1u << 24)) return cudaErrorInvalidValue;
     bool vec = want_vec && cols % 4 == 0 && is_aligned(x, 16) &&
                is_aligned(y, 16) && is_aligned(g, 16) && is_aligned(b, 16);
+    BOOK_CLEAR_TO_LAUNCH();
     layernorm_welford_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, b, y, cols,
                                                            eps, vec);
     return cudaGetLastError();
@@ -198,6 +200,7 @@ static cudaError_t launch_ln_cached(const float *x, const float *g,
                                     const float *b, float *y, size_t rows,
                                     unsigned cols, float eps)
 {
+    BOOK_CLEAR_TO_LAUNCH();
     layernorm_cached_kernel<V><<<(unsigned)rows, kLnBlock>>>(x, g, b, y,
                                                              cols, eps);
     return cudaGetLastError();
@@ -252,6 +255,7 @@ extern "C" cudaError_t rmsnorm(const float *x, const float *g, float *y,
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16) &&
                is_aligned(g, 16);
+    BOOK_CLEAR_TO_LAUNCH();
     rmsnorm_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, y, cols, eps, vec);
     return cudaGetLastError();
 }
@@ -282,6 +286,7 @@ extern "C" cudaError_t layernorm_naive_moments(
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
     if (!b) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     layernorm_naive_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, b, y, cols,
                                                          eps);
     return cudaGetLastError();

@@ -148,10 +148,13 @@ static cudaError_t scan_tiles(const T *in, T *out, size_t n,
     if (!in || !out) return cudaErrorInvalidValue;
     if (kind != SCAN_INCLUSIVE && kind != SCAN_EXCLUSIVE)
         return cudaErrorInvalidValue;
+    if ((unsigned)algo > SCAN_TILE_WARPS_32BIT_INDEX)
+        return cudaErrorInvalidValue;
     const size_t grid = ceil_div(n, SCAN_TILE);
     if (grid > kScanMaxGrid) return cudaErrorInvalidValue;
     const unsigned g = (unsigned)grid, b = SCAN_TILE, h = SCAN_TILE / 2;
     const bool ex = kind == SCAN_EXCLUSIVE;
+    BOOK_CLEAR_TO_LAUNCH();
     switch (algo) {
     case SCAN_TILE_HILLIS_STEELE:
         tiles_hs_kernel<T><<<g, b>>>(in, out, n, ex); break;

@@ -5,6 +5,7 @@
 #include <cuda/atomic>
 #include <cuda_pipeline.h>
 #include "common/book.h"
+#include "common/per_device.cuh"
 #include "09-scan/scan.h"
 
 // <<Warp-shuffle inclusive scan>>
@@ -406,6 +407,7 @@ cudaError_t scan_propagate(const T *in, T *out, size_t n, bool exclusive,
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
     tile_ctx<T> c = {};
     c.sums = tiles > 1 ? (T *)scratch : nullptr;
+    BOOK_CLEAR_TO_LAUNCH();
     scan_device_kernel<kPrefixNone, T><<<(unsigned)tiles, kDevThreads>>>(
         in, out, n, exclusive, aligned, c);
     BOOK_TRY(cudaGetLastError());
@@ -426,6 +428,7 @@ cudaError_t scan_reduce_then_scan(const T *in, T *out, size_t n,
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
     tile_ctx<T> c = {};
     T *sums = (T *)scratch;
+    BOOK_CLEAR_TO_LAUNCH();
     reduce_tiles_kernel<T><<<(unsigned)tiles, kDevThreads>>>(in, n, aligned,
                                                              sums);
     BOOK_TRY(cudaGetLastError());
@@ -443,6 +446,7 @@ cudaError_t scan_lookback(const T *in, T *out, size_t n, bool exclusive,
     const unsigned tiles = (unsigned)ceil_div(n, dev_tile<T>::elems);
     tile_ctx<T> c = {};
     c.st = lookback_status<T>(scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
     (void)packed;                 // 64-bit values never fit the word
@@ -484,6 +488,7 @@ cudaError_t scan_lookback_ahead(const T *in, T *out, size_t n,
         const size_t tiles = ceil_div(n, dev_tile<T>::elems);
         tile_ctx<T> c = {};
         c.st = lookback_status<T>(scratch, n);
+        BOOK_CLEAR_TO_LAUNCH();
         BOOK_TRY(lookback_reset<T>(scratch, n));
         const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
         unsigned grid;
@@ -512,10 +517,15 @@ template <typename T> __device__ __forceinline__ vec16<T> *st_buf()
     return reinterpret_cast<vec16<T> *>(st_smem);
 }
 // Every launch of a staged kernel asks for kStBytes of shared memory.
-template <typename K> cudaError_t st_opt_in(K kernel)
+template <auto kernel> cudaError_t st_opt_in()
 {
-    return cudaFuncSetAttribute(
-        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStBytes);
+    static per_device<bool> done;
+    bool ok;
+    return once_per_device(done, [](bool *set) {
+        *set = true;
+        return cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStBytes);
+    }, &ok);
 }
 template <typename T>
 __device__ __forceinline__ size_t st_elem(size_t base, int r)
@@ -642,9 +652,10 @@ cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
 {
     const size_t tiles = ceil_div(n, st_tile<T>::elems);
     const tile_status<T> st = lookback_status<T>(scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
-    BOOK_TRY(st_opt_in(scan_staged_kernel<T>));
+    BOOK_TRY(st_opt_in<scan_staged_kernel<T>>());
     scan_staged_kernel<T><<<(unsigned)tiles, kStThreads, kStBytes>>>(
         in, out, n, exclusive, aligned, st);
     return cudaGetLastError();

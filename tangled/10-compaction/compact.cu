@@ -58,6 +58,7 @@ extern "C" cudaError_t compact_gt_three_pass(const int *in, int *out,
     int *flags = (int *)s, *pos = (int *)(s + scan_align(n * sizeof(int)));
     char *rest = s + 2 * scan_align(n * sizeof(int));
     const unsigned grid = (unsigned)ceil_div(n, kCompactBlock);
+    BOOK_CLEAR_TO_LAUNCH();
     compact_flags_kernel<<<grid, kCompactBlock>>>(in, flags, n, threshold);
     BOOK_TRY(cudaGetLastError());
     BOOK_TRY(scan_lookback<int>(flags, pos, n, true, rest, true));
@@ -109,6 +110,7 @@ extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<int>((char *)scratch, n));
     compact_gt_kernel<<<(unsigned)tiles, kDevThreads>>>(
         in, out, n, threshold, count, is_aligned(in, 16), c);
@@ -173,8 +175,9 @@ static cudaError_t launch_staged(const int *in, int *out, size_t n,
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
     const size_t tiles = ceil_div(n, st_tile<int>::elems);
     const tile_status<int> st = lookback_status<int>((char *)scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<int>((char *)scratch, n));
-    BOOK_TRY(st_opt_in(compact_gt_staged_kernel<PACK>));
+    BOOK_TRY(st_opt_in<compact_gt_staged_kernel<PACK>>());
     compact_gt_staged_kernel<PACK><<<(unsigned)tiles, kStThreads, kStBytes>>>(
         in, out, n, threshold, count, is_aligned(in, 16), st);
     return cudaGetLastError();
@@ -246,6 +249,7 @@ extern "C" cudaError_t find_repeats(const int *a, size_t n, size_t *idx,
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<int>((char *)scratch, n));
     find_repeats_kernel<<<(unsigned)tiles, kDevThreads>>>(
         a, n, idx, count, is_aligned(a, 16), c);

@@ -25,6 +25,9 @@
         }                                                               \
     } while (0)
 
+// <<Return an earlier error instead of launching>>
+#define BOOK_CLEAR_TO_LAUNCH() BOOK_TRY(cudaGetLastError())
+
 // <<Ceiling division>>
 static inline size_t ceil_div(size_t n, size_t b)
 {
@@ -35,5 +38,14 @@ static inline size_t ceil_div(size_t n, size_t b)
 static inline int is_aligned(const void *p, size_t bytes)
 {
     return (uintptr_t)p % bytes == 0;
+}
+
+// <<Do two byte ranges overlap>>
+static inline int ranges_overlap(const void *a, size_t abytes,
+                                 const void *b, size_t bbytes)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (abytes > UINTPTR_MAX - x || bbytes > UINTPTR_MAX - y) return 1;
+    return x < y + bbytes && y < x + abytes;
 }
 #endif

@@ -5,6 +5,7 @@
 #include "01-threads/threads.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The book's ladder of sizes (testkit), up to 10^7 + 1. */
 /* Under the sanitizer the largest sizes are left out: it is slow. */
@@ -142,6 +143,117 @@ static void wrong_floor_leaves_tail(void **s)
     free(a); free(c);
 }
 
+/* ---- Past 2^32 elements ---------------------------------------------- */
+
+/* a holds bytes 0x3f (the float A) below element 2^32 and 0x40 (B) from
+ * there on; c = a + a must be 2A and 2B.  An index that wraps at 2^32
+ * leaves the elements past it unwritten (NaN), or reads A where B is, or
+ * writes 2B over the first elements.  The windows checked, the first and
+ * the last 2^26 elements below 2^32 and everything above, see all three. */
+#define EDGE ((size_t)1 << 32)
+#define WINDOW ((size_t)1 << 26)
+static size_t check_past_edge(const float *dc, size_t n, const char *what)
+{
+    float a, b;
+    const unsigned ua = 0x3f3f3f3fu, ub = 0x40404040u;
+    memcpy(&a, &ua, 4);
+    memcpy(&b, &ub, 4);
+    float *h = tk_malloc(WINDOW * sizeof *h);
+    size_t bad = 0;
+    const size_t starts[] = {0, EDGE - WINDOW, EDGE};
+    for (int w = 0; w < 3; w++)
+        for (size_t c0 = starts[w]; c0 < (w < 2 ? starts[w] + WINDOW : n);
+             c0 += WINDOW) {
+            size_t m = w < 2 || n - c0 > WINDOW ? WINDOW : n - c0;
+            tk_download(h, dc + c0, m);
+            for (size_t j = 0; j < m; j++) {
+                float want = c0 + j < EDGE ? a + a : b + b;
+                if (h[j] != want && bad++ < 5)
+                    print_error("%s: element %zu is %.9g, expected %.9g\n",
+                                what, c0 + j, h[j], want);
+            }
+        }
+    free(h);
+    return bad;
+}
+
+static void past_2_to_32(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    if (tk_small()) {
+        print_message("skipped: 2^32 elements are too many for the "
+                      "sanitizer's runs\n");
+        skip();
+    }
+    /* 1D: 2^32 + 3 elements; 2D: 65537 x 65536 = 2^32 + 2^16. */
+    const size_t n = EDGE + 3, rows = 65537, cols = 65536;
+    const size_t big = rows * cols;
+    TK_REQUIRE_DEVICE_BYTES(2 * 4 * big + ((size_t)1 << 28));
+    float *a = tk_dev_floats(big), *c = tk_dev_floats(big);
+    TK_CUDA(cudaMemset(a, 0x3f, EDGE * sizeof(float)));
+    TK_CUDA(cudaMemset(a + EDGE, 0x40, (big - EDGE) * sizeof(float)));
+    TK_CUDA(vadd(a, a, c, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(check_past_edge(c, n, "vadd"), 0);
+    tk_poison(c, n * sizeof(float));
+    TK_CUDA(vadd_float4(a, a, c, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(check_past_edge(c, n, "vadd_float4"), 0);
+    tk_poison(c, n * sizeof(float));
+    TK_CUDA(vadd_grid_stride(a, a, c, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(check_past_edge(c, n, "vadd_grid_stride"), 0);
+    TK_CUDA(cudaMemcpy(c, a, n * sizeof(float), cudaMemcpyDeviceToDevice));
+    TK_CUDA(saxpy(1.0f, a, c, n));                 /* 1 * a + a: exact */
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(check_past_edge(c, n, "saxpy"), 0);
+    tk_poison(c, big * sizeof(float));
+    TK_CUDA(madd(a, a, c, rows, cols));
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(check_past_edge(c, big, "madd 65537 x 65536"), 0);
+    tk_free(a);
+    tk_free(c);
+}
+
+/* An error that an earlier call left pending (here a failed cudaMalloc)
+ * is returned by the next launcher instead of a launch, so a launcher that
+ * fails has queued nothing; it is returned once, and the call after it
+ * launches.  Before BOOK_CLEAR_TO_LAUNCH the launcher ran the kernel and
+ * returned the earlier error as its own: the output was written. */
+static void earlier_error_is_not_this_launch(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    if (tk_env("BOOK_SANITIZE")) {
+        print_message("skipped: provokes a CUDA API error on purpose, which "
+                      "the sanitizer reports\n");
+        skip();
+    }
+    size_t n = 1000;
+    float *a = tk_malloc(n * sizeof *a), *c = tk_malloc(n * sizeof *c);
+    uint64_t st = tk_seed(0);
+    tk_fill(a, n, -1, 1, &st);
+    float *da = tk_dev_floats(n), *dc = tk_dev_floats(n);
+    tk_upload(da, a, n);
+    TK_CUDA(cudaGetLastError());               /* nothing pending so far */
+    void *huge = NULL;
+    cudaError_t earlier = cudaMalloc(&huge, (size_t)1 << 62);
+    assert_int_not_equal(earlier, cudaSuccess);
+    assert_int_equal(cudaPeekAtLastError(), earlier);
+    assert_int_equal(vadd(da, da, dc, n), earlier);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(c, dc, n);
+    for (size_t i = 0; i < n; i++) assert_true(isnan(c[i]));   /* no launch */
+    assert_int_equal(cudaPeekAtLastError(), cudaSuccess);      /* reported */
+    TK_CUDA(vadd(da, da, dc, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(c, dc, n);
+    for (size_t i = 0; i < n; i++) assert_true(c[i] == a[i] + a[i]);
+    tk_free(da); tk_free(dc);
+    free(a); free(c);
+}
+
 /* CPU-side: bad arguments are refused before anything touches a device. */
 static void null_pointers_refused(void **s)
 {
@@ -197,6 +309,8 @@ int main(void)
         cmocka_unit_test(madd_refuses_too_many_rows),
         cmocka_unit_test(saxpy_all_sizes),
         cmocka_unit_test(wrong_floor_leaves_tail),
+        cmocka_unit_test(past_2_to_32),
+        cmocka_unit_test(earlier_error_is_not_this_launch),
     };
     return tk_run_tests("01-threads", tests);
 }

@@ -95,7 +95,7 @@ int main(void)
 
     // Peak FMA: 4 waves of full SMs, 16384 iterations of 8 chains.
     k.which = 3;
-    k.n = (size_t)prop.multiProcessorCount * 2048 * 4;
+    k.n = (size_t)prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor * 4;
     k.iters = 16384;
     ms = bk_median_ms(run, &k, reps);
     double flops = 2.0 * 8 * k.iters * (double)k.n;

@@ -230,6 +230,40 @@ static void drift_both_layouts(void **s)
         for (size_t i = 0; i < k; i++) drift_case(ns[i], round);
 }
 
+/* mem_copy's kernel declares in and out __restrict__: overlapping ranges
+ * are refused, before anything is launched, and nothing is written;
+ * adjacent ranges are fine.  Before the check, these calls launched the
+ * kernel (or its scalar fallback) on the overlapping ranges. */
+static void mem_copy_refuses_overlap(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;   /* CPU-side: never dereferenced */
+    assert_int_equal(mem_copy(p, p + 1, 10), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(p + 9, p, 10), cudaErrorInvalidValue);
+    TK_REQUIRE_GPU();
+    size_t n = 1000, m = n + 8;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *h = tk_malloc(m * sizeof *h), *g = tk_malloc(m * sizeof *g);
+    tk_fill(h, m, -1e3, 1e3, &st);
+    float *d = tk_dev_floats(m);
+    tk_upload(d, h, m);
+    assert_int_equal(mem_copy(d, d + 4, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d + 4, d, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d, d, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d, d + 1, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d + 7, d + 8, n), cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, d, m);
+    assert_memory_equal(g, h, m * sizeof *h);          /* nothing written */
+    TK_CUDA(mem_copy(d, d + 4, 4));                    /* adjacent: copied */
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, d, m);
+    assert_memory_equal(g + 4, h, 4 * sizeof *h);
+    assert_memory_equal(g, h, 4 * sizeof *h);
+    tk_free(d);
+    free(h); free(g);
+}
+
 /* CPU-side: bad arguments are refused before anything touches a device. */
 static void null_pointers_refused(void **s)
 {
@@ -273,6 +307,7 @@ int main(void)
         cmocka_unit_test(strided_copy_arguments),
         cmocka_unit_test(particle_is_one_sector),
         cmocka_unit_test(copy_all_sizes),
+        cmocka_unit_test(mem_copy_refuses_overlap),
         cmocka_unit_test(read_sum_all_sizes),
         cmocka_unit_test(read_sum_refuses_bad_arguments),
         cmocka_unit_test(strided_copy_strides_and_offsets),

@@ -98,6 +98,7 @@ static void bad_arguments_refused(void **s)
     (void)s;
     float *p = (float *)(uintptr_t)256;             /* never dereferenced */
     float *q = (float *)(uintptr_t)(1ull << 40);
+    float *top = (float *)(UINTPTR_MAX - 4095);
     for (size_t v = 0; v < NVARIANTS; v++) {
         transpose_fn fn = variants[v].fn;
         assert_int_equal(fn(NULL, q, 4, 4), cudaErrorInvalidValue);
@@ -107,6 +108,12 @@ static void bad_arguments_refused(void **s)
         assert_int_equal(fn(p, q, 65535u * 32 + 1, 1),
                          cudaErrorInvalidValue);
         assert_int_equal(fn(p, q, SIZE_MAX / 2, 3), cudaErrorInvalidValue);
+        /* 8 x 4096 floats from 4 KiB below the top of the address space
+         * would wrap past its end: no allocation is like that.  Compared
+         * as pointers, the wrapped end made the ranges look apart and the
+         * kernel was launched on them. */
+        assert_int_equal(fn(top, p, 8, 4096), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, top, 8, 4096), cudaErrorInvalidValue);
         assert_int_equal(fn(NULL, NULL, 0, 7), cudaSuccess);
         assert_int_equal(fn(NULL, NULL, 7, 0), cudaSuccess);
     }

@@ -81,6 +81,97 @@ static void sums_of(const float *x, size_t n, double *sum, double *abs_sum)
     *sum = s; *abs_sum = a;
 }
 
+/* 2^32 + 2^20 + 3 elements, past every 32-bit index: zeros, except 2.0
+ * in the first 2^20 and 1.0 in the 2^21 + 3 that straddle element 2^32.
+ * Every partial sum is an integer below 2^24, so every order gives the
+ * exact 2^22 + 3; an index that wrapped at 2^32 would read the head again
+ * (or nothing) for the last 2^20 + 3 elements.  16 GiB of GPU memory. */
+static void sums_past_2_to_32(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    if (tk_small()) {
+        print_message("skipped: 2^32 elements are too many for the "
+                      "sanitizer's runs\n");
+        skip();
+    }
+    const size_t head = (size_t)1 << 20, edge = (size_t)1 << 32;
+    const size_t n = edge + head + 3;
+    TK_REQUIRE_DEVICE_BYTES(4 * n + reduce_workspace_bytes(n) + (1 << 28));
+    float *h = tk_malloc((2 * head + 3) * sizeof *h);
+    struct dev d;
+    d.n = n;
+    d.x = tk_dev_floats(n);
+    TK_CUDA(cudaMemset(d.x, 0, n * sizeof(float)));
+    for (size_t i = 0; i < head; i++) h[i] = 2.0f;
+    tk_upload(d.x, h, head);
+    for (size_t i = 0; i < 2 * head + 3; i++) h[i] = 1.0f;
+    tk_upload(d.x + (edge - head), h, 2 * head + 3);
+    d.out = tk_dev_floats(1);
+    size_t wb = reduce_workspace_bytes(n);
+    TK_CUDA(cudaMalloc(&d.work, wb));
+    TK_CUDA(cudaMemset(d.work, 0xff, wb));
+    TK_CUDA(cudaMemset(d.work, 0, 256));
+    const double want = 4.0 * (double)head + 3.0;      /* 2^22 + 3 */
+    for (size_t v = 0; v < NSUMS; v++) {
+        float got = run(sums[v].fn, &d);
+        if (got != want) {
+            print_error("%s n=2^32+2^20+3: got %.9g, want %.9g\n",
+                        sums[v].name, got, want);
+            fail();
+        }
+    }
+    float mean = run(reduce_mean, &d);
+    assert_true(fabs(mean - want / (double)n) <= 1e-6 * (want / (double)n));
+    dev_free(&d);
+    free(h);
+}
+
+/* Four sums at once on four streams, each with its own input, workspace
+ * and output: each must equal, bit for bit, what reduce_float4 gives for
+ * its input on the default stream (the same kernels, grid and order).
+ * An empty sum on a stream writes 0. */
+#define NSTREAMS 4
+static void sums_on_streams_at_once(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 100003 : 10000003;
+    uint64_t seed = tk_seed(1), st = seed;
+    float *h = tk_malloc(n * sizeof *h), want[NSTREAMS], got;
+    struct dev d[NSTREAMS];
+    cudaStream_t q[NSTREAMS];
+    for (int k = 0; k < NSTREAMS; k++) {
+        tk_fill(h, n, -1.0, 1.0, &st);
+        d[k] = dev_alloc(h, n);
+        want[k] = run(reduce_float4, &d[k]);
+        tk_poison(d[k].out, sizeof(float));
+        TK_CUDA(cudaStreamCreateWithFlags(&q[k], cudaStreamNonBlocking));
+    }
+    TK_CUDA(cudaDeviceSynchronize());
+    for (int k = 0; k < NSTREAMS; k++)
+        TK_CUDA(reduce_sum_async(d[k].x, n, d[k].out, d[k].work, q[k]));
+    for (int k = 0; k < NSTREAMS; k++) {
+        TK_CUDA(cudaStreamSynchronize(q[k]));
+        tk_download(&got, d[k].out, 1);
+        if (memcmp(&got, &want[k], sizeof got) != 0) {
+            print_error("stream %d: got %.9g, reduce_float4 gave %.9g "
+                        "(seed %llu)\n", k, got, want[k],
+                        (unsigned long long)seed);
+            fail();
+        }
+    }
+    TK_CUDA(reduce_sum_async(d[0].x, 0, d[0].out, d[0].work, q[0]));
+    TK_CUDA(cudaStreamSynchronize(q[0]));
+    tk_download(&got, d[0].out, 1);
+    assert_true(got == 0.0f);
+    for (int k = 0; k < NSTREAMS; k++) {
+        TK_CUDA(cudaStreamDestroy(q[k]));
+        dev_free(&d[k]);
+    }
+    free(h);
+}
+
 /* Random inputs in [-1, 1): every sum within the derived tolerance. */
 static void sums_random(void **s)
 {
@@ -376,6 +467,10 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(reduce_first_add(p, 10, p, NULL), cudaErrorInvalidValue);
     assert_int_equal(reduce_wrong_fence_barrier(p, 10, p, NULL),
                      cudaErrorInvalidValue);
+    assert_int_equal(reduce_sum_async(odd, 10, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(reduce_sum_async(p, 10, p, NULL, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(reduce_sum_async(NULL, 0, p, w, 0), cudaErrorInvalidValue);
 }
 
 /* CPU-side: the workspace holds the counter and both partial arrays. */
@@ -404,6 +499,8 @@ int main(void)
         cmocka_unit_test(compensated_is_accurate),
         cmocka_unit_test(determinism_run_twice),
         cmocka_unit_test(float4_misaligned_falls_back),
+        cmocka_unit_test(sums_on_streams_at_once),
+        cmocka_unit_test(sums_past_2_to_32),
         cmocka_unit_test(wrong_volatile_warp_races),
         cmocka_unit_test(wrong_fence_is_not_a_barrier),
     };

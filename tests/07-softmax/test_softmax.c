@@ -3,11 +3,13 @@
  * reference on random and edge rows, the whole-array softmax up to
  * 2^28 + 3 elements, and the per-block normalization that is wrong on
  * purpose. */
+#define _POSIX_C_SOURCE 200809L   /* pthread barriers */
 #include "testkit.h"
 #include "07-softmax/md.h"
 #include "07-softmax/softmax.h"
 #include "07-softmax/softmax_ref.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -322,6 +324,25 @@ static const whole_fn whole_fns[NWHOLE] = {
     softmax_whole_simple, softmax_whole_u4,    softmax_whole,
     softmax_whole_fused_pairs, softmax_whole_fused, fused_small_cache};
 
+/* The number of elements of y that differ from the softmax of xs. */
+static size_t compare_whole(const float *xs, const float *y, size_t n,
+                            int kind, double rtol, uint64_t seed)
+{
+    double mx = -INFINITY, d = 0;
+    for (size_t i = 0; i < n; i++) if (xs[i] > mx) mx = xs[i];
+    for (size_t i = 0; i < n; i++) d += softmax_ref_weight(xs[i], mx);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = d == 0 ? 0.0 : softmax_ref_weight(xs[i], mx) / d;
+        if (!(isfinite(y[i]) && fabs(y[i] - r) <= ATOL + rtol * r) &&
+            bad++ < 5)
+            print_error("whole n=%zu kind %d: element %zu is %.9g, expected "
+                        "%.9g (seed %llu)\n", n, kind, i, y[i], r,
+                        (unsigned long long)seed);
+    }
+    return bad;
+}
+
 static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
                           int round)
 {
@@ -340,18 +361,7 @@ static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
     TK_CUDA(whole_under_test(dx + offset, dy + offset, n, work));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy + offset, n);
-    double mx = -INFINITY, d = 0;
-    for (size_t i = 0; i < n; i++) if (xs[i] > mx) mx = xs[i];
-    for (size_t i = 0; i < n; i++) d += softmax_ref_weight(xs[i], mx);
-    size_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        double r = d == 0 ? 0.0 : softmax_ref_weight(xs[i], mx) / d;
-        if (!(isfinite(y[i]) && fabs(y[i] - r) <= ATOL + rtol * r) &&
-            bad++ < 5)
-            print_error("whole n=%zu kind %d: element %zu is %.9g, expected "
-                        "%.9g (seed %llu)\n", n, kind, i, y[i], r,
-                        (unsigned long long)seed);
-    }
+    size_t bad = compare_whole(xs, y, n, kind, rtol, seed);
     tk_free(dx); tk_free(dy); tk_free(work);
     free(x); free(y);
     return bad;
@@ -406,6 +416,95 @@ static void whole_2_28(void **s)
     whole_under_test = softmax_whole;
 }
 
+/* ---- GPU: what the launchers remember, per device and per thread ---- */
+
+/* The whole-array launchers remember, for each device, how many blocks fit
+ * (and the fused one its plan and kernel attributes), computed on the
+ * first call.  Eight host threads make that first call at once, each on
+ * its own buffers, released together by a barrier; every result must be
+ * right.  Registered before every other test that calls them. */
+#define NTHREADS 8
+struct whole_job {
+    pthread_barrier_t *start;
+    whole_fn fn;
+    const float *dx;
+    float *dy;
+    void *work;
+    size_t n;
+    cudaError_t launched, synced;
+};
+static void *whole_job_run(void *p)
+{
+    struct whole_job *j = p;
+    pthread_barrier_wait(j->start);
+    j->launched = j->fn(j->dx, j->dy, j->n, j->work);
+    j->synced = cudaDeviceSynchronize();
+    return NULL;
+}
+
+static void whole_first_use_from_threads(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 4097 : 300007;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    tk_fill(x, n, -10, 10, &st);
+    float *dx = tk_dev_floats(n);
+    tk_upload(dx, x, n);
+    struct whole_job jobs[NTHREADS];
+    pthread_t tid[NTHREADS];
+    pthread_barrier_t start;
+    assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
+    for (int t = 0; t < NTHREADS; t++) {
+        jobs[t] = (struct whole_job){&start, whole_fns[t % NWHOLE], dx,
+                                     tk_dev_floats(n), NULL, n,
+                                     cudaErrorUnknown, cudaErrorUnknown};
+        TK_CUDA(cudaMalloc(&jobs[t].work, SOFTMAX_WORK_BYTES));
+    }
+    for (int t = 0; t < NTHREADS; t++)
+        assert_int_equal(
+            pthread_create(&tid[t], NULL, whole_job_run, &jobs[t]), 0);
+    for (int t = 0; t < NTHREADS; t++) pthread_join(tid[t], NULL);
+    pthread_barrier_destroy(&start);
+    for (int t = 0; t < NTHREADS; t++) {
+        TK_CUDA(jobs[t].launched);
+        TK_CUDA(jobs[t].synced);
+        tk_download(y, jobs[t].dy, n);
+        assert_int_equal(compare_whole(x, y, n, 0, RTOL, seed), 0);
+        tk_free(jobs[t].dy);
+        tk_free(jobs[t].work);
+    }
+    tk_free(dx);
+    free(x); free(y);
+}
+
+/* With two GPUs or more: every whole-array launcher on every device, so
+ * that what was remembered for device 0 (blocks that fit, the fused plan,
+ * kernel attributes set with cudaFuncSetAttribute) is not used on another
+ * device.  Skipped on a machine with one GPU. */
+static void whole_on_every_gpu(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    int count = 0;
+    TK_CUDA(cudaGetDeviceCount(&count));
+    if (count < 2) {
+        print_message("skipped: needs two GPUs; this machine has %d\n",
+                      count);
+        skip();
+    }
+    for (int d = count - 1; d >= 0; d--) {
+        TK_CUDA(cudaSetDevice(d));
+        for (int f = 0; f < NWHOLE; f++) {
+            whole_under_test = whole_fns[f];
+            assert_int_equal(check_whole(300007, 0, 0, RTOL, 0), 0);
+            assert_int_equal(check_whole(4097, 1, 0, RTOL, 1), 0);
+        }
+    }
+    whole_under_test = softmax_whole;
+}
+
 /* The wrong listing: every chunk of 1024 sums to 1, the array to the
  * number of chunks, and the outputs are wrong. */
 static void per_block_sums_to_one_per_block(void **s)
@@ -454,10 +553,12 @@ int main(void)
         cmocka_unit_test(rows_float4),
         cmocka_unit_test(rows_cached),
         cmocka_unit_test(rows_online),
+        cmocka_unit_test(whole_first_use_from_threads),
         cmocka_unit_test(whole_sizes),
         cmocka_unit_test(whole_edges),
         cmocka_unit_test(whole_2_28),
         cmocka_unit_test(per_block_sums_to_one_per_block),
+        cmocka_unit_test(whole_on_every_gpu),
     };
     return tk_run_tests("07-softmax", tests);
 }

@@ -3,10 +3,12 @@
  * floats), edge sizes, all-zero and all-one inputs, 2^28 elements, an
  * index past 2^32, bad arguments, the bank-conflict model of the Blelloch
  * padding, and the listings that are wrong on purpose. */
+#define _POSIX_C_SOURCE 200809L   /* pthread barriers */
 #include "testkit.h"
 #include "09-scan/scan.h"
 #include "09-scan/scan_ref.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -514,6 +516,175 @@ static void device_2_to_28(void **s)
                                 SCAN_INCLUSIVE, P_RANDOM, 0), 0);
 }
 
+/* Repeated runs on the same input.  Integer sums are associative, so every
+ * algorithm gives the same bits every time.  For floats the multi-pass
+ * scans fix the grouping of the additions by the tile layout alone, so
+ * they too repeat bit for bit; the single-pass scans group a tile's prefix
+ * by what its look-back found published, which depends on timing, so the
+ * property checked is that every run is within the chapter's bound, and
+ * the test prints how many runs differed from the first. */
+static int float_repeats_bitwise(int a)
+{
+    return a == SCAN_PROPAGATE || a == SCAN_REDUCE_THEN_SCAN;
+}
+
+static void repeat_runs(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 12289 : ((size_t)1 << 22) + 3;
+    const int runs = tk_small() ? 2 : 5;
+    for (int t = 0; t < 3; t++)
+        for (int a = 0; a < NALGOS; a++) {
+            uint64_t seed = tk_seed(1), st = seed;
+            const size_t es = esize((elem_t)t), bytes = n * es;
+            const size_t sbytes = scan_scratch_bytes(n, es);
+            void *x = tk_malloc(bytes), *first = tk_malloc(bytes);
+            void *got = tk_malloc(bytes);
+            fill_input(x, (elem_t)t, n, P_RANDOM, &st);
+            void *din = tk_dev_bytes(bytes), *dout = tk_dev_bytes(bytes);
+            void *scratch = tk_dev_bytes(sbytes);
+            tk_upload_bytes(din, x, bytes);
+            int differ = 0;
+            for (int r = 0; r < runs; r++) {
+                tk_poison(dout, bytes);
+                TK_CUDA(run_scan((elem_t)t, NO_TILE, (scan_device_algo)a,
+                                 din, dout, n, SCAN_INCLUSIVE, scratch,
+                                 sbytes));
+                TK_CUDA(cudaDeviceSynchronize());
+                tk_download_bytes(r ? got : first, dout, bytes);
+                if (r == 0 || t == T_F32) {
+                    char what[96];
+                    snprintf(what, sizeof what, "%s, algorithm %d, run %d",
+                             tname[t], a, r);
+                    assert_int_equal(compare_scan((elem_t)t, x,
+                                                  r ? got : first, n, n,
+                                                  SCAN_INCLUSIVE,
+                                                  t != T_F32, seed, what),
+                                     0);
+                }
+                if (r && memcmp(got, first, bytes) != 0) {
+                    differ++;
+                    if (t != T_F32 || float_repeats_bitwise(a)) {
+                        print_error("%s scan, algorithm %d: run %d differs "
+                                    "from run 0\n", tname[t], a, r);
+                        fail();
+                    }
+                }
+            }
+            if (t == T_F32 && !float_repeats_bitwise(a))
+                print_message("float single pass, algorithm %d: %d of %d "
+                              "runs differ from the first in some bit\n",
+                              a, differ, runs - 1);
+            tk_free(din);
+            tk_free(dout);
+            tk_free(scratch);
+            free(x);
+            free(first);
+            free(got);
+        }
+}
+
+/* The staged kernels opt in to 64 KB of shared memory once per kernel and
+ * device (once_per_device in chapter 7's per_device.cuh).  Eight host
+ * threads make the first staged calls at once, on their own buffers,
+ * released together by a barrier: float and int scans, inclusive and
+ * exclusive.  Registered before every other test that uses them. */
+#define NTHREADS 8
+struct scan_job {
+    pthread_barrier_t *start;
+    elem_t t;
+    scan_kind kind;
+    const void *din;
+    void *dout, *scratch;
+    size_t n, sbytes;
+    cudaError_t launched, synced;
+};
+static void *scan_job_run(void *p)
+{
+    struct scan_job *j = p;
+    pthread_barrier_wait(j->start);
+    j->launched = run_scan(j->t, NO_TILE, SCAN_LOOKBACK_STAGED, j->din,
+                           j->dout, j->n, j->kind, j->scratch, j->sbytes);
+    j->synced = cudaDeviceSynchronize();
+    return NULL;
+}
+
+static void staged_first_use_from_threads(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 12289 : 1000001;
+    uint64_t seed = tk_seed(0), st = seed;
+    /* Small integers: the float scans are exact too. */
+    int *xi = tk_malloc(n * sizeof *xi);
+    float *xf = tk_malloc(n * sizeof *xf);
+    fill_input(xi, T_I32, n, P_SMALL_INTS, &st);
+    for (size_t i = 0; i < n; i++) xf[i] = (float)xi[i];
+    void *got = tk_malloc(n * 4);
+    void *dxi = tk_dev_bytes(n * 4), *dxf = tk_dev_bytes(n * 4);
+    tk_upload_bytes(dxi, xi, n * 4);
+    tk_upload_bytes(dxf, xf, n * 4);
+    const size_t sbytes = scan_scratch_bytes(n, 4);
+    struct scan_job jobs[NTHREADS];
+    pthread_t tid[NTHREADS];
+    pthread_barrier_t start;
+    assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
+    for (int k = 0; k < NTHREADS; k++) {
+        const elem_t t = k % 2 ? T_F32 : T_I32;
+        jobs[k] = (struct scan_job){&start, t, (scan_kind)(k / 2 % 2),
+                                    t == T_F32 ? dxf : dxi,
+                                    tk_dev_bytes(n * 4),
+                                    tk_dev_bytes(sbytes), n, sbytes,
+                                    cudaErrorUnknown, cudaErrorUnknown};
+    }
+    for (int k = 0; k < NTHREADS; k++)
+        assert_int_equal(
+            pthread_create(&tid[k], NULL, scan_job_run, &jobs[k]), 0);
+    for (int k = 0; k < NTHREADS; k++) pthread_join(tid[k], NULL);
+    pthread_barrier_destroy(&start);
+    for (int k = 0; k < NTHREADS; k++) {
+        TK_CUDA(jobs[k].launched);
+        TK_CUDA(jobs[k].synced);
+        tk_download_bytes(got, jobs[k].dout, n * 4);
+        assert_int_equal(
+            compare_scan(jobs[k].t, jobs[k].t == T_F32 ? (void *)xf
+                                                       : (void *)xi,
+                         got, n, n, jobs[k].kind, 1, seed,
+                         "staged scan from a thread"), 0);
+        tk_free(jobs[k].dout);
+        tk_free(jobs[k].scratch);
+    }
+    tk_free(dxi);
+    tk_free(dxf);
+    free(xi);
+    free(xf);
+    free(got);
+}
+
+/* With two GPUs or more: the staged scans on every device, so that an
+ * opt-in made on device 0 is not taken for one on another device.
+ * Skipped on a machine with one GPU. */
+static void staged_on_every_gpu(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    int count = 0;
+    TK_CUDA(cudaGetDeviceCount(&count));
+    if (count < 2) {
+        print_message("skipped: needs two GPUs; this machine has %d\n",
+                      count);
+        skip();
+    }
+    for (int d = count - 1; d >= 0; d--) {
+        TK_CUDA(cudaSetDevice(d));
+        for (int t = 0; t < 3; t++)
+            assert_int_equal(check_scan((elem_t)t, NO_TILE,
+                                        SCAN_LOOKBACK_STAGED, 1000001,
+                                        SCAN_INCLUSIVE, P_RANDOM, 0), 0);
+    }
+}
+
 /* Wrong on purpose: the race.  Its result is not asserted (it is often
  * right); make sanitize runs it alone under racecheck (sanitize.expect). */
 static void hs_one_barrier_races(void **s)
@@ -628,12 +799,15 @@ int main(void)
         cmocka_unit_test(bad_arguments_refused),
         cmocka_unit_test(empty_does_nothing),
         cmocka_unit_test(scratch_bytes_as_derived),
+        cmocka_unit_test(staged_first_use_from_threads),
         cmocka_unit_test(tiles_all_algorithms),
         cmocka_unit_test(device_all_algorithms),
         cmocka_unit_test(device_misaligned),
         cmocka_unit_test(floats_exact_with_small_integers),
         cmocka_unit_test(all_zero_and_all_one),
         cmocka_unit_test(device_2_to_28),
+        cmocka_unit_test(repeat_runs),
+        cmocka_unit_test(staged_on_every_gpu),
         cmocka_unit_test(hs_one_barrier_races),
         cmocka_unit_test(index_past_2_to_32),
     };

@@ -68,10 +68,15 @@ static cudaError_t run_read(void *p)
 double bk_read_gbps(size_t bytes)
 {
     read_ctx c;
-    int sms = 0;
-    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    int dev = 0, sms = 0, per_sm = 0;
+    BOOK_CHECK(cudaGetDevice(&dev));
+    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    // One full wave: as many 512-thread blocks as fit on an SM at once (4 on
+    // an H200), not a fixed number that would leave a second, partial wave.
+    BOOK_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_kernel,
+                                                          512, 0));
     c.n4 = bytes / 16;
-    c.blocks = sms * 8;
+    c.blocks = sms * (per_sm > 0 ? per_sm : 1);
     BOOK_CHECK(cudaMalloc((void **)&c.x, c.n4 * 16));
     BOOK_CHECK(cudaMalloc(&c.sink, sizeof(float)));
     BOOK_CHECK(cudaMemset((void *)c.x, 0, c.n4 * 16));

@@ -24,7 +24,8 @@ int tk_gpu_available(void)
         driver_too_old = e == cudaErrorInsufficientDriver && driver > 0;
         gpu_state = (e == cudaSuccess && n > 0) || driver_too_old;
         snprintf(gpu_reason, sizeof gpu_reason, "%s",
-                 e != cudaSuccess ? cudaGetErrorString(e) : n ? "" : "no devices");
+                 e == cudaErrorInsufficientDriver && !driver_too_old ? "no CUDA driver"
+                 : e != cudaSuccess ? cudaGetErrorString(e) : n ? "" : "no devices");
     }
     return gpu_state;
 }
