@@ -516,12 +516,21 @@ template <typename T> __device__ __forceinline__ vec16<T> *st_buf()
 {
     return reinterpret_cast<vec16<T> *>(st_smem);
 }
-// Every launch of a staged kernel asks for kStBytes of shared memory.
+// Every launch of a staged kernel asks for kStBytes of shared memory, a
+// device that cannot give that much (sm_75 gives 64 KB in all) refuses it.
 template <auto kernel> cudaError_t st_opt_in()
 {
     static per_device<bool> done;
     bool ok;
     return once_per_device(done, [](bool *set) {
+        int dev = 0, most = 0;
+        cudaFuncAttributes a;
+        BOOK_TRY(cudaGetDevice(&dev));
+        BOOK_TRY(cudaDeviceGetAttribute(
+            &most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        BOOK_TRY(cudaFuncGetAttributes(&a, kernel));
+        if (a.sharedSizeBytes + kStBytes > (size_t)most)
+            return cudaErrorNotSupported;
         *set = true;
         return cudaFuncSetAttribute(
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStBytes);

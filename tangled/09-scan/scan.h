@@ -31,6 +31,9 @@ typedef enum {
     SCAN_LOOKBACK_AHEAD,         /* packed, next tile number fetched early */
     SCAN_LOOKBACK_STAGED         /* packed, tiles staged in shared memory */
 } scan_device_algo;
+/* SCAN_LOOKBACK_STAGED needs 64 KB of shared memory a block and a few
+ * hundred bytes more; where the GPU gives less (sm_75), the launchers
+ * return cudaErrorNotSupported and launch nothing. */
 
 // <<Bank-conflict-free padding>>
 #define SCAN_NUM_BANKS 32

@@ -53,6 +53,18 @@ const char *tk_gpu_unusable(void);
         }                                                                  \
     } while (0)
 int tk_compute_capability(void);   /* 10 * major + minor of device 0 */
+/* Skip, naming the feature, when a launcher answered that this GPU cannot
+ * run its listing (cudaErrorNotSupported, as its header says it may). */
+#define TK_SKIP_IF_NOT_SUPPORTED(err, feature)                             \
+    do {                                                                   \
+        if ((err) == cudaErrorNotSupported) {                              \
+            int tk_cc_ = tk_compute_capability();                          \
+            print_message("skipped: %s is not supported on this GPU "      \
+                          "(compute capability %d.%d)\n", feature,         \
+                          tk_cc_ / 10, tk_cc_ % 10);                       \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
 /* Skip, with the numbers, when the GPU has less than BYTES of free memory
  * (a student's GPU need not hold the book's largest tests). */
 #define TK_REQUIRE_DEVICE_BYTES(bytes)                                     \
