@@ -14,6 +14,11 @@ cudaError_t mem_copy_strided(const float *in, float *out, size_t len,
                              size_t stride, size_t offset);
 cudaError_t fma_peak(float *out, size_t n, unsigned iters, float a,
                      float b);
+// The pointer chase: next[] is a device array of len element indices.
+cudaError_t mem_chase_cycle(size_t *next, size_t nodes, size_t stride,
+                            unsigned long long seed);
+cudaError_t mem_chase(const size_t *next, size_t len, size_t steps,
+                      size_t *pos);
 
 // <<Particles as an array of structs and as a struct of arrays>>
 struct particle {                 // 32 bytes: one sector a particle
