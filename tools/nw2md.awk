@@ -53,6 +53,7 @@ function loadcsv(path) {           # csv_load (tools/csv.awk), with the book's m
     if (draft) { printf "%s:%d: warning: no data in %s yet (draft)\n", file, lineno, path > "/dev/stderr"; return 0 }
     err("no data in " path " (run make bench on a GPU, or restore the file)"); return 0
 }
+BEGIN { unmeasured = "[not yet measured]" }   # what a draft shows instead
 function fmt(f, v) { return f == "s" || f == "" ? v : sprintf(f, v) }
 function csvvalue(spec,    a, kv, r) {
     split(spec, a, ":")               # file, key=value, column, format
@@ -75,6 +76,7 @@ function csvvalue(spec,    a, kv, r) {
 function csvdiv(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT
     split(spec, a, ":")
     x = csvvalue(a[1] ":" a[2] ":" a[3] ":s"); y = csvvalue(a[1] ":" a[4] ":" a[5] ":s")
+    if (x == unmeasured || y == unmeasured) return unmeasured   # draft only
     if (x !~ /^[-+0-9.eE]+$/ || y !~ /^[-+0-9.eE]+$/ || y + 0 == 0) {
         err("csvdiv: no ratio of " x " and " y); return "??"
     }
@@ -83,6 +85,7 @@ function csvdiv(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT
 function csvmul(spec,    a, x, q, f) {    # FILE:K=A:COL:FACTOR:FORMAT, FACTOR n or n/m
     split(spec, a, ":")
     x = csvvalue(a[1] ":" a[2] ":" a[3] ":s")
+    if (x == unmeasured) return unmeasured                      # draft only
     split(a[4], q, "/"); f = q[1] / (q[2] == "" ? 1 : q[2])
     if (x !~ /^[-+0-9.eE]+$/) { err("csvmul: " x " is not a number"); return "??" }
     return fmt(a[5], x * f)
