@@ -64,8 +64,9 @@ int main(void)
     BOOK_CHECK(cudaMemset(k.sum, 0, sizeof(float)));
 
     // Columns ns and inflight_sm belong to the latency rows (- elsewhere).
-    FILE *f = bk_csv_open("02-memory", "variant,n,bytes,flops,ms,gbps,tflops,"
-                                       "of_copy,of_peak,of_soa,ns,inflight_sm");
+    FILE *f = bk_csv_open("02-memory",
+                          "variant,n,bytes,flops,ms,gbps,tflops,of_copy,"
+                          "of_peak,of_soa,ns,inflight_sm");
     fprintf(f, "copy_ceiling,%zu,%zu,-,%.4f,%.1f,-,1.000,-,-,-,-\n", n,
             2 * bytes, 2.0 * bytes / (copy * 1e6), copy);
     fprintf(f, "read_ceiling,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, bytes,
@@ -134,13 +135,17 @@ int main(void)
     // Latency: 2^16 dependent loads a launch, one thread, 128-byte nodes in
     // one random cycle.  DRAM: 1 GiB, 2^23 nodes; the chase walks on from
     // launch to launch, and 28 launches (3 warm-up, 25 timed) take 2^16 x 28
-    // < 2^23 steps, so no node is read twice.  L2: 16 MiB, 2^17 nodes, all
-    // in L2 after the warm-up.  inflight_sm: Little's law, the level's read
+    // < 2^23 steps, so no node is read twice; the L2 is emptied before each
+    // launch (bk_median_ms_cold), so not even the part of the buffer that
+    // the upload left in L2 answers.  L2: 16 MiB, 2^17 nodes, all in L2
+    // after the warm-up.  inflight_sm: Little's law, the level's read
     // bandwidth (read ceiling, L2 read) times the latency, over the SMs.
     const size_t stride = 128 / sizeof(size_t);
-    struct { const char *name; size_t bytes; double gbps; } lv[] = {
-        {"latency_dram", bytes, read},
-        {"latency_l2", (size_t)16 << 20, l2_gbps},
+    struct {
+        const char *name; size_t bytes; double gbps; bool cold;
+    } lv[] = {
+        {"latency_dram", bytes, read, true},
+        {"latency_l2", (size_t)16 << 20, l2_gbps, false},
     };
     k.which = 6;
     k.iters = 1u << 16;
@@ -151,7 +156,8 @@ int main(void)
         k.n = nodes * stride;
         BOOK_CHECK(mem_chase_cycle(k.next, nodes, stride, 12345));
         BOOK_CHECK(cudaMemset(k.pos, 0, sizeof(size_t)));
-        ms = bk_median_ms(run, &k, reps);
+        ms = l.cold ? bk_median_ms_cold(run, &k, reps)
+                    : bk_median_ms(run, &k, reps);
         double ns = ms * 1e6 / k.iters;
         double inflight = l.gbps * ns / prop.multiProcessorCount;
         fprintf(f, "%s,%u,%zu,-,%.4f,-,-,-,-,-,%.1f,%.0f\n", l.name, k.iters,
