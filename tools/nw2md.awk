@@ -17,9 +17,10 @@
 # (COLS, HEADERS and FORMATS are comma-separated; a FORMAT is printf's, or
 # "s" for the text as written).  A missing file, row or column is an error.
 #
-# With -v draft=1 (make pdf DRAFT=1) a missing CSV file or row is a warning
-# and the text says "not yet measured"; the default, for the real book, is
-# an error.
+# With -v draft=1 (make pdf DRAFT=1) a missing CSV file or row, or a column
+# missing from a file that has the key column, is a warning and the text
+# says "not yet measured" (a table leaves the column out); the default, for
+# the real book, is an error.
 # Exit status: 2 on @fatal in the stream, 1 on any other error.
 
 function err(msg) { printf "%s:%d: %s\n", file, lineno, msg > "/dev/stderr"; errors++ }
@@ -60,13 +61,20 @@ function loadcsv(path) {           # csv_load (tools/csv.awk), with the book's m
     if (draft) { printf "%s:%d: warning: no data in %s yet (draft)\n", file, lineno, path > "/dev/stderr"; return 0 }
     err("no data in " path " (run make bench on a GPU, or restore the file)"); return 0
 }
+BEGIN { unmeasured = "[not yet measured]" }   # what a draft shows instead
 function fmt(f, v) { return f == "s" || f == "" ? v : sprintf(f, v) }
 function csvvalue(spec,    a, kv, r) {
     split(spec, a, ":")               # file, key=value, column, format
     if (!loadcsv(a[1])) return "[not yet measured]"
     split(a[2], kv, "=")
     if ((r = csv_find(a[1], kv[1], kv[2], a[3]))) return fmt(a[4], csvcell[a[1], r, csvcol[a[1], a[3]]])
-    if (csv_status == "col") { err("no column " (csvcol[a[1], kv[1]] ? a[3] : kv[1]) " in " a[1]); return "??" }
+    if (csv_status == "col") {
+        if (draft && csvcol[a[1], kv[1]]) {   # a column the next run adds
+            printf "%s:%d: warning: no column %s in %s yet (draft)\n", file, lineno, a[3], a[1] > "/dev/stderr"
+            return "[not yet measured]"
+        }
+        err("no column " (csvcol[a[1], kv[1]] ? a[3] : kv[1]) " in " a[1]); return "??"
+    }
     if (draft) {      # a row not measured yet: a warning in a draft
         printf "%s:%d: warning: no row %s in %s yet (draft)\n", file, lineno, a[2], a[1] > "/dev/stderr"
         return "[not yet measured]"
@@ -76,6 +84,7 @@ function csvvalue(spec,    a, kv, r) {
 function csvdiv(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT
     split(spec, a, ":")
     x = csvvalue(a[1] ":" a[2] ":" a[3] ":s"); y = csvvalue(a[1] ":" a[4] ":" a[5] ":s")
+    if (x == unmeasured || y == unmeasured) return unmeasured   # draft only
     if (x !~ /^[-+0-9.eE]+$/ || y !~ /^[-+0-9.eE]+$/ || y + 0 == 0) {
         err("csvdiv: no ratio of " x " and " y); return "??"
     }
@@ -84,6 +93,7 @@ function csvdiv(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT
 function csvmul(spec,    a, x, q, f) {    # FILE:K=A:COL:FACTOR:FORMAT, FACTOR n or n/m
     split(spec, a, ":")
     x = csvvalue(a[1] ":" a[2] ":" a[3] ":s")
+    if (x == unmeasured) return unmeasured                      # draft only
     split(a[4], q, "/"); f = q[1] / (q[2] == "" ? 1 : q[2])
     if (x !~ /^[-+0-9.eE]+$/) { err("csvmul: " x " is not a number"); return "??" }
     return fmt(a[5], x * f)
@@ -94,13 +104,19 @@ function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep) {
     n = split(a[2], cols, ","); split(a[3], hdrs, ","); split(a[4], fmts, ",")
     out = ""; sep = ""
     for (i = 1; i <= n; i++) {
-        if (!csvcol[a[1], cols[i]]) { err("no column " cols[i] " in " a[1]); return "" }
+        if (!csvcol[a[1], cols[i]]) {
+            if (draft && i > 1) {     # a column the next run adds: left out
+                printf "%s:%d: warning: no column %s in %s yet (draft)\n", file, lineno, cols[i], a[1] > "/dev/stderr"
+                continue
+            }
+            err("no column " cols[i] " in " a[1]); return ""
+        }
         out = out "| " hdrs[i] " "; sep = sep (i == 1 ? "|:--" : "|--:")
     }
     out = out "|\n" sep "|\n"
     for (r = 1; r <= csvrows[a[1]]; r++) {
         for (i = 1; i <= n; i++) {
-            c = csvcol[a[1], cols[i]]
+            if (!(c = csvcol[a[1], cols[i]])) continue
             out = out "| " fmt(fmts[i], csvcell[a[1], r, c]) " "
         }
         out = out "|\n"

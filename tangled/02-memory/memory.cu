@@ -1,4 +1,5 @@
 // memory.cu -- chapter 2: kernels that measure the memory hierarchy.
+#include <stdlib.h>
 #include "common/book.h"
 #include "02-memory/memory.h"
 
@@ -77,6 +78,57 @@ extern "C" cudaError_t mem_read_sum(const float *in, size_t n,
     BOOK_CLEAR_TO_LAUNCH();
     mem_read_sum_kernel<<<blocks, kMemBlock>>>((const float4 *)in, n,
                                                passes, sum);
+    return cudaGetLastError();
+}
+
+// <<A random cycle for the pointer chase>>
+static unsigned long long mem_splitmix(unsigned long long *s)
+{
+    unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+extern "C" cudaError_t mem_chase_cycle(size_t *next, size_t nodes,
+                                       size_t stride,
+                                       unsigned long long seed)
+{
+    if (!next || nodes == 0 || stride == 0) return cudaErrorInvalidValue;
+    if (nodes > SIZE_MAX / sizeof(size_t) / stride)
+        return cudaErrorInvalidValue;
+    size_t len = nodes * stride;
+    size_t *h = (size_t *)calloc(len, sizeof *h);
+    if (!h) return cudaErrorMemoryAllocation;
+    for (size_t k = 0; k < nodes; k++) h[k * stride] = k;
+    for (size_t k = nodes - 1; k > 0; k--) {     // Sattolo: j < k, never k
+        size_t j = (size_t)(mem_splitmix(&seed) % k), t = h[k * stride];
+        h[k * stride] = h[j * stride];
+        h[j * stride] = t;
+    }
+    for (size_t k = 0; k < nodes; k++) h[k * stride] *= stride;
+    cudaError_t e = cudaMemcpy(next, h, len * sizeof *h,
+                               cudaMemcpyHostToDevice);
+    free(h);
+    return e;
+}
+
+// <<Pointer chase>>
+__global__ void mem_chase_kernel(const size_t *next, size_t len,
+                                 size_t steps, size_t *pos)
+{
+    size_t i = *pos;
+    for (size_t s = 0; s < steps && i < len; s++)
+        i = __ldcg(next + i);       // the next address is this load's value
+    *pos = i;
+}
+
+extern "C" cudaError_t mem_chase(const size_t *next, size_t len,
+                                 size_t steps, size_t *pos)
+{
+    if (!next || !pos || len == 0) return cudaErrorInvalidValue;
+    if (steps == 0) return cudaSuccess;
+    mem_chase_kernel<<<1, 1>>>(next, len, steps, pos);
     return cudaGetLastError();
 }
 

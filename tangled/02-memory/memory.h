@@ -15,6 +15,14 @@ cudaError_t mem_copy_strided(const float *in, float *out, size_t len,
                              size_t stride, size_t offset);
 cudaError_t fma_peak(float *out, size_t n, unsigned iters, float a,
                      float b);
+// The pointer chase: next holds element indices.  mem_chase_cycle writes
+// one random cycle through the nodes 0, stride, 2 stride, ... of a buffer
+// of nodes * stride elements; mem_chase takes steps from *pos (device
+// memory) and leaves the last index there.
+cudaError_t mem_chase_cycle(size_t *next, size_t nodes, size_t stride,
+                            unsigned long long seed);
+cudaError_t mem_chase(const size_t *next, size_t len, size_t steps,
+                      size_t *pos);
 
 // <<Particles as an array of structs and as a struct of arrays>>
 struct particle {                 // 32 bytes: one sector a particle

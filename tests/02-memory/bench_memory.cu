@@ -2,7 +2,8 @@
 // Writes six files under figures/data/$BOOK_GPU/:
 //   02-memory.csv              the hierarchy: copy and read ceilings, the
 //                              chapter's copy, read, L2 read, peak FMA,
-//                              AoS and SoA drift (chapter 4 reads fma_peak)
+//                              AoS and SoA drift (chapter 4 reads fma_peak),
+//                              the latency of one load from DRAM and L2
 //   02-memory-working-set.csv  read bandwidth against working-set size
 //   02-memory-stride.csv       strided copy, stride 1..32
 //   02-memory-offset.csv       copy with a misaligned start
@@ -21,6 +22,7 @@ struct ctx {
     particle *aos;
     particles soa;
     int which;
+    size_t *next, *pos;               // the pointer chase
 };
 
 static cudaError_t run(void *p)
@@ -32,6 +34,7 @@ static cudaError_t run(void *p)
     case 2: return mem_copy_strided(k->a, k->b, k->n, k->stride, k->offset);
     case 3: return fma_peak(k->b, k->n, k->iters, 0.999f, 0.5f);
     case 4: return drift_aos(k->aos, k->n, 1e-3f);
+    case 6: return mem_chase(k->next, k->n, k->iters, k->pos);
     default: return drift_soa(k->soa, k->n, 1e-3f);
     }
 }
@@ -60,27 +63,29 @@ int main(void)
     bk_fill_random(k.b, n, -1, 1, 2);
     BOOK_CHECK(cudaMemset(k.sum, 0, sizeof(float)));
 
-    FILE *f = bk_csv_open("02-memory", "variant,n,bytes,flops,ms,gbps,tflops,"
-                                       "of_copy,of_peak,of_soa");
-    fprintf(f, "copy_ceiling,%zu,%zu,-,%.4f,%.1f,-,1.000,-,-\n", n,
+    // Columns ns and inflight_sm belong to the latency rows (- elsewhere).
+    FILE *f = bk_csv_open("02-memory",
+                          "variant,n,bytes,flops,ms,gbps,tflops,of_copy,"
+                          "of_peak,of_soa,ns,inflight_sm");
+    fprintf(f, "copy_ceiling,%zu,%zu,-,%.4f,%.1f,-,1.000,-,-,-,-\n", n,
             2 * bytes, 2.0 * bytes / (copy * 1e6), copy);
-    fprintf(f, "read_ceiling,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-\n", n, bytes,
+    fprintf(f, "read_ceiling,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, bytes,
             bytes / (read * 1e6), read, read / copy);
 
     // The chapter's copy and read, one pass over 1 GiB.
     k.n = n;
     k.which = 0;
     double ms = bk_median_ms(run, &k, reps), gbps = 2.0 * bytes / (ms * 1e6);
-    fprintf(f, "mem_copy,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-\n", n, 2 * bytes, ms,
-            gbps, gbps / copy);
+    fprintf(f, "mem_copy,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, 2 * bytes,
+            ms, gbps, gbps / copy);
     printf("mem_copy      %8.3f ms %7.0f GB/s %.3f of copy\n", ms, gbps,
            gbps / copy);
     k.which = 1;
     k.passes = 1;
     ms = bk_median_ms(run, &k, reps);
     gbps = bytes / (ms * 1e6);
-    fprintf(f, "mem_read,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-\n", n, bytes, ms, gbps,
-            gbps / copy);
+    fprintf(f, "mem_read,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, bytes, ms,
+            gbps, gbps / copy);
     printf("mem_read      %8.3f ms %7.0f GB/s\n", ms, gbps);
 
     // L2: 16 MiB read 256 times in one launch (4 GiB in all).
@@ -89,8 +94,9 @@ int main(void)
     ms = bk_median_ms(run, &k, reps);
     double moved = (double)k.n * sizeof(float) * k.passes;
     gbps = moved / (ms * 1e6);
-    fprintf(f, "mem_read_l2,%zu,%.0f,-,%.4f,%.1f,-,%.3f,-,-\n", k.n, moved, ms,
-            gbps, gbps / copy);
+    fprintf(f, "mem_read_l2,%zu,%.0f,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", k.n,
+            moved, ms, gbps, gbps / copy);
+    double l2_gbps = gbps;
     printf("mem_read_l2   %8.3f ms %7.0f GB/s\n", ms, gbps);
 
     // Peak FMA: 4 waves of full SMs, 16384 iterations of 8 chains.
@@ -100,7 +106,7 @@ int main(void)
     ms = bk_median_ms(run, &k, reps);
     double flops = 2.0 * 8 * k.iters * (double)k.n;
     double tflops = flops / (ms * 1e9);
-    fprintf(f, "fma_peak,%zu,%zu,%.0f,%.4f,-,%.2f,-,%.3f,-\n", k.n,
+    fprintf(f, "fma_peak,%zu,%zu,%.0f,%.4f,-,%.2f,-,%.3f,-,-,-\n", k.n,
             k.n * sizeof(float), flops, ms, tflops, tflops / peak_tflops);
     printf("fma_peak      %8.3f ms %7.2f TFLOP/s (%.3f of %.1f)\n", ms, tflops,
            tflops / peak_tflops, peak_tflops);
@@ -119,12 +125,48 @@ int main(void)
         drift_gbps[w] = 12.0 * np / (drift_ms[w] * 1e6);
     }
     for (int w = 0; w < 2; w++)
-        fprintf(f, "%s,%zu,%zu,%zu,%.4f,%.1f,%.5f,%.3f,-,%.3f\n",
+        fprintf(f, "%s,%zu,%zu,%zu,%.4f,%.1f,%.5f,%.3f,-,%.3f,-,-\n",
                 w ? "drift_soa" : "drift_aos", np, 12 * np, 2 * np,
                 drift_ms[w], drift_gbps[w], 2.0 * np / (drift_ms[w] * 1e9),
                 drift_gbps[w] / copy, drift_gbps[w] / drift_gbps[1]);
     printf("drift aos %.1f GB/s, soa %.1f GB/s\n", drift_gbps[0],
            drift_gbps[1]);
+
+    // Latency: 2^16 dependent loads a launch, one thread, 128-byte nodes in
+    // one random cycle.  DRAM: 1 GiB, 2^23 nodes; the chase walks on from
+    // launch to launch, and 28 launches (3 warm-up, 25 timed) take 2^16 x 28
+    // < 2^23 steps, so no node is read twice; the L2 is emptied before each
+    // launch (bk_median_ms_cold), so not even the part of the buffer that
+    // the upload left in L2 answers.  L2: 16 MiB, 2^17 nodes, all in L2
+    // after the warm-up.  inflight_sm: Little's law, the level's read
+    // bandwidth (read ceiling, L2 read) times the latency, over the SMs.
+    const size_t stride = 128 / sizeof(size_t);
+    struct {
+        const char *name; size_t bytes; double gbps; bool cold;
+    } lv[] = {
+        {"latency_dram", bytes, read, true},
+        {"latency_l2", (size_t)16 << 20, l2_gbps, false},
+    };
+    k.which = 6;
+    k.iters = 1u << 16;
+    k.next = (size_t *)k.a;                  // 1 GiB, reused
+    BOOK_CHECK(cudaMalloc(&k.pos, sizeof(size_t)));
+    for (auto &l : lv) {
+        size_t nodes = l.bytes / 128;
+        k.n = nodes * stride;
+        BOOK_CHECK(mem_chase_cycle(k.next, nodes, stride, 12345));
+        BOOK_CHECK(cudaMemset(k.pos, 0, sizeof(size_t)));
+        ms = l.cold ? bk_median_ms_cold(run, &k, reps)
+                    : bk_median_ms(run, &k, reps);
+        double ns = ms * 1e6 / k.iters;
+        double inflight = l.gbps * ns / prop.multiProcessorCount;
+        fprintf(f, "%s,%u,%zu,-,%.4f,-,-,-,-,-,%.1f,%.0f\n", l.name, k.iters,
+                l.bytes, ms, ns, inflight);
+        printf("%-13s %8.3f ns a load, %.0f bytes in flight an SM\n",
+               l.name, ns, inflight);
+    }
+    BOOK_CHECK(cudaFree(k.pos));
+    bk_fill_random(k.a, n, -1, 1, 1);        // floats again, for the rest
     fclose(f);
 
     // Working sets from 4 MiB to 1 GiB, 4 GiB read by each launch.

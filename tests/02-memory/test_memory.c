@@ -262,6 +262,94 @@ static void mem_copy_refuses_overlap(void **s)
     assert_memory_equal(g, h, 4 * sizeof *h);
     tk_free(d);
     free(h); free(g);
+/* The pointer chase: follow the cycle on the CPU (every node once, back to
+ * the start), then compare where the GPU's chase ends after a few step
+ * counts, and that two launches continue where one ends. */
+static size_t chase_cpu(const size_t *h, size_t i, size_t steps)
+{
+    while (steps--) i = h[i];
+    return i;
+}
+
+static size_t chase_gpu(const size_t *next, size_t len, size_t start,
+                        size_t steps, size_t *dpos)
+{
+    size_t got;
+    tk_upload_bytes(dpos, &start, sizeof start);
+    TK_CUDA(mem_chase(next, len, steps, dpos));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&got, dpos, sizeof got);
+    return got;
+}
+
+static void chase_case(size_t nodes, size_t stride, int round)
+{
+    uint64_t seed = tk_seed(round);
+    size_t len = nodes * stride;
+    size_t *h = tk_malloc(len * sizeof *h);
+    char *seen = tk_malloc(nodes);
+    size_t *next = tk_dev_bytes(len * sizeof *next);
+    size_t *dpos = tk_dev_bytes(sizeof *dpos);
+    TK_CUDA(mem_chase_cycle(next, nodes, stride, seed));
+    tk_download_bytes(h, next, len * sizeof *h);
+    memset(seen, 0, nodes);
+    size_t i = 0;
+    for (size_t k = 0; k < nodes; k++) {     /* every node exactly once */
+        assert_true(i < len && i % stride == 0);
+        assert_false(seen[i / stride]);
+        seen[i / stride] = 1;
+        i = h[i];
+    }
+    assert_int_equal(i, 0);                  /* ... and back to the start */
+    for (size_t k = 0; k < len; k++)         /* nothing between the nodes */
+        if (k % stride) assert_int_equal(h[k], 0);
+    size_t steps[] = {1, 7, nodes - 1, nodes, 2 * nodes + 3};
+    for (size_t s = 0; s < 5; s++) {
+        size_t start = (nodes / 2) * stride;
+        size_t want = chase_cpu(h, start, steps[s]);
+        size_t got = chase_gpu(next, len, start, steps[s], dpos);
+        if (got != want)
+            print_error("nodes %zu stride %zu steps %zu seed %llu: %zu, "
+                        "want %zu\n", nodes, stride, steps[s],
+                        (unsigned long long)seed, got, want);
+        assert_int_equal(got, want);
+    }
+    /* Two launches of 5 steps end where one of 10 does. */
+    size_t half = chase_gpu(next, len, 0, 5, dpos);
+    assert_int_equal(half, chase_cpu(h, 0, 5));
+    TK_CUDA(mem_chase(next, len, 5, dpos));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&half, dpos, sizeof half);
+    assert_int_equal(half, chase_cpu(h, 0, 10));
+    tk_free(next); tk_free(dpos);
+    free(h); free(seen);
+}
+
+static void chase_visits_every_node(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t nodes[] = {1, 2, 33, 1000}, strides[] = {1, 16, 17};
+    for (int round = 0; round < 2; round++)
+        for (int n = 0; n < 4; n++)
+            for (int k = 0; k < 3; k++)
+                chase_case(nodes[n], strides[k], round);
+}
+
+/* A link out of the buffer stops the chase there: nothing is read past
+ * the end, and the position shows the bad link.  A start past the end
+ * moves nowhere. */
+static void chase_stops_at_a_bad_link(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t h[4] = {2, 0, 100, 0};
+    size_t *next = tk_dev_bytes(sizeof h), *dpos = tk_dev_bytes(sizeof h[0]);
+    tk_upload_bytes(next, h, sizeof h);
+    assert_int_equal(chase_gpu(next, 4, 0, 1, dpos), 2);
+    assert_int_equal(chase_gpu(next, 4, 0, 10, dpos), 100);
+    assert_int_equal(chase_gpu(next, 4, 7, 10, dpos), 7);
+    tk_free(next); tk_free(dpos);
 }
 
 /* CPU-side: bad arguments are refused before anything touches a device. */
@@ -277,6 +365,15 @@ static void null_pointers_refused(void **s)
                      cudaErrorInvalidValue);
     assert_int_equal(drift_aos(NULL, 10, 0.1f), cudaErrorInvalidValue);
     assert_int_equal(drift_soa(none, 10, 0.1f), cudaErrorInvalidValue);
+    size_t *q = (size_t *)(uintptr_t)256;
+    assert_int_equal(mem_chase(NULL, 10, 1, q), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase(q, 10, 1, NULL), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase(q, 0, 1, q), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(NULL, 10, 16, 1), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(q, 0, 16, 1), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(q, 10, 0, 1), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(q, SIZE_MAX / 64, 16, 1),
+                     cudaErrorInvalidValue);          /* bytes overflow */
 }
 
 static void empty_sizes_do_nothing(void **s)
@@ -290,6 +387,8 @@ static void empty_sizes_do_nothing(void **s)
     assert_int_equal(fma_peak(NULL, 0, 10, 1.0f, 0.0f), cudaSuccess);
     assert_int_equal(drift_aos(NULL, 0, 0.1f), cudaSuccess);
     assert_int_equal(drift_soa(none, 0, 0.1f), cudaSuccess);
+    size_t *q = (size_t *)(uintptr_t)256;
+    assert_int_equal(mem_chase(q, 10, 0, q), cudaSuccess);   /* no steps */
 }
 
 /* CPU-side: the struct is the 32 bytes the chapter's analysis assumes. */
@@ -313,6 +412,8 @@ int main(void)
         cmocka_unit_test(strided_copy_strides_and_offsets),
         cmocka_unit_test(fma_peak_exact),
         cmocka_unit_test(drift_both_layouts),
+        cmocka_unit_test(chase_visits_every_node),
+        cmocka_unit_test(chase_stops_at_a_bad_link),
     };
     return tk_run_tests("02-memory", tests);
 }

@@ -5,16 +5,23 @@
 #include <cstdlib>
 #include <vector>
 
-double bk_median_ms(bk_work fn, void *ctx, int reps)
+// The median of REPS timed runs after three warm-ups; before each run
+// (warm-ups included), outside the timed region, FLUSH when it is given.
+static double median_ms(bk_work fn, void *ctx, int reps, bk_work flush,
+                        void *fctx)
 {
     if (reps < 20) reps = 20;
     cudaEvent_t a, b;
     BOOK_CHECK(cudaEventCreate(&a));
     BOOK_CHECK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; i++) BOOK_CHECK(fn(ctx));
+    for (int i = 0; i < 3; i++) {
+        if (flush) BOOK_CHECK(flush(fctx));
+        BOOK_CHECK(fn(ctx));
+    }
     BOOK_CHECK(cudaDeviceSynchronize());
     std::vector<float> t(reps);
     for (int i = 0; i < reps; i++) {
+        if (flush) BOOK_CHECK(flush(fctx));
         BOOK_CHECK(cudaEventRecord(a));
         BOOK_CHECK(fn(ctx));
         BOOK_CHECK(cudaEventRecord(b));
@@ -25,6 +32,11 @@ double bk_median_ms(bk_work fn, void *ctx, int reps)
     BOOK_CHECK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
     return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+}
+
+double bk_median_ms(bk_work fn, void *ctx, int reps)
+{
+    return median_ms(fn, ctx, reps, NULL, NULL);
 }
 
 struct copy_ctx { void *dst; const void *src; size_t bytes; };
@@ -84,6 +96,30 @@ double bk_read_gbps(size_t bytes)
     BOOK_CHECK(cudaFree((void *)c.x));
     BOOK_CHECK(cudaFree(c.sink));
     return (double)c.n4 * 16 / (ms * 1e6);
+}
+
+// The L2 emptied between runs: the read kernel over max(4 x L2, 256 MiB)
+// of zeros.  Reading, not writing, so that the lines it leaves are clean:
+// the timed run drops them without writing anything back, while the
+// previous run's dirty lines are written back here, before the timing.
+double bk_median_ms_cold(bk_work fn, void *ctx, int reps)
+{
+    int dev, l2, sms;
+    BOOK_CHECK(cudaGetDevice(&dev));
+    BOOK_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                      dev));
+    size_t bytes = 4 * (size_t)l2, least = (size_t)256 << 20;
+    read_ctx c;
+    c.n4 = (bytes > least ? bytes : least) / 16;
+    c.blocks = sms * 8;
+    BOOK_CHECK(cudaMalloc((void **)&c.x, c.n4 * 16));
+    BOOK_CHECK(cudaMalloc(&c.sink, sizeof(float)));
+    BOOK_CHECK(cudaMemset((void *)c.x, 0, c.n4 * 16));
+    double ms = median_ms(fn, ctx, reps, run_read, &c);
+    BOOK_CHECK(cudaFree((void *)c.x));
+    BOOK_CHECK(cudaFree(c.sink));
+    return ms;
 }
 
 __global__ void fill_kernel(float *d, size_t n, float lo, float hi, unsigned long long seed)

@@ -20,6 +20,11 @@ extern "C" {
 typedef cudaError_t (*bk_work)(void *ctx);
 /* Median time in milliseconds of REPS runs (REPS >= 20) after warm-up. */
 double bk_median_ms(bk_work fn, void *ctx, int reps);
+/* The same with a cold L2: before every run, outside the timed region, a
+ * kernel reads a buffer of four times the L2 (at least 256 MiB), so that no
+ * run finds in L2 what the one before it left there.  For work whose bytes
+ * are not far beyond the L2. */
+double bk_median_ms_cold(bk_work fn, void *ctx, int reps);
 /* Ceilings, in GB/s of bytes moved, over buffers of BYTES each. */
 double bk_copy_gbps(size_t bytes);   /* cudaMemcpy device to device: read + write */
 double bk_read_gbps(size_t bytes);   /* a float4 kernel that reads and sums */

@@ -73,7 +73,14 @@ t_measured_data() {
   grep -q 'Fast took 2.0 ms,' "$tmp/data.md" && grep -q '^4.0 times slow;' "$tmp/data.md" &&
   grep -q '^2.00 quarter.' "$tmp/data.md" && grep -q '^| slow | 100 |' "$tmp/data.md" &&
   grep -q 'Missing: \[not yet measured\]' "$tmp/data.md" &&
+  grep -q 'New column: \[not yet measured\]' "$tmp/data.md" &&
+  grep -q '^| slow | 8.0 |$' "$tmp/data.md" &&
+  grep -q 'Missing product: \[not yet measured\]' "$tmp/data.md" &&
   expect_fail "$fx/data.nw:9: no data in tests/tools/fixtures/nothing.csv" \
+    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk" &&
+  expect_fail "$fx/data.nw:11: no column ns in tests/tools/fixtures/data.csv" \
+    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk" &&
+  expect_fail "$fx/data.nw:15: no row variant=medium in tests/tools/fixtures/data.csv" \
     bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"
 }
 t_book_has_no_drift() { tools/check.sh; }
