@@ -262,6 +262,8 @@ static void mem_copy_refuses_overlap(void **s)
     assert_memory_equal(g, h, 4 * sizeof *h);
     tk_free(d);
     free(h); free(g);
+}
+
 /* The pointer chase: follow the cycle on the CPU (every node once, back to
  * the start), then compare where the GPU's chase ends after a few step
  * counts, and that two launches continue where one ends. */
