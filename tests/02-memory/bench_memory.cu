@@ -67,26 +67,23 @@ int main(void)
     FILE *f = bk_csv_open("02-memory",
                           "variant,n,bytes,flops,ms,gbps,tflops,of_copy,"
                           "of_peak,of_soa,ns,inflight_sm");
-    fprintf(f, "copy_ceiling,%zu,%zu,-,%.4f,%.1f,-,1.000,-,-,-,-\n", n,
-            2 * bytes, 2.0 * bytes / (copy * 1e6), copy);
-    fprintf(f, "read_ceiling,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, bytes,
-            bytes / (read * 1e6), read, read / copy);
+    bk_row(f, "copy_ceiling,%zu,%zu,-,%.4f,%.1f,-,1.000,-,-,-,-\n", n,
+           2 * bytes, 2.0 * bytes / (copy * 1e6), copy);
+    bk_row(f, "read_ceiling,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, bytes,
+           bytes / (read * 1e6), read, read / copy);
 
     // The chapter's copy and read, one pass over 1 GiB.
     k.n = n;
     k.which = 0;
     double ms = bk_median_ms(run, &k, reps), gbps = 2.0 * bytes / (ms * 1e6);
-    fprintf(f, "mem_copy,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, 2 * bytes,
-            ms, gbps, gbps / copy);
-    printf("mem_copy      %8.3f ms %7.0f GB/s %.3f of copy\n", ms, gbps,
-           gbps / copy);
+    bk_row(f, "mem_copy,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, 2 * bytes,
+           ms, gbps, gbps / copy);
     k.which = 1;
     k.passes = 1;
     ms = bk_median_ms(run, &k, reps);
     gbps = bytes / (ms * 1e6);
-    fprintf(f, "mem_read,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, bytes, ms,
-            gbps, gbps / copy);
-    printf("mem_read      %8.3f ms %7.0f GB/s\n", ms, gbps);
+    bk_row(f, "mem_read,%zu,%zu,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", n, bytes, ms,
+           gbps, gbps / copy);
 
     // L2: 16 MiB read 256 times in one launch (4 GiB in all).
     k.n = ((size_t)16 << 20) / sizeof(float);
@@ -94,10 +91,9 @@ int main(void)
     ms = bk_median_ms(run, &k, reps);
     double moved = (double)k.n * sizeof(float) * k.passes;
     gbps = moved / (ms * 1e6);
-    fprintf(f, "mem_read_l2,%zu,%.0f,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", k.n,
-            moved, ms, gbps, gbps / copy);
+    bk_row(f, "mem_read_l2,%zu,%.0f,-,%.4f,%.1f,-,%.3f,-,-,-,-\n", k.n,
+           moved, ms, gbps, gbps / copy);
     double l2_gbps = gbps;
-    printf("mem_read_l2   %8.3f ms %7.0f GB/s\n", ms, gbps);
 
     // Peak FMA: 4 waves of full SMs, 16384 iterations of 8 chains.
     k.which = 3;
@@ -106,10 +102,8 @@ int main(void)
     ms = bk_median_ms(run, &k, reps);
     double flops = 2.0 * 8 * k.iters * (double)k.n;
     double tflops = flops / (ms * 1e9);
-    fprintf(f, "fma_peak,%zu,%zu,%.0f,%.4f,-,%.2f,-,%.3f,-,-,-\n", k.n,
-            k.n * sizeof(float), flops, ms, tflops, tflops / peak_tflops);
-    printf("fma_peak      %8.3f ms %7.2f TFLOP/s (%.3f of %.1f)\n", ms, tflops,
-           tflops / peak_tflops, peak_tflops);
+    bk_row(f, "fma_peak,%zu,%zu,%.0f,%.4f,-,%.2f,-,%.3f,-,-,-\n", k.n,
+           k.n * sizeof(float), flops, ms, tflops, tflops / peak_tflops);
 
     // AoS against SoA: 2^25 particles, 12 useful bytes and 2 FLOPs each.
     size_t np = (size_t)1 << 25;
@@ -125,12 +119,10 @@ int main(void)
         drift_gbps[w] = 12.0 * np / (drift_ms[w] * 1e6);
     }
     for (int w = 0; w < 2; w++)
-        fprintf(f, "%s,%zu,%zu,%zu,%.4f,%.1f,%.5f,%.3f,-,%.3f,-,-\n",
-                w ? "drift_soa" : "drift_aos", np, 12 * np, 2 * np,
-                drift_ms[w], drift_gbps[w], 2.0 * np / (drift_ms[w] * 1e9),
-                drift_gbps[w] / copy, drift_gbps[w] / drift_gbps[1]);
-    printf("drift aos %.1f GB/s, soa %.1f GB/s\n", drift_gbps[0],
-           drift_gbps[1]);
+        bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.1f,%.5f,%.3f,-,%.3f,-,-\n",
+               w ? "drift_soa" : "drift_aos", np, 12 * np, 2 * np,
+               drift_ms[w], drift_gbps[w], 2.0 * np / (drift_ms[w] * 1e9),
+               drift_gbps[w] / copy, drift_gbps[w] / drift_gbps[1]);
 
     // Latency: 2^16 dependent loads a launch, one thread, 128-byte nodes in
     // one random cycle.  DRAM: 1 GiB, 2^23 nodes; the chase walks on from
@@ -160,10 +152,8 @@ int main(void)
                     : bk_median_ms(run, &k, reps);
         double ns = ms * 1e6 / k.iters;
         double inflight = l.gbps * ns / prop.multiProcessorCount;
-        fprintf(f, "%s,%u,%zu,-,%.4f,-,-,-,-,-,%.1f,%.0f\n", l.name, k.iters,
-                l.bytes, ms, ns, inflight);
-        printf("%-13s %8.3f ns a load, %.0f bytes in flight an SM\n",
-               l.name, ns, inflight);
+        bk_row(f, "%s,%u,%zu,-,%.4f,-,-,-,-,-,%.1f,%.0f\n", l.name, k.iters,
+               l.bytes, ms, ns, inflight);
     }
     BOOK_CHECK(cudaFree(k.pos));
     bk_fill_random(k.a, n, -1, 1, 1);        // floats again, for the rest
@@ -180,9 +170,8 @@ int main(void)
         ms = bk_median_ms(run, &k, reps);
         moved = (double)k.n * sizeof(float) * k.passes;
         gbps = moved / (ms * 1e6);
-        fprintf(f, "%u,%zu,%u,%.4f,%.1f,%.3f\n", m, k.n * sizeof(float),
-                k.passes, ms, gbps, gbps / copy);
-        printf("read %5u MiB x %4u: %7.0f GB/s\n", m, k.passes, gbps);
+        bk_row(f, "%u,%zu,%u,%.4f,%.1f,%.3f\n", m, k.n * sizeof(float),
+               k.passes, ms, gbps, gbps / copy);
     }
     fclose(f);
 
@@ -199,9 +188,8 @@ int main(void)
         ms = bk_median_ms(run, &k, reps);
         gbps = 8.0 * count / (ms * 1e6);
         double sectors = 4.0 * s < 32 ? 4.0 * s : 32;
-        fprintf(f, "%zu,%zu,%.4f,%.1f,%.4f,%.4f\n", s, count, ms, gbps,
-                gbps / copy, 4.0 / sectors);
-        printf("stride %2zu: %7.0f GB/s %.3f of copy\n", s, gbps, gbps / copy);
+        bk_row(f, "%zu,%zu,%.4f,%.1f,%.4f,%.4f\n", s, count, ms, gbps,
+               gbps / copy, 4.0 / sectors);
     }
     fclose(f);
     f = bk_csv_open("02-memory-offset", "offset,count,ms,gbps,of_copy");
@@ -211,9 +199,8 @@ int main(void)
         size_t count = n - o;
         ms = bk_median_ms(run, &k, reps);
         gbps = 8.0 * count / (ms * 1e6);
-        fprintf(f, "%zu,%zu,%.4f,%.1f,%.4f\n", o, count, ms, gbps,
-                gbps / copy);
-        printf("offset %2zu: %7.0f GB/s %.3f of copy\n", o, gbps, gbps / copy);
+        bk_row(f, "%zu,%zu,%.4f,%.1f,%.4f\n", o, count, ms, gbps,
+               gbps / copy);
     }
     fclose(f);
 
@@ -228,20 +215,20 @@ int main(void)
         {"ridge 1 GiB", 1073741824.0, 1073741824.0 * tflops * 1e3 / copy},
     };
     for (auto &x : w)
-        fprintf(f, "%s,%.0f,%.0f,%.4g,%.5f,%.5f\n", x.work, x.bytes, x.flops,
-                x.flops / x.bytes, x.bytes / (copy * 1e6),
-                x.flops / (tflops * 1e9));
+        bk_row(f, "%s,%.0f,%.0f,%.4g,%.5f,%.5f\n", x.work, x.bytes, x.flops,
+               x.flops / x.bytes, x.bytes / (copy * 1e6),
+               x.flops / (tflops * 1e9));
     fclose(f);
 
     // The device's own sizes, for the prose.
     f = bk_csv_open("02-memory-device", "fact,value");
-    fprintf(f, "sms,%d\n", prop.multiProcessorCount);
-    fprintf(f, "regs_per_sm,%d\n", prop.regsPerMultiprocessor);
-    fprintf(f, "smem_per_sm_kib,%zu\n", prop.sharedMemPerMultiprocessor / 1024);
-    fprintf(f, "l2_mib,%d\n", prop.l2CacheSize >> 20);
-    fprintf(f, "global_mem_gib,%.1f\n", prop.totalGlobalMem / 1073741824.0);
-    fprintf(f, "clock_mhz,%d\n", clock_khz / 1000);
-    fprintf(f, "fp32_peak_tflops,%.2f\n", peak_tflops);
+    bk_row(f, "sms,%d\n", prop.multiProcessorCount);
+    bk_row(f, "regs_per_sm,%d\n", prop.regsPerMultiprocessor);
+    bk_row(f, "smem_per_sm_kib,%zu\n", prop.sharedMemPerMultiprocessor / 1024);
+    bk_row(f, "l2_mib,%d\n", prop.l2CacheSize >> 20);
+    bk_row(f, "global_mem_gib,%.1f\n", prop.totalGlobalMem / 1073741824.0);
+    bk_row(f, "clock_mhz,%d\n", clock_khz / 1000);
+    bk_row(f, "fp32_peak_tflops,%.2f\n", peak_tflops);
     fclose(f);
 
     BOOK_CHECK(cudaFree(k.a));

@@ -85,10 +85,8 @@ static void report(const char *shape, const char *variant, size_t rows,
 {
     double bytes = 2.0 * rows * cols * sizeof(float);
     double gbps = bytes / (ms * 1e6);
-    fprintf(csv, "%s/%s,%s,%s,%zu,%zu,%.4f,%.1f,%.3f\n", shape, variant,
-            shape, variant, rows, cols, ms, gbps, gbps / copy_gbps);
-    printf("%-12s %-8s %9.4f ms %7.1f GB/s  %.3f of copy\n", shape, variant,
-           ms, gbps, gbps / copy_gbps);
+    bk_row(csv, "%s/%s,%s,%s,%zu,%zu,%.4f,%.1f,%.3f\n", shape, variant,
+           shape, variant, rows, cols, ms, gbps, gbps / copy_gbps);
 }
 
 int main(void)
@@ -98,8 +96,8 @@ int main(void)
     copy_gbps = bk_copy_gbps(bytes);
     csv = bk_csv_open("07-softmax",
                       "case,shape,variant,rows,cols,ms,gbps,of_copy");
-    fprintf(csv, "copy,copy,copy,1,%zu,%.4f,%.1f,1.000\n", n,
-            2.0 * bytes / (copy_gbps * 1e6), copy_gbps);
+    bk_row(csv, "copy,copy,copy,1,%zu,%.4f,%.1f,1.000\n", n,
+           2.0 * bytes / (copy_gbps * 1e6), copy_gbps);
     float *x, *y;
     void *work;
     BOOK_CHECK(cudaMalloc(&x, most * sizeof(float)));
