@@ -121,6 +121,20 @@ static void saxpy_all_sizes(void **s)
         }
 }
 
+/* n random inputs a (host and device, da) for a + a, and room for the
+ * result c (host) and dc (device, poisoned). */
+static void a_plus_a_inputs(size_t n, float **a, float **c, float **da,
+                            float **dc)
+{
+    uint64_t st = tk_seed(0);
+    *a = tk_malloc(n * sizeof **a);
+    *c = tk_malloc(n * sizeof **c);
+    tk_fill(*a, n, -1, 1, &st);
+    *da = tk_dev_floats(n);
+    *dc = tk_dev_floats(n);
+    tk_upload(*da, *a, n);
+}
+
 /* The wrong listing: right for n a multiple of 256, an unwritten tail
  * (still NaN) otherwise. */
 static void wrong_floor_leaves_tail(void **s)
@@ -129,11 +143,8 @@ static void wrong_floor_leaves_tail(void **s)
     TK_REQUIRE_GPU();
     assert_int_equal(check_add(vadd_wrong_floor, 1024, 0, 0), 0);
     size_t n = 1000;
-    float *a = tk_malloc(n * sizeof *a), *c = tk_malloc(n * sizeof *c);
-    uint64_t st = tk_seed(0);
-    tk_fill(a, n, -1, 1, &st);
-    float *da = tk_dev_floats(n), *dc = tk_dev_floats(n);
-    tk_upload(da, a, n);
+    float *a, *c, *da, *dc;
+    a_plus_a_inputs(n, &a, &c, &da, &dc);
     TK_CUDA(vadd_wrong_floor(da, da, dc, n));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(c, dc, n);
@@ -181,11 +192,7 @@ static void past_2_to_32(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    if (tk_small()) {
-        print_message("skipped: 2^32 elements are too many for the "
-                      "sanitizer's runs\n");
-        skip();
-    }
+    TK_SKIP_UNDER_SANITIZER("2^32 elements are too many for the sanitizer's runs");
     /* 1D: 2^32 + 3 elements; 2D: 65537 x 65536 = 2^32 + 2^16. */
     const size_t n = EDGE + 3, rows = 65537, cols = 65536;
     const size_t big = rows * cols;
@@ -231,11 +238,8 @@ static void earlier_error_is_not_this_launch(void **s)
         skip();
     }
     size_t n = 1000;
-    float *a = tk_malloc(n * sizeof *a), *c = tk_malloc(n * sizeof *c);
-    uint64_t st = tk_seed(0);
-    tk_fill(a, n, -1, 1, &st);
-    float *da = tk_dev_floats(n), *dc = tk_dev_floats(n);
-    tk_upload(da, a, n);
+    float *a, *c, *da, *dc;
+    a_plus_a_inputs(n, &a, &c, &da, &dc);
     TK_CUDA(cudaGetLastError());               /* nothing pending so far */
     void *huge = NULL;
     cudaError_t earlier = cudaMalloc(&huge, (size_t)1 << 62);

@@ -90,11 +90,7 @@ static void sums_past_2_to_32(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    if (tk_small()) {
-        print_message("skipped: 2^32 elements are too many for the "
-                      "sanitizer's runs\n");
-        skip();
-    }
+    TK_SKIP_UNDER_SANITIZER("2^32 elements are too many for the sanitizer's runs");
     const size_t head = (size_t)1 << 20, edge = (size_t)1 << 32;
     const size_t n = edge + head + 3;
     TK_REQUIRE_DEVICE_BYTES(4 * n + reduce_workspace_bytes(n) + (1 << 28));

@@ -486,14 +486,9 @@ static void whole_first_use_from_threads(void **s)
 static void whole_on_every_gpu(void **s)
 {
     (void)s;
-    TK_REQUIRE_GPU();
+    TK_REQUIRE_GPUS(2);
     int count = 0;
     TK_CUDA(cudaGetDeviceCount(&count));
-    if (count < 2) {
-        print_message("skipped: needs two GPUs; this machine has %d\n",
-                      count);
-        skip();
-    }
     for (int d = count - 1; d >= 0; d--) {
         TK_CUDA(cudaSetDevice(d));
         for (int f = 0; f < NWHOLE; f++) {

@@ -65,6 +65,27 @@ int tk_compute_capability(void);   /* 10 * major + minor of device 0 */
             skip();                                                        \
         }                                                                  \
     } while (0)
+/* Skip, with the count, on a machine with fewer than N GPUs. */
+#define TK_REQUIRE_GPUS(n)                                                 \
+    do {                                                                   \
+        TK_REQUIRE_GPU();                                                  \
+        int tk_count_ = 0;                                                 \
+        TK_CUDA(cudaGetDeviceCount(&tk_count_));                           \
+        if (tk_count_ < (n)) {                                             \
+            print_message("skipped: needs %d GPUs; this machine has %d\n", \
+                          (n), tk_count_);                                 \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
+/* Skip under the sanitizer (BOOK_SMALL), saying why: sizes it cannot
+ * afford. */
+#define TK_SKIP_UNDER_SANITIZER(why)                                       \
+    do {                                                                   \
+        if (tk_small()) {                                                  \
+            print_message("skipped: %s\n", why);                           \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
 /* Skip, with the numbers, when the GPU has less than BYTES of free memory
  * (a student's GPU need not hold the book's largest tests). */
 #define TK_REQUIRE_DEVICE_BYTES(bytes)                                     \
