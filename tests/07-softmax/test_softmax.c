@@ -3,13 +3,12 @@
  * reference on random and edge rows, the whole-array softmax up to
  * 2^28 + 3 elements, and the per-block normalization that is wrong on
  * purpose. */
-#define _POSIX_C_SOURCE 200809L   /* pthread barriers */
+#define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "07-softmax/md.h"
 #include "07-softmax/softmax.h"
 #include "07-softmax/softmax_ref.h"
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -425,7 +424,6 @@ static void whole_2_28(void **s)
  * right.  Registered before every other test that calls them. */
 #define NTHREADS 8
 struct whole_job {
-    pthread_barrier_t *start;
     whole_fn fn;
     const float *dx;
     float *dy;
@@ -433,13 +431,11 @@ struct whole_job {
     size_t n;
     cudaError_t launched, synced;
 };
-static void *whole_job_run(void *p)
+static void whole_job_run(void *p)
 {
     struct whole_job *j = p;
-    pthread_barrier_wait(j->start);
     j->launched = j->fn(j->dx, j->dy, j->n, j->work);
     j->synced = cudaDeviceSynchronize();
-    return NULL;
 }
 
 static void whole_first_use_from_threads(void **s)
@@ -453,20 +449,13 @@ static void whole_first_use_from_threads(void **s)
     float *dx = tk_dev_floats(n);
     tk_upload(dx, x, n);
     struct whole_job jobs[NTHREADS];
-    pthread_t tid[NTHREADS];
-    pthread_barrier_t start;
-    assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
     for (int t = 0; t < NTHREADS; t++) {
-        jobs[t] = (struct whole_job){&start, whole_fns[t % NWHOLE], dx,
+        jobs[t] = (struct whole_job){whole_fns[t % NWHOLE], dx,
                                      tk_dev_floats(n), NULL, n,
                                      cudaErrorUnknown, cudaErrorUnknown};
         TK_CUDA(cudaMalloc(&jobs[t].work, SOFTMAX_WORK_BYTES));
     }
-    for (int t = 0; t < NTHREADS; t++)
-        assert_int_equal(
-            pthread_create(&tid[t], NULL, whole_job_run, &jobs[t]), 0);
-    for (int t = 0; t < NTHREADS; t++) pthread_join(tid[t], NULL);
-    pthread_barrier_destroy(&start);
+    tk_run_at_once(NTHREADS, whole_job_run, jobs, sizeof jobs[0]);
     for (int t = 0; t < NTHREADS; t++) {
         TK_CUDA(jobs[t].launched);
         TK_CUDA(jobs[t].synced);

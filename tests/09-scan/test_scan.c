@@ -3,12 +3,11 @@
  * floats), edge sizes, all-zero and all-one inputs, 2^28 elements, an
  * index past 2^32, bad arguments, the bank-conflict model of the Blelloch
  * padding, and the listings that are wrong on purpose. */
-#define _POSIX_C_SOURCE 200809L   /* pthread barriers */
+#define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "09-scan/scan.h"
 #include "09-scan/scan_ref.h"
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,7 +595,6 @@ static void repeat_runs(void **s)
  * exclusive.  Registered before every other test that uses them. */
 #define NTHREADS 8
 struct scan_job {
-    pthread_barrier_t *start;
     elem_t t;
     scan_kind kind;
     const void *din;
@@ -604,14 +602,12 @@ struct scan_job {
     size_t n, sbytes;
     cudaError_t launched, synced;
 };
-static void *scan_job_run(void *p)
+static void scan_job_run(void *p)
 {
     struct scan_job *j = p;
-    pthread_barrier_wait(j->start);
     j->launched = run_scan(j->t, NO_TILE, SCAN_LOOKBACK_STAGED, j->din,
                            j->dout, j->n, j->kind, j->scratch, j->sbytes);
     j->synced = cudaDeviceSynchronize();
-    return NULL;
 }
 
 static void staged_first_use_from_threads(void **s)
@@ -631,22 +627,15 @@ static void staged_first_use_from_threads(void **s)
     tk_upload_bytes(dxf, xf, n * 4);
     const size_t sbytes = scan_scratch_bytes(n, 4);
     struct scan_job jobs[NTHREADS];
-    pthread_t tid[NTHREADS];
-    pthread_barrier_t start;
-    assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
     for (int k = 0; k < NTHREADS; k++) {
         const elem_t t = k % 2 ? T_F32 : T_I32;
-        jobs[k] = (struct scan_job){&start, t, (scan_kind)(k / 2 % 2),
+        jobs[k] = (struct scan_job){t, (scan_kind)(k / 2 % 2),
                                     t == T_F32 ? dxf : dxi,
                                     tk_dev_bytes(n * 4),
                                     tk_dev_bytes(sbytes), n, sbytes,
                                     cudaErrorUnknown, cudaErrorUnknown};
     }
-    for (int k = 0; k < NTHREADS; k++)
-        assert_int_equal(
-            pthread_create(&tid[k], NULL, scan_job_run, &jobs[k]), 0);
-    for (int k = 0; k < NTHREADS; k++) pthread_join(tid[k], NULL);
-    pthread_barrier_destroy(&start);
+    tk_run_at_once(NTHREADS, scan_job_run, jobs, sizeof jobs[0]);
     for (int k = 0; k < NTHREADS; k++) {
         TK_SKIP_IF_NOT_SUPPORTED(jobs[k].launched, "the staged scan (over 64 KB of shared memory a block)");
         TK_CUDA(jobs[k].launched);

@@ -1,6 +1,8 @@
 /* testkit.c -- see testkit.h. */
+#define _POSIX_C_SOURCE 200809L   /* pthread barriers */
 #include "testkit.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,4 +178,28 @@ size_t tk_compare(const char *what, const float *got, const double *ref,
     }
     if (bad > 5) print_error("%s: %zu elements wrong in all\n", what, bad);
     return bad;
+}
+
+struct at_once { pthread_barrier_t *start; void (*job)(void *); void *arg; };
+static void *at_once_run(void *p)
+{
+    struct at_once *a = p;
+    pthread_barrier_wait(a->start);
+    a->job(a->arg);
+    return NULL;
+}
+void tk_run_at_once(int n, void (*job)(void *), void *args, size_t size)
+{
+    pthread_barrier_t start;
+    pthread_t *tid = tk_malloc(n * sizeof *tid);
+    struct at_once *a = tk_malloc(n * sizeof *a);
+    assert_int_equal(pthread_barrier_init(&start, NULL, (unsigned)n), 0);
+    for (int k = 0; k < n; k++) {
+        a[k] = (struct at_once){&start, job, (char *)args + k * size};
+        assert_int_equal(pthread_create(&tid[k], NULL, at_once_run, &a[k]), 0);
+    }
+    for (int k = 0; k < n; k++) pthread_join(tid[k], NULL);
+    pthread_barrier_destroy(&start);
+    free(a);
+    free(tid);
 }

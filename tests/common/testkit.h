@@ -161,6 +161,10 @@ size_t tk_compare(const char *what, const float *got, const double *ref,
  * of 4096 and one past). */
 size_t tk_nsizes(size_t max);
 size_t tk_size(size_t k);
+/* Run job(args + k * size) for k < n, each on a host thread of its own,
+ * all released together by a barrier (a launcher's first use from many
+ * threads at once); returns when every one has finished. */
+void tk_run_at_once(int n, void (*job)(void *), void *args, size_t size);
 /* Host memory that the test frees on every path. */
 void *tk_malloc(size_t bytes);
 #endif
