@@ -44,7 +44,7 @@ HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/d
 SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
 NOCOMPILE := pdf tangle check clean deps deps-pdf deps-test readme nvcc-found build/book.%
 ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
-ifneq ($(shell tools/build-src.sh >&2; echo $$?),0)
+ifneq ($(shell SRC=$(SRC) tools/build-src.sh >&2; echo $$?),0)
 $(error the build stops here)
 endif
 endif
