@@ -146,7 +146,7 @@ BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/be
 
 # ---- test ------------------------------------------------------------------------
 # Toolchain tests run with the whole book, not with CH=.
-TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh)
+TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh tests/tools/test_html.sh)
 test: deps-test $(TESTS)
 	@tools/run-tests.sh $(TESTS) $(TOOLTESTS)
 

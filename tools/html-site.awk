@@ -131,10 +131,10 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls) {
 function write_contents(    file, i, open2) {
     file = out "/index.html"
     head(0, file)
-    printf "<main class=\"contents\">\n<h1 class=\"title\">%s</h1>\n", h(title) > file
+    printf "<main class=\"contents\">\n<h1 class=\"title\" id=\"top\">%s<a class=\"anchor\" href=\"#top\" aria-label=\"Link to this section\">#</a></h1>\n", h(title) > file
     if (subtitle) printf "<p class=\"subtitle\">%s</p>\n", h(subtitle) > file
     if (edition) printf "<p class=\"edition\">%s</p>\n", h(edition) > file
-    printf "<nav class=\"toc\" aria-label=\"Table of contents\">\n<h2 id=\"contents\">Contents</h2>\n<ol class=\"toc1\">\n" > file
+    printf "<nav class=\"toc\" aria-label=\"Table of contents\">\n<h2 id=\"contents\">Contents<a class=\"anchor\" href=\"#contents\" aria-label=\"Link to this section\">#</a></h2>\n<ol class=\"toc1\">\n" > file
     open2 = 0
     for (i = 1; i <= nh; i++) {
         if (hlvl[i] == 1) {
