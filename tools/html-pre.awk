@@ -116,7 +116,7 @@ END {
                 if (figat[ln] != "none") {
                     parse_figure(b)
                     printf "```{=html}\n<figure class=\"nwfig\"%s>\n", (fig_label != "" ? " id=\"" fig_label "\"" : "")
-                    if (fig_show == 1) { printf "<img src=\"fig/%s.svg\" alt=\"Figure %s\">\n", fig_name, figat[ln]; print fig_name > figlist }
+                    if (fig_show == 1) { printf "<a class=\"figlink\" href=\"fig/%s.svg\" title=\"The figure alone, to zoom\"><img src=\"fig/%s.svg\" alt=\"Figure %s\"></a>\n", fig_name, fig_name, figat[ln]; print fig_name > figlist }
                     else printf "<p class=\"nwmissing\">[not yet measured]</p>\n"
                     printf "<figcaption>\n```\n\n**Figure %s.** %s\n\n```{=html}\n</figcaption>\n</figure>\n```\n", figat[ln], tex2md(fig_caption)
                 }

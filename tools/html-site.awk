@@ -104,7 +104,7 @@ function write_page(p,    file, k, s) {
     close(file)
 }
 # One line of a page: chunk uses in code, heading anchors, links across pages.
-function fix(s, p,    out, body, n, name, id, i, j, opn, cls) {
+function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src) {
     opn = "<span class=\"co\">/*\342\237\250"; cls = "\342\237\251*/</span>"
     while ((i = index(s, opn)) > 0) {
         body = substr(s, i + length(opn))
@@ -116,6 +116,10 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls) {
     if (match(s, /^<h[1-4][^>]* id="[^"]+"/)) {
         id = s; sub(/^<h[1-4][^>]* id="/, "", id); sub(/".*/, "", id)
         sub(/<\/h[1-4]>/, "<a class=\"anchor\" href=\"#" id "\" aria-label=\"Link to this section\">#</a>&", s)
+    }
+    if (match(s, /<img src="fig\/[^"]*\.svg"/)) {        # its size, so the page does not move as figures load
+        i = RSTART + RLENGTH; src = substr(s, RSTART + 10, RLENGTH - 11)
+        s = substr(s, 1, i - 1) svgsize(src) substr(s, i)
     }
     out = ""
     while (match(s, /href="#[^"]*"/)) {
@@ -155,4 +159,14 @@ function write_contents(    file, i, open2) {
 function toc_text(t) {      # a heading's HTML, its number kept as a span
     gsub(/<a [^>]*>|<\/a>/, "", t)
     return t
+}
+function svgsize(src,    f, l, w, hh) {   # width="Wpt" height="Hpt" of an SVG in build/html, as px
+    f = out "/" src
+    while ((getline l < f) > 0) if (l ~ /^<svg /) {
+        if (match(l, / width="[0-9.]+pt"/)) w = substr(l, RSTART + 8, RLENGTH - 11)
+        if (match(l, / height="[0-9.]+pt"/)) hh = substr(l, RSTART + 9, RLENGTH - 12)
+        break
+    }
+    close(f)
+    return w == "" ? "" : sprintf(" width=\"%d\" height=\"%d\"", w * 4 / 3 + 0.5, hh * 4 / 3 + 0.5)
 }
