@@ -117,6 +117,7 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src) {
         id = s; sub(/^<h[1-4][^>]* id="/, "", id); sub(/".*/, "", id)
         sub(/<\/h[1-4]>/, "<a class=\"anchor\" href=\"#" id "\" aria-label=\"Link to this section\">#</a>&", s)
     }
+    if (index(s, "<math display=\"inline\"")) s = widemath(s)
     if (match(s, /<img src="fig\/[^"]*\.svg"/)) {        # its size, so the page does not move as figures load
         i = RSTART + RLENGTH; src = substr(s, RSTART + 10, RLENGTH - 11)
         s = substr(s, 1, i - 1) svgsize(src) substr(s, i)
@@ -169,4 +170,14 @@ function svgsize(src,    f, l, w, hh) {   # width="Wpt" height="Hpt" of an SVG i
     }
     close(f)
     return w == "" ? "" : sprintf(" width=\"%d\" height=\"%d\"", w * 4 / 3 + 0.5, hh * 4 / 3 + 0.5)
+}
+function widemath(s,    out, i, rest, j, tex) {   # class="wide" on long inline formulas
+    out = ""
+    while ((i = index(s, "<math display=\"inline\"")) > 0) {
+        rest = substr(s, i); j = index(rest, "</math>")
+        tex = substr(rest, 1, j); sub(/.*<annotation encoding="application\/x-tex">/, "", tex); sub(/<\/annotation>.*/, "", tex)
+        out = out substr(s, 1, i - 1) (j && length(tex) > 36 ? "<math class=\"wide\" display=\"inline\"" : "<math display=\"inline\"")
+        s = substr(s, i + 22)
+    }
+    return out s
 }

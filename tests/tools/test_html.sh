@@ -19,7 +19,7 @@ browser=$(command -v chromium || command -v chromium-browser)
 
 skip_all() {   # skip_all REASON: every test skipped
   local t
-  for t in html_builds $checks screenshots; do
+  for t in html_builds $checks screenshots checker_catches_faults; do
     echo "[ RUN      ] html_$t"; echo "skipped: $1"; echo "[  SKIPPED ] html_$t"
   done | sed 's/html_html_/html_/'
   exit 0
@@ -33,7 +33,7 @@ if out=$(make -s html 2>&1); then
   echo "$out" | tail -2; echo "[       OK ] html_builds"
 else
   echo "$out" | tail -20; echo "[  FAILED  ] html_builds"
-  for t in $checks screenshots; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
+  for t in $checks screenshots checker_catches_faults; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
   exit 1
 fi
 
@@ -76,3 +76,28 @@ for p in index 02-memory; do
   done
 done
 [ $ok = 1 ] && echo "[       OK ] html_screenshots" || echo "[  FAILED  ] html_screenshots"
+
+# The checker itself: on a two-page fixture site with a link to a missing
+# anchor, a missing figure and a block 600 px wide, it must fail all three.
+echo "[ RUN      ] html_checker_catches_faults"
+fx=build/html-test/fixture; rm -rf "$fx"; mkdir -p "$fx"
+cat > "$fx/a.html" <<'HTML'
+<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body><main>
+<h1 id="a">A<a class="anchor" href="#a">#</a></h1><p><a href="b.html#nowhere">a link to no anchor</a></p>
+<img src="fig/missing.svg" alt="a missing figure"><div style="width:600px">wide</div>
+<nav class="prevnext"><a class="next" href="b.html">B</a></nav></main></body></html>
+HTML
+cat > "$fx/b.html" <<'HTML'
+<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body><main>
+<h1 id="b">B<a class="anchor" href="#b">#</a></h1><nav class="prevnext"><a class="prev" href="a.html">A</a></nav></main></body></html>
+HTML
+timeout 120 "$browser" "${flags[@]}" --virtual-time-budget=60000 --dump-dom \
+  "file://$PWD/build/html-test/check.html?site=fixture/&pages=a.html,b.html&ident=none&wrong=0" \
+  > build/html-test/fixture.html 2>> build/html-test/chromium.log
+fx_verdict=$(sed -n '/<pre id="verdict">/,/DONE/p' build/html-test/fixture.html)
+ok=1
+for c in links_resolve images_load no_horizontal_scroll_390; do
+  echo "$fx_verdict" | grep -q "^FAIL $c:" || { echo "the checker passed the fixture's fault for $c"; ok=0; }
+done
+echo "$fx_verdict" | grep -q "^OK prev_next" || { echo "the checker failed the fixture's good prev/next links"; ok=0; }
+[ $ok = 1 ] && echo "[       OK ] html_checker_catches_faults" || echo "[  FAILED  ] html_checker_catches_faults"
