@@ -74,7 +74,8 @@ END {
             entry("identifier", plain(t), page[idpage[id]] "#" id)
         }
     }
-    printf "// The web edition's search index (tools/html-site.awk): kind, text, page#anchor.\nvar BOOK_SEARCH = [\n%s\n];\n", search > (out "/search-index.js")
+    pages = ""; for (p = 1; p <= np; p++) pages = pages (p > 1 ? ", " : "") js(page[p]) ": " js(ptitle_short(p))
+    printf "// The web edition's search index (tools/html-site.awk): kind, text, page#anchor.\nvar BOOK_PAGES = { %s };\nvar BOOK_SEARCH = [\n%s\n];\n", pages, search > (out "/search-index.js")
     if (broken) { printf "html-site: %d broken links\n", broken > "/dev/stderr"; exit 1 }
 }
 
@@ -180,4 +181,8 @@ function widemath(s,    out, i, rest, j, tex) {   # class="wide" on long inline 
         s = substr(s, i + 22)
     }
     return out s
+}
+function ptitle_short(p,    i) {   # the page's first heading with its number: "5 Reduction"
+    for (i = 1; i <= nh; i++) if (hpage[i] == p && hlvl[i] == 1) return plain(hhtml[i])
+    return ptitle[p]
 }
