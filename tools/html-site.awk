@@ -89,8 +89,8 @@ function head(p, file) {
 }
 function prevnext(p, file) {
     printf "<nav class=\"prevnext\">" > file
-    if (p > 0) printf "<a class=\"prev\" rel=\"prev\" href=\"%s\">\342\206\220 %s</a>", page[p - 1], h(ptitle[p - 1]) > file
-    if (p < np) printf "<a class=\"next\" rel=\"next\" href=\"%s\">%s \342\206\222</a>", page[p + 1], h(ptitle[p + 1]) > file
+    if (p > 0) printf "<a class=\"prev\" rel=\"prev\" href=\"%s\">\342\206\220\302\240%s</a>", page[p - 1], h(ptitle[p - 1]) > file
+    if (p < np) printf "<a class=\"next\" rel=\"next\" href=\"%s\">%s\302\240\342\206\222</a>", page[p + 1], h(ptitle[p + 1]) > file
     printf "</nav>\n" > file
 }
 function write_page(p,    file, k, s) {
@@ -170,7 +170,8 @@ function svgsize(src,    f, l, w, hh) {   # width="Wpt" height="Hpt" of an SVG i
         break
     }
     close(f)
-    return w == "" ? "" : sprintf(" width=\"%d\" height=\"%d\"", w * 4 / 3 + 0.5, hh * 4 / 3 + 0.5)
+    # its share of the column: the PDF's text width, 6.3 in = 453.6 pt, plus the 3 pt borders
+    return w == "" ? "" : sprintf(" width=\"%d\" height=\"%d\" style=\"--w: %.1f%%\"", w * 4 / 3 + 0.5, hh * 4 / 3 + 0.5, (w > 459.6 ? 100 : 100 * w / 459.6))
 }
 function widemath(s,    out, i, rest, j, tex) {   # class="wide" on long inline formulas
     out = ""
