@@ -2,9 +2,10 @@
 # test_deps.sh -- tools/deps.list is complete: every file that building the
 # book (the PDF and the web edition) and building a chapter's test program
 # read comes from a Debian package that the list accounts for
-# (tools/deps-audit.sh says how).  The builds run in a copy of the book under strace.  Output in cmocka's format
-# for run-tests.sh; where the tools it needs are missing, each test is
-# reported as skipped with the reason.
+# (tools/deps-audit.sh says how).  The builds run in a copy of the book
+# under strace.  Output in cmocka's format for run-tests.sh; where the
+# tools it needs are missing, each test is reported as skipped with the
+# reason.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
