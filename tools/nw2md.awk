@@ -183,7 +183,7 @@ END {
 function begin_chunk(k, name,    wrong, sign) {
     wrong = name ~ /^Wrong on purpose/
     if (format == "html")
-        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><b>" k "</b> &#x27E8;" html(name) "&#x27E9;" \
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><a class=\"nwnum\" href=\"#nw" k "\">" k "</a> &#x27E8;" (first[name] == k ? html(name) : "<a href=\"#nw" first[name] "\">" html(name) "</a>") "&#x27E9;" \
                (first[name] == k ? "&#x2261;" : "+&#x2261;") (wrong ? " <span class=\"nwwrong\">WRONG ON PURPOSE</span>" : "") "</div>")
     else
         printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
