@@ -129,7 +129,7 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src) {
         out = out substr(s, 1, RSTART - 1)
         if (!(id in idpage)) { printf "html-site: %s: link to #%s, which no page holds\n", page[p], id > "/dev/stderr"; broken++; out = out "href=\"#" id "\"" }
         else if (idpage[id] == p) out = out "href=\"#" id "\""
-        else out = out "href=\"" page[idpage[id]] "#" id "\""
+        else out = out "href=\"" page[idpage[id]] "#" id "\"" (id ~ /^nw[0-9]+$/ ? " title=\"" h(ptitle_short(idpage[id])) "\"" : "")
         s = substr(s, RSTART + RLENGTH)
     }
     return out s
