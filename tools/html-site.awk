@@ -97,6 +97,7 @@ function write_page(p,    file, k, s) {
     file = out "/" page[p]
     head(p, file)
     prevnext(p, file)
+    pagetoc(p, file)
     printf "<main>\n" > file
     for (k = 1; k <= nl[p]; k++) print fix(L[p, k], p) > file
     printf "</main>\n" > file
@@ -186,4 +187,12 @@ function widemath(s,    out, i, rest, j, tex) {   # class="wide" on long inline 
 function ptitle_short(p,    i) {   # the page's first heading with its number: "5 Reduction"
     for (i = 1; i <= nh; i++) if (hpage[i] == p && hlvl[i] == 1) return plain(hhtml[i])
     return ptitle[p]
+}
+function pagetoc(p, file,    i, n) {   # "On this page": the page's sections, shown beside wide screens
+    n = 0
+    for (i = 1; i <= nh; i++) if (hpage[i] == p && hlvl[i] == 2) {
+        if (!n++) printf "<nav class=\"pagetoc\" aria-label=\"On this page\"><p>On this page</p>\n<ol>\n" > file
+        printf "<li><a href=\"#%s\">%s</a></li>\n", hid[i], toc_text(hhtml[i]) > file
+    }
+    if (n) printf "</ol></nav>\n" > file
 }
