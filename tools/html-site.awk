@@ -12,7 +12,9 @@
 # pages get the book's bar (title, search), previous / next links, and
 # index.html holds the table of contents.  search-index.js lists section
 # titles, chunk names and identifiers with their pages, for tools/html/book.js.
-# Exit status 1 on a broken link.
+# A link to a heading whose text is a number (a \ref, numbered by
+# html-pre.awk) must say the number pandoc gave the heading.
+# Exit status 1 on a broken link or a wrong number.
 
 function plain(s) {          # the text of an HTML fragment
     gsub(/<a class="anchor"[^>]*>[^<]*<\/a>/, "", s); gsub(/<[^>]*>/, "", s)
@@ -47,6 +49,7 @@ FILENAME ~ /book\.yaml$/ {
         id = substr($0, RSTART + 5, RLENGTH - 6); lvl = substr($0, 3, 1)
         t = $0; sub(/^<h[1-6][^>]*>/, "", t); sub(/<\/h[1-6]>.*/, "", t)
         nh++; hpage[nh] = np; hlvl[nh] = lvl; hid[nh] = id; hhtml[nh] = t
+        if (match($0, / data-number="[^"]+"/)) hnum[id] = substr($0, RSTART + 14, RLENGTH - 15)
         if (lvl == 1 && !(np in ptitle)) ptitle[np] = plain(t)
     }
 }
@@ -76,7 +79,7 @@ END {
     }
     pages = ""; for (p = 1; p <= np; p++) pages = pages (p > 1 ? ", " : "") js(page[p]) ": " js(ptitle_short(p))
     printf "// The web edition's search index (tools/html-site.awk): kind, text, page#anchor.\nvar BOOK_PAGES = { %s };\nvar BOOK_SEARCH = [\n%s\n];\n", pages, search > (out "/search-index.js")
-    if (broken) { printf "html-site: %d broken links\n", broken > "/dev/stderr"; exit 1 }
+    if (broken) { printf "html-site: %d broken links or wrong numbers\n", broken > "/dev/stderr"; exit 1 }
 }
 
 function head(p, file) {
@@ -106,7 +109,7 @@ function write_page(p,    file, k, s) {
     close(file)
 }
 # One line of a page: chunk uses in code, heading anchors, links across pages.
-function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src) {
+function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src, t) {
     opn = "<span class=\"co\">/*\342\237\250"; cls = "\342\237\251*/</span>"
     while ((i = index(s, opn)) > 0) {
         body = substr(s, i + length(opn))
@@ -123,6 +126,12 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src) {
     if (match(s, /<img src="fig\/[^"]*\.svg"/)) {        # its size, so the page does not move as figures load
         i = RSTART + RLENGTH; src = substr(s, RSTART + 10, RLENGTH - 11)
         s = substr(s, 1, i - 1) svgsize(src) substr(s, i)
+    }
+    t = s                          # a \ref that html-pre.awk numbered says what pandoc numbered
+    while (match(t, /<a href="#[^"]+">[0-9][0-9.]*<\/a>/)) {
+        id = substr(t, RSTART + 10, RLENGTH - 10); n = id; sub(/".*/, "", id); sub(/^[^>]*>/, "", n); sub(/<.*/, "", n)
+        if ((id in hnum) && hnum[id] != n) { printf "html-site: %s: a reference to #%s says %s, the heading is %s\n", page[p], id, n, hnum[id] > "/dev/stderr"; broken++ }
+        t = substr(t, RSTART + RLENGTH)
     }
     out = ""
     while (match(s, /href="#[^"]*"/)) {
