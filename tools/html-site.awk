@@ -96,13 +96,21 @@ function prevnext(p, file) {
     if (p < np) printf "<a class=\"next\" rel=\"next\" href=\"%s\">%s\302\240\342\206\222</a>", page[p + 1], h(ptitle[p + 1]) > file
     printf "</nav>\n" > file
 }
-function write_page(p,    file, k, s) {
+function write_page(p,    file, k, s, cap) {
     file = out "/" page[p]
     head(p, file)
     prevnext(p, file)
     pagetoc(p, file)
     printf "<main>\n" > file
-    for (k = 1; k <= nl[p]; k++) print fix(L[p, k], p) > file
+    cap = ""
+    for (k = 1; k <= nl[p]; k++) {
+        s = fix(L[p, k], p)
+        # a table scrolls sideways inside a figure whose caption stays on the page
+        if (s ~ /^<table( [^>]*)?>$/) { print "<figure class=\"table\"><div class=\"scroll\">\n" s > file; continue }
+        if (s ~ /^<caption>.*<\/caption>$/) { cap = s; gsub(/^<caption>|<\/caption>$/, "", cap); continue }
+        if (s == "</table>") { print "</table>\n</div>" (cap != "" ? "<figcaption>" cap "</figcaption>" : "") "</figure>" > file; cap = ""; continue }
+        print s > file
+    }
     printf "</main>\n" > file
     prevnext(p, file)
     printf "</body>\n</html>\n" > file
