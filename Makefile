@@ -181,11 +181,10 @@ build/book.pdf: build/book.tex $(FIGURES)
 	@grep -q 'There were undefined references' build/xelatex.log && { echo "pdf: undefined references"; exit 1; } || true
 	@echo "pdf: build/book.pdf ($$(grep -o 'Output written.*' build/xelatex.log))"
 
-
 # ---- the web edition -------------------------------------------------------------
 # The same weave as the PDF's, its chunk markup in HTML (nw2md.awk -v
 # format=html); tools/html-pre.awk turns the LaTeX figures into HTML ones
-# and resolves ef; pandoc writes the whole book as one HTML body (MathML,
+# and resolves \ref; pandoc writes the whole book as one HTML body (MathML,
 # the CUDA syntax definition); tools/html-site.awk cuts it into a page per
 # chapter with working links across pages, the contents and the search
 # index; tools/html-figs.sh draws the figures as SVG from the same TikZ
@@ -194,7 +193,8 @@ HTML_SRC := build/html-src
 html: build/html/index.html
 $(HTML_SRC)/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/html-pre.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-html
 	@mkdir -p $(HTML_SRC)
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) 	  | gawk -f tools/html-pre.awk -v figlist=$(HTML_SRC)/figs.list -v macros=$(HTML_SRC)/macros.tex > $@
+	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) \
+	  | gawk -f tools/html-pre.awk -v figlist=$(HTML_SRC)/figs.list -v macros=$(HTML_SRC)/macros.tex > $@
 $(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml
 	pandoc $< -f markdown -t html --wrap=none --mathml --number-sections --syntax-definition=tools/cuda.xml -o $@
 build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES)
