@@ -42,7 +42,7 @@ CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB
 # make reads this file, for the goals that compile, so that make -n is true.
 HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
 SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
-NOCOMPILE := pdf tangle check clean deps deps-pdf deps-test readme nvcc-found build/book.%
+NOCOMPILE := pdf html tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
 ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
 ifneq ($(shell SRC=$(SRC) tools/build-src.sh >&2; echo $$?),0)
 $(error the build stops here)
@@ -77,7 +77,7 @@ $(shell tools/setting.sh build/nvcc.flags '$(NVCC) $(NVFLAGS)')
 $(shell tools/setting.sh build/cc.flags '$(CC) $(CFLAGS) $(LIBS)')
 $(shell tools/setting.sh build/weave.flags 'draft=$(DRAFT) gpu=$(GPU)')
 
-.PHONY: pdf test tangle check bench sanitize clean deps deps-pdf deps-test readme nvcc-found
+.PHONY: pdf html test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -90,6 +90,8 @@ deps:
 	@tools/deps.sh all asked
 deps-pdf:
 	@tools/deps.sh pdf
+deps-html:
+	@tools/deps.sh html
 deps-test:
 	@tools/deps.sh test
 readme:
@@ -144,7 +146,7 @@ BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/be
 
 # ---- test ------------------------------------------------------------------------
 # Toolchain tests run with the whole book, not with CH=.
-TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh)
+TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh tests/tools/test_html.sh)
 test: deps-test $(TESTS)
 	@tools/run-tests.sh $(TESTS) $(TOOLTESTS)
 
@@ -178,6 +180,31 @@ build/book.pdf: build/book.tex $(FIGURES)
 	  || { grep -A5 '^!' xelatex.log; echo "xelatex failed: see build/xelatex.log"; exit 1; }; done
 	@grep -q 'There were undefined references' build/xelatex.log && { echo "pdf: undefined references"; exit 1; } || true
 	@echo "pdf: build/book.pdf ($$(grep -o 'Output written.*' build/xelatex.log))"
+
+# ---- the web edition -------------------------------------------------------------
+# The same weave as the PDF's, its chunk markup in HTML (nw2md.awk -v
+# format=html); tools/html-pre.awk turns the LaTeX figures into HTML ones
+# and resolves \ref; pandoc writes the whole book as one HTML body (MathML,
+# the CUDA syntax definition); tools/html-site.awk cuts it into a page per
+# chapter with working links across pages, the contents and the search
+# index; tools/html-figs.sh draws the figures as SVG from the same TikZ
+# sources and data.
+HTML_SRC := build/html-src
+html: build/html/index.html
+$(HTML_SRC)/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/html-pre.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-html
+	@mkdir -p $(HTML_SRC)
+	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) \
+	  | gawk -f tools/html-pre.awk -v figlist=$(HTML_SRC)/figs.list -v macros=$(HTML_SRC)/macros.tex > $@
+$(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml
+	pandoc $< -f markdown -t html --wrap=none --mathml --number-sections --syntax-definition=tools/cuda.xml -o $@
+build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES)
+	tools/html-figs.sh $(HTML_SRC) build/html/fig
+	@touch $@
+build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml
+	rm -f build/html/*.html
+	LC_ALL=C gawk -f tools/html-site.awk -v out=build/html book.yaml $<
+	cp tools/html/book.css tools/html/book.js build/html/
+	@echo "html: build/html/index.html ($$(ls build/html/*.html | wc -l) pages, $$(ls build/html/fig/*.svg | wc -l) figures)"
 
 clean:
 	rm -rf build

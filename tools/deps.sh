@@ -1,6 +1,6 @@
 #!/bin/bash
 # deps.sh TARGET [asked] -- make sure the Debian packages that tools/deps.list
-# names for TARGET (test, pdf or all) are installed.
+# names for TARGET (test, pdf, html or all) are installed.
 #   missing packages are installed in one apt-get call, saying which, when we
 #   are root (CI, a container) or when the user asked for it (make deps, which
 #   may use sudo); otherwise the script names them and the command to run.
@@ -26,8 +26,8 @@ case $what in
            n = split($0, f, /  +/); t = f[2]; why = f[3]; for (i = 4; i <= n; i++) why = why "  " f[i]
            gsub(/ /, ", ", t); printf "| `%s` | %s | %s |\n", pkg, t, why }' "$list"
     exit 0 ;;
-  test|pdf|all) ;;
-  *) echo "usage: deps.sh test|pdf|all [asked] | list [TARGET] | readme" >&2; exit 2 ;;
+  test|pdf|html|all) ;;
+  *) echo "usage: deps.sh test|pdf|html|all [asked] | list [TARGET] | readme" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -166,6 +166,7 @@ END {
         if ($1 == "@file") {
             if (docline != "") { print directives(docline); docline = "" }
             if (file != "") printf "\n"     # a chapter's first heading needs a blank line
+            if (format == "html") printf "%s", raw("<!-- nwfile " substr($0, 7) " -->")   # where the web edition starts a page
             file = substr($0, 7); lineno = 1; continue
         }
         if ($1 == "@nl" || ($1 == "@index" && $2 == "nl")) {
@@ -198,7 +199,7 @@ END {
 function begin_chunk(k, name,    wrong, sign) {
     wrong = name ~ /^Wrong on purpose/
     if (format == "html")
-        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><b>" k "</b> &#x27E8;" html(name) "&#x27E9;" \
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><a class=\"nwnum\" href=\"#nw" k "\">" k "</a> &#x27E8;" (first[name] == k ? html(name) : "<a href=\"#nw" first[name] "\">" html(name) "</a>") "&#x27E9;" \
                (first[name] == k ? "&#x2261;" : "+&#x2261;") (wrong ? " <span class=\"nwwrong\">WRONG ON PURPOSE</span>" : "") "</div>")
     else
         printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
@@ -220,7 +221,7 @@ function end_chunk(k,    name, foot, a, m, i) {
 function write_indexes(    i, k, names, ids, m, out) {
     m = 0; for (nm in first) names[++m] = nm
     asort(names)
-    out = format == "html" ? "<h1 id=\"index-of-chunks\">Index of chunks</h1>\n<ul class=\"nwindex\">" : "\\nwindexchunks"
+    out = format == "html" ? "<!-- nwfile index -->\n<h1 id=\"index-of-chunks\">Index of chunks</h1>\n<ul class=\"nwindex\">" : "\\nwindexchunks"
     for (i = 1; i <= m; i++)
         out = out "\n" (format == "html" ? "<li>&#x27E8;" html(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
                                            : "\\nwchunkentry{" tex(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")

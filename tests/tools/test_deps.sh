@@ -1,10 +1,11 @@
 #!/bin/bash
 # test_deps.sh -- tools/deps.list is complete: every file that building the
-# book, and building a chapter's test program, reads comes from a Debian
-# package that the list accounts for (tools/deps-audit.sh says how).  The
-# builds run in a copy of the book under strace.  Output in cmocka's format
-# for run-tests.sh; where the tools it needs are missing, each test is
-# reported as skipped with the reason.
+# book (the PDF and the web edition) and building a chapter's test program
+# read comes from a Debian package that the list accounts for
+# (tools/deps-audit.sh says how).  The builds run in a copy of the book
+# under strace.  Output in cmocka's format for run-tests.sh; where the
+# tools it needs are missing, each test is reported as skipped with the
+# reason.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
@@ -37,6 +38,11 @@ t_pdf_build_reads_declared_packages() {
   traced "$tmp/pdf" build/book.pdf > "$tmp/pdf.files" && test -s "$tmp/pdf.files" &&
   tools/deps-audit.sh tools/deps.list < "$tmp/pdf.files"
 }
+# The web edition: its figures (xelatex, pdftocairo), pandoc and gawk.
+t_html_build_reads_declared_packages() {
+  traced "$tmp/html" build/html/index.html > "$tmp/html.files" && test -s "$tmp/html.files" &&
+  tools/deps-audit.sh tools/deps.list < "$tmp/html.files"
+}
 t_test_build_reads_declared_packages() {
   traced "$tmp/test" build/01-threads/test > "$tmp/test.files" && test -s "$tmp/test.files" &&
   tools/deps-audit.sh tools/deps.list < "$tmp/test.files"
@@ -62,6 +68,7 @@ t_audit_names_an_unpackaged_file() {
 }
 
 run pdf_build_reads_declared_packages "make xelatex pandoc notangle gawk" t_pdf_build_reads_declared_packages
+run html_build_reads_declared_packages "make xelatex pandoc pdftocairo notangle gawk" t_html_build_reads_declared_packages
 run test_build_reads_declared_packages "make gcc notangle gawk ${NVCC:-nvcc}" t_test_build_reads_declared_packages
 run audit_names_a_missing_package "make xelatex pandoc notangle gawk" t_audit_names_a_missing_package
 run audit_names_an_unpackaged_file "" t_audit_names_an_unpackaged_file

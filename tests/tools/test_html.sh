@@ -1,0 +1,109 @@
+#!/bin/bash
+# test_html.sh -- the web edition in a real browser, in cmocka's output
+# format for run-tests.sh.  Builds the site (make html), then headless
+# chromium opens tests/tools/html-check.html, whose own script loads every
+# page in a frame 1280 and 390 px wide and checks that every internal link
+# and anchor resolves, headings have anchors, previous / next follow the
+# book's order, every image and SVG figure loads, MathML is laid out,
+# wrong-on-purpose chunks are marked, a search for a known identifier
+# offers its chunk, and no page scrolls sideways.  Last, screenshots of two
+# pages at both widths go to build/html-shots/ (build artifacts, to look at).
+# Without the tools the site needs, or without chromium (which make html
+# installs only when run as root), every test is reported as skipped, with
+# the reason.
+cd "$(dirname "$0")/../.." || exit 1
+checks="pages_load links_resolve headings_have_anchors prev_next images_load mathml_renders
+        wrong_on_purpose_marked search_finds_identifier no_horizontal_scroll_1280 no_horizontal_scroll_390"
+shots=build/html-shots
+ident=${HTML_TEST_IDENT:-warp_sum}      # an identifier the index must hold
+browser=$(command -v chromium || command -v chromium-browser)
+
+skip_all() {   # skip_all REASON [TESTS]: every test (or TESTS) skipped
+  local t
+  for t in ${2:-html_builds $checks screenshots checker_catches_faults}; do
+    echo "[ RUN      ] html_$t"; echo "skipped: $1"; echo "[  SKIPPED ] html_$t"
+  done | sed 's/html_html_/html_/'
+  exit 0
+}
+m=""; for c in make gawk pandoc xelatex pdftocairo; do command -v $c >/dev/null 2>&1 || m="$m $c"; done
+[ -z "$m" ] || skip_all "the web edition needs$m"
+# make html installs chromium (tools/deps.list, target html) when run as
+# root; anyone else without it gets every test skipped.
+nochromium="chromium not installed (apt-get install chromium, or make deps; it is in tools/deps.list for make html)"
+[ -n "$browser" ] || [ "$(id -u)" = 0 ] || skip_all "$nochromium"
+
+echo "[ RUN      ] html_builds"
+if out=$(make -s html 2>&1); then
+  echo "$out" | tail -2; echo "[       OK ] html_builds"
+else
+  echo "$out" | tail -20; echo "[  FAILED  ] html_builds"
+  for t in $checks screenshots checker_catches_faults; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
+  exit 1
+fi
+browser=$(command -v chromium || command -v chromium-browser)
+[ -n "$browser" ] || skip_all "$nochromium" "$checks screenshots checker_catches_faults"
+
+pages="index.html,$(for c in $(tools/chapters.sh); do printf '%s.html,' "$c"; done)book-index.html"
+wrong=0; grep -q '^<<Wrong on purpose' chapters/*.nw && wrong=1
+mkdir -p build/html-test "$shots"
+cp tests/tools/html-check.html build/html-test/check.html
+# chromium wants a writable home and profile; keep them out of the way
+export HOME=${TMPDIR:-/tmp}/test_html.$$; mkdir -p "$HOME"; trap 'rm -rf "$HOME"' EXIT
+flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$HOME/profile"
+       --allow-file-access-from-files)
+start=$(date +%s)
+timeout 300 "$browser" "${flags[@]}" --virtual-time-budget=300000 --dump-dom \
+  "file://$PWD/build/html-test/check.html?site=../html/&pages=$pages&ident=$ident&wrong=$wrong" \
+  > build/html-test/verdict.html 2> build/html-test/chromium.log
+verdict=$(sed -n '/<pre id="verdict">/,/DONE/p' build/html-test/verdict.html | sed 's/<[^>]*>//g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
+echo "$verdict" | grep '^INFO' | sed 's/^INFO /browser: /'
+echo "browser: the checks took $(( $(date +%s) - start )) s"
+for c in $checks; do
+  echo "[ RUN      ] html_$c"
+  line=$(echo "$verdict" | grep -E "^(OK|FAIL) $c(:|$)")
+  case $line in
+    "OK $c") echo "[       OK ] html_$c" ;;
+    FAIL*)   echo "${line#FAIL }" | tr '|' '\n'; echo "[  FAILED  ] html_$c" ;;
+    *)       echo "no verdict from the browser for $c"; echo "$verdict" | grep '^ERROR' | head -3
+             tail -3 build/html-test/chromium.log; echo "[  FAILED  ] html_$c" ;;
+  esac
+done
+
+# Screenshots of two pages (the contents, and a chapter with code, math
+# and figures) at both widths: build artifacts, for a person to look at.
+echo "[ RUN      ] html_screenshots"
+ok=1
+for p in index 02-memory; do
+  for w in 390 1280; do
+    rm -f "$shots/$p-$w.png"
+    timeout 60 "$browser" "${flags[@]}" --screenshot="$PWD/$shots/$p-$w.png" --window-size=$w,1600 \
+      "file://$PWD/build/html/$p.html" >> build/html-test/chromium.log 2>&1
+    if [ -s "$shots/$p-$w.png" ]; then echo "$shots/$p-$w.png"; else echo "no screenshot $p at $w px"; ok=0; fi
+  done
+done
+[ $ok = 1 ] && echo "[       OK ] html_screenshots" || echo "[  FAILED  ] html_screenshots"
+
+# The checker itself: on a two-page fixture site with a link to a missing
+# anchor, a missing figure and a block 600 px wide, it must fail all three.
+echo "[ RUN      ] html_checker_catches_faults"
+fx=build/html-test/fixture; rm -rf "$fx"; mkdir -p "$fx"
+cat > "$fx/a.html" <<'HTML'
+<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body><main>
+<h1 id="a">A<a class="anchor" href="#a">#</a></h1><p><a href="b.html#nowhere">a link to no anchor</a></p>
+<img src="fig/missing.svg" alt="a missing figure"><div style="width:600px">wide</div>
+<nav class="prevnext"><a class="next" href="b.html">B</a></nav></main></body></html>
+HTML
+cat > "$fx/b.html" <<'HTML'
+<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body><main>
+<h1 id="b">B<a class="anchor" href="#b">#</a></h1><nav class="prevnext"><a class="prev" href="a.html">A</a></nav></main></body></html>
+HTML
+timeout 120 "$browser" "${flags[@]}" --virtual-time-budget=60000 --dump-dom \
+  "file://$PWD/build/html-test/check.html?site=fixture/&pages=a.html,b.html&ident=none&wrong=0" \
+  > build/html-test/fixture.html 2>> build/html-test/chromium.log
+fx_verdict=$(sed -n '/<pre id="verdict">/,/DONE/p' build/html-test/fixture.html)
+ok=1
+for c in links_resolve images_load no_horizontal_scroll_390; do
+  echo "$fx_verdict" | grep -q "^FAIL $c:" || { echo "the checker passed the fixture's fault for $c"; ok=0; }
+done
+echo "$fx_verdict" | grep -q "^OK prev_next" || { echo "the checker failed the fixture's good prev/next links"; ok=0; }
+[ $ok = 1 ] && echo "[       OK ] html_checker_catches_faults" || echo "[  FAILED  ] html_checker_catches_faults"
