@@ -12,7 +12,10 @@
 # Two directives in documentation draw measured data into the text:
 #   {{csv:FILE:KEYCOL=KEY:COL:FORMAT}}          one value, inline
 #   {{csvdiv:FILE:K=A:COL:K=B:COL:FORMAT}}      the ratio of two values, inline
-#   {{csvmul:FILE:K=A:COL:FACTOR:FORMAT}}       a value times FACTOR (n or n/m)
+#   {{csvmul:FILE:K=A:COL:FACTOR:FORMAT}}       a value times FACTOR (n or n/m;
+#                                               n and m products a*b of numbers,
+#                                               device facts such as sms, and
+#                                               NAME.csv!K=A!COL of the same GPU)
 #   {{csvtable:FILE:COLS:HEADERS:FORMATS}}      a whole table, on its own line
 # (COLS, HEADERS and FORMATS are comma-separated; a FORMAT is printf's, or
 # "s" for the text as written).  A missing file, row or column is an error.
@@ -90,13 +93,31 @@ function csvdiv(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT
     }
     return fmt(a[6], x / y)
 }
-function csvmul(spec,    a, x, q, f) {    # FILE:K=A:COL:FACTOR:FORMAT, FACTOR n or n/m
+# A product of factors a*b*c, each a number, the name of a fact of the
+# GPU's device file (figures/data/GPU/02-memory-device.csv, e.g. sms), so
+# that a per-SM figure does not type the SM count, or a value of another
+# file of the same GPU written NAME.csv!KEYCOL=KEY!COL.
+function product(t,    p, k, i, v, r) {
+    k = split(t, p, "*"); v = 1
+    for (i = 1; i <= k; i++) {
+        if (p[i] ~ /^[A-Za-z_][A-Za-z_0-9]*$/)
+            p[i] = csvvalue("figures/data/" gpu "/02-memory-device.csv:fact=" p[i] ":value:s")
+        else if (split(p[i], r, "!") == 3)
+            p[i] = csvvalue("figures/data/" gpu "/" r[1] ":" r[2] ":" r[3] ":s")
+        if (p[i] == unmeasured) return unmeasured
+        if (p[i] !~ /^[-+0-9.eE]+$/) { err("csvmul: factor " p[i] " is not a number"); return unmeasured }
+        v *= p[i]
+    }
+    return v
+}
+function csvmul(spec,    a, x, q, n, m) {  # FILE:K=A:COL:FACTOR:FORMAT, FACTOR n or n/m
     split(spec, a, ":")
     x = csvvalue(a[1] ":" a[2] ":" a[3] ":s")
     if (x == unmeasured) return unmeasured                      # draft only
-    split(a[4], q, "/"); f = q[1] / (q[2] == "" ? 1 : q[2])
+    split(a[4], q, "/"); n = product(q[1]); m = q[2] == "" ? 1 : product(q[2])
+    if (n == unmeasured || m == unmeasured) return unmeasured
     if (x !~ /^[-+0-9.eE]+$/) { err("csvmul: " x " is not a number"); return "??" }
-    return fmt(a[5], x * f)
+    return fmt(a[5], x * n / m)
 }
 function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep) {
     split(spec, a, ":")
