@@ -83,6 +83,20 @@ t_measured_data() {
   expect_fail "$fx/data.nw:15: no row variant=medium in tests/tools/fixtures/data.csv" \
     bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"
 }
+# csvmul's factors: device facts (sms) and values of another file of the
+# same GPU, so that a per-SM figure types no SM count; a missing fact fails.
+t_csvmul_factors() {
+  local d="$tmp/mul" top=$PWD
+  mkdir -p "$d/figures/data/fx" &&
+  printf '# gpu: fixture\nfact,value\nsms,132\n' > "$d/figures/data/fx/02-memory-device.csv" &&
+  printf '# gpu: fixture\nvariant,ms\na,2.0\n' > "$d/figures/data/fx/other.csv" &&
+  printf '# Mul\n\nPer SM {{csvmul:figures/data/$GPU/other.csv:variant=a:ms:1/2*sms:%%.5f}};\nproduct {{csvmul:figures/data/$GPU/other.csv:variant=a:ms:sms*other.csv!variant=a!ms:%%.1f}}.\n' > "$d/mul.nw" &&
+  (cd "$d" && "$top/tools/noweb.sh" weave mul.nw | gawk -f "$top/tools/csv.awk" -f "$top/tools/nw2md.awk" -v gpu=fx > mul.md) &&
+  grep -q '^Per SM 0.00758;' "$d/mul.md" && grep -q '^product 528.0.' "$d/mul.md" &&
+  sed -i 's/1\/2\*sms/1\/2*nosuch/' "$d/mul.nw" &&
+  expect_fail "mul.nw:3: no row fact=nosuch in figures/data/fx/02-memory-device.csv" \
+    bash -c "cd '$d' && '$top/tools/noweb.sh' weave mul.nw | gawk -f '$top/tools/csv.awk' -f '$top/tools/nw2md.awk' -v gpu=fx"
+}
 t_book_has_no_drift() { tools/check.sh; }
 t_bad_chapter_fails_make() {
   mkdir -p "$tmp/book/chapters" && cp -r tools Makefile "$tmp/book/" &&
@@ -108,7 +122,7 @@ t_ncu_values() {
 }
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
-         launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown weave_html measured_data book_has_no_drift \
+         launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown weave_html measured_data csvmul_factors book_has_no_drift \
          bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values; do
   run "$t" "t_$t"
 done
