@@ -12,22 +12,34 @@ NWFILES  := $(addprefix chapters/,$(addsuffix .nw,$(CHAPTERS)))
 # The GPU whose measurements the book shows (book.yaml, or make pdf GPU=).
 # make bench writes to the GPU it runs on, or to GPU= when given.
 GPU      ?= $(shell tools/chapters.sh gpu)
+ifeq ($(strip $(GPU)),)
+$(error book.yaml: build: has no gpu: (the GPU whose data the book shows); or give GPU=)
+endif
+ifneq ($(words $(GPU)),1)
+$(error GPU=$(GPU): a folder name under figures/data/, such as h200 (tools/gpu-slug.sh makes one from a GPU's name))
+endif
 # Chapters with code are those with a folder in tangled/; CH= picks some.
 CODE_CH  := $(foreach c,$(CHAPTERS),$(if $(wildcard tangled/$(c)/*),$(c)))
 CH       ?= $(CODE_CH)
 
 # ---- tools -------------------------------------------------------------------
-# nvcc: NVCC= if given, else the one on PATH, else $(CUDA_HOME)/bin/nvcc,
-# else /usr/local/cuda/bin/nvcc (where NVIDIA's installer puts it).
-NVCC_TRIED := nvcc on PATH,$(if $(CUDA_HOME), $(CUDA_HOME)/bin/nvcc,) /usr/local/cuda/bin/nvcc
+comma := ,
+# nvcc: NVCC= if given (a path, or a name on PATH), else the one on PATH,
+# else $(CUDA_HOME)/bin/nvcc, else /usr/local/cuda/bin/nvcc (where NVIDIA's
+# installer puts it).  The C tests take the CUDA headers of that same
+# toolkit, whatever CUDA_HOME says.
+NVCC_TRIED := nvcc on PATH$(if $(CUDA_HOME),$(comma) $(CUDA_HOME)/bin/nvcc)$(if $(filter /usr/local/cuda,$(CUDA_HOME)),,$(comma) /usr/local/cuda/bin/nvcc)
 ifeq ($(origin NVCC),undefined)
 NVCC     := $(or $(shell command -v nvcc 2>/dev/null),$(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)),$(wildcard /usr/local/cuda/bin/nvcc))
+else ifeq ($(findstring /,$(NVCC)),)
+override NVCC := $(or $(shell command -v $(NVCC) 2>/dev/null),$(NVCC))
 endif
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
+export NVCC
+CUDA_INC := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))/include
 CC       := gcc
 # cmocka from the system, or unpacked .deb files carried in .deps/cmocka.
 CMOCKA_DIR ?= $(if $(wildcard .deps/cmocka/usr/include/cmocka.h),$(CURDIR)/.deps/cmocka/usr)
-CMOCKA_LIB := $(patsubst %/,%,$(dir $(firstword $(wildcard $(CMOCKA_DIR)/lib/*/libcmocka.so* $(CMOCKA_DIR)/lib/libcmocka.so*))))
+CMOCKA_LIB := $(if $(CMOCKA_DIR),$(patsubst %/,%,$(dir $(firstword $(wildcard $(CMOCKA_DIR)/lib/*/libcmocka.so* $(CMOCKA_DIR)/lib/libcmocka.so*)))))
 CMOCKA_CFLAGS := $(if $(CMOCKA_DIR),-I$(CMOCKA_DIR)/include)
 CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB)) -lcmocka
 
@@ -54,6 +66,19 @@ endif
 # plus PTX for the newest, which newer GPUs compile when they load it.
 # ARCH=sm_86 builds for one; ARCH=native for the GPU in this machine.
 ARCHS    ?= $(shell tools/chapters.sh archs)
+ifeq ($(strip $(ARCHS)),)
+$(error book.yaml: build: has no archs: (the GPU architectures to compile for))
+endif
+# ARCH only from the command line (an ARCH in the environment often means a
+# CPU, arm64 say), and only sm_NN, sm_NNa or native.
+ifneq ($(origin ARCH),command line)
+override ARCH :=
+endif
+ifneq ($(ARCH),)
+ifeq ($(filter native sm_%,$(ARCH)),)
+$(error ARCH=$(ARCH): give sm_75, sm_86, sm_89, sm_90 ... or native)
+endif
+endif
 NEWEST   := $(lastword $(ARCHS))
 ifeq ($(ARCH),native)
 GENCODE  := -arch=native
@@ -67,15 +92,27 @@ BUILT_ARCHS := $(if $(ARCH),$(ARCH:sm_%=%),$(ARCHS:sm_%=%))
 
 NVFLAGS  := -std=c++17 -O3 $(GENCODE) -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
             -I$(SRC) -Itests/common
-CFLAGS   := -std=c11 -O2 -Wall -Wextra -Werror -I$(SRC) -Itests/common -I$(CUDA_HOME)/include \
+CFLAGS   := -std=c11 -O2 -Wall -Wextra -Werror -I$(SRC) -Itests/common -I$(CUDA_INC) \
             $(CMOCKA_CFLAGS) -DTK_ARCHS='"$(BUILT_ARCHS)"'
 LIBS     := -lcublas $(CMOCKA_LIBS) -lm
 
 # Settings that are build inputs, each kept in a file that changes only when
 # the setting does (tools/setting.sh): changing one rebuilds what uses it.
-$(shell tools/setting.sh build/nvcc.flags '$(NVCC) $(NVFLAGS)')
-$(shell tools/setting.sh build/cc.flags '$(CC) $(CFLAGS) $(LIBS)')
-$(shell tools/setting.sh build/weave.flags 'draft=$(DRAFT) gpu=$(GPU)')
+# A dry run (make -n) only compares, so that it changes nothing for later.
+DRAFTING := $(if $(filter-out 0 no,$(DRAFT)),1,0)
+DRY      := $(if $(findstring n,$(firstword -$(MAKEFLAGS))),dry)
+SET_NVCC  := $(shell tools/setting.sh build/nvcc.flags '$(NVCC) $(NVFLAGS)' $(DRY))
+SET_CC    := $(shell tools/setting.sh build/cc.flags '$(CC) $(CFLAGS) $(LIBS)' $(DRY))
+SET_WEAVE := $(shell tools/setting.sh build/weave.flags 'draft=$(DRAFTING) gpu=$(GPU)' $(DRY))
+.PHONY: FORCE
+build/nvcc.flags: $(if $(SET_NVCC),FORCE) ; @:
+build/cc.flags: $(if $(SET_CC),FORCE) ; @:
+build/weave.flags: $(if $(SET_WEAVE),FORCE) ; @:
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
+$(error make clean runs on its own: make clean, then make $(filter-out clean,$(MAKECMDGOALS)))
+endif
+endif
 
 .PHONY: pdf html test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
 .DELETE_ON_ERROR:
@@ -154,7 +191,12 @@ sanitize: $(TESTS)
 	@tools/sanitize.sh $(TESTS)
 
 # make bench writes figures/data/<gpu>/: the GPU it runs on (tools/gpu-slug.sh)
-# unless GPU= names one.
+# unless GPU= names one.  Without a GPU it says so before compiling anything.
+ifneq ($(filter bench sanitize,$(MAKECMDGOALS)),)
+ifneq ($(shell nvidia-smi -L >/dev/null 2>&1 && echo yes),yes)
+$(error make $(filter bench sanitize,$(MAKECMDGOALS)) needs an NVIDIA GPU and its driver; nvidia-smi finds none here)
+endif
+endif
 bench: $(BENCHES)
 	@tools/bench.sh "$(if $(filter command line environment,$(origin GPU)),$(GPU))" "$(CH)" $(BENCHES)
 
@@ -163,7 +205,7 @@ FIGURES := $(wildcard figures/*.tex) $(wildcard figures/data/$(GPU)/*.csv)
 pdf: build/book.pdf
 build/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
 	@mkdir -p build
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) > $@
+	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(DRAFTING) -v gpu=$(GPU) > $@
 # The GPU whose numbers the book shows, for the figures' \input paths.
 build/gpu.tex: build/weave.flags
 	@printf '\\newcommand{\\bookgpu}{%s}\n' '$(GPU)' > $@
@@ -193,7 +235,7 @@ HTML_SRC := build/html-src
 html: build/html/index.html
 $(HTML_SRC)/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/html-pre.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-html
 	@mkdir -p $(HTML_SRC)
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html -v draft=$(if $(DRAFT),1,0) -v gpu=$(GPU) \
+	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html -v draft=$(DRAFTING) -v gpu=$(GPU) \
 	  | gawk -f tools/html-pre.awk -v figlist=$(HTML_SRC)/figs.list -v macros=$(HTML_SRC)/macros.tex > $@
 $(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml
 	pandoc $< -f markdown -t html --wrap=none --mathml --number-sections --syntax-definition=tools/cuda.xml -o $@

@@ -12,9 +12,15 @@
 # Prints one line saying which tree is compiled; exits 1 on drift.
 cd "$(dirname "$0")/.." || exit 1
 if ! { command -v notangle && command -v gawk; } >/dev/null 2>&1; then
-  if [ "$(tools/codesum.sh)" != "$(cat tangled/.codesum 2>/dev/null)" ]; then
+  now=$(tools/codesum.sh)
+  if [ "$(echo "$now" | grep '^chapters ')" != "$(grep '^chapters ' tangled/.codesum 2>/dev/null)" ]; then
     echo "tangled/.codesum:1: the chapters' code is not what tangled/ was written from, and noweb"
     echo "  is not here to tangle them: install noweb (make deps), or run make tangle where it is"
+    exit 1
+  fi
+  if [ "$(echo "$now" | grep '^tangled ')" != "$(grep '^tangled ' tangled/.codesum 2>/dev/null)" ]; then
+    echo "tangled/.codesum:2: the files of tangled/ are not what make tangle wrote (edited by hand?);"
+    echo "  edit the chapters instead and make tangle where noweb is, or git checkout tangled"
     exit 1
   fi
   if [ "${SRC:-tangled}" = tangled ]; then

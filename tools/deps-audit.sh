@@ -16,6 +16,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # need; the build may use those and the list's packages and what they need.
 declared=$(awk '{ sub(/#.*/, "") } NF { print $1 }' "$list")
 base=$(dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' | awk '$2 == "yes" || $3 == "required" { print $1 }')
+# The CUDA toolkit is the reader's own (NVIDIA's installer, or Debian's
+# nvidia-cuda-toolkit): its folder, and the package that owns nvcc if one
+# does, with what that needs, are exempt.
+nvcc=$(readlink -f "$(command -v "${NVCC:-nvcc}" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
+cuda_top=$(dirname "$(dirname "$nvcc")")
+cuda_pkg=$(dpkg -S "$nvcc" 2>/dev/null | head -1 | cut -d: -f1)
+base="$base $cuda_pkg"
 apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
     --no-replaces --no-enhances $declared $base 2>/dev/null | grep -v '^ ' | tr -d '<>' |
   cat - <(echo "$declared") <(echo "$base") | sed 's/:.*//' | sort -u > "$tmp/allowed"
@@ -25,6 +32,7 @@ sort -u | while IFS= read -r f; do
   case $f in /*) ;; *) continue ;; esac
   [ -e "$f" ] && [ ! -d "$f" ] || continue
   case $f in "$top"/*|/usr/local/cuda*|/proc/*|/sys/*|/dev/*|/tmp/*|/run/*|"$HOME"/*) continue ;; esac
+  case $cuda_top in /|/usr) ;; *) case $f in "$cuda_top"/*) continue ;; esac ;; esac
   # Read by the C library's setlocale when present; without it nothing changes.
   [ "$f" = /usr/share/locale/locale.alias ] && continue
   echo "$f"

@@ -11,7 +11,12 @@ for d in "$NWLIB" /usr/lib/noweb /usr/local/lib/noweb /usr/libexec/noweb; do
   [ -n "$d" ] && [ -x "$d/markup" ] && NWLIB=$d && break
 done
 [ -x "$NWLIB/markup" ] || { echo "noweb.sh: noweb not found; install it (apt-get install noweb) or set NWLIB" >&2; exit 1; }
-pre=${BUILD:-build}/pre
+# Each run its own copy of the chapters, so that runs in parallel (make -j)
+# never read one another's half-written files.
+base=${BUILD:-build}; case $base in /*) ;; *) base=$PWD/$base ;; esac
+mkdir -p "$base"
+pre=$(mktemp -d "$base/pre.XXXXXX")
+trap 'rm -rf "$pre"' EXIT
 for f in "$@"; do
   [ -f "$f" ] || { echo "$f:1: no such chapter file (listed in book.yaml?)" >&2; exit 1; }
   mkdir -p "$pre/$(dirname "$f")"

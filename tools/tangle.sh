@@ -15,10 +15,21 @@ while read -r root; do
   out=$dest/${root#tangled/}
   mkdir -p "$(dirname "$out")"
   gawk -f tools/tangle.awk -v mode=tangle -v root="$root" -v lines=$lines < "$tmp/stream" > "$tmp/file"
-  cmp -s "$tmp/file" "$out" 2>/dev/null || cp "$tmp/file" "$out"
+  if ! cmp -s "$tmp/file" "$out" 2>/dev/null; then
+    # Prose that only moved the #line directives changes no code: the file
+    # keeps its time, so nothing that includes it is compiled again.
+    if [ $lines = 1 ] && [ -f "$out" ] &&
+       cmp -s <(grep -v '^#line ' "$tmp/file") <(grep -v '^#line ' "$out"); then
+      touch -r "$out" "$tmp/file" && cp -p "$tmp/file" "$out"
+    else
+      cp "$tmp/file" "$out"
+    fi
+  fi
   echo "${root#tangled/}" >> "$tmp/written"
 done < "$tmp/roots"
-# Remove files in DEST that no chapter writes any more.
+# Remove files in DEST that no chapter writes any more, but never on a
+# stream that names no root at all (a failed markup must not empty tangled/).
+[ -s "$tmp/written" ] || { echo "tangle: the chapters name no root chunk; nothing removed" >&2; exit 1; }
 if [ -d "$dest" ]; then
   (cd "$dest" && find . -type f ! -name .codesum | sed 's|^\./||' | sort) > "$tmp/have"
   sort "$tmp/written" | comm -23 "$tmp/have" - | while read -r f; do rm -f "$dest/$f"; done
