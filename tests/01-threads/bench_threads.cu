@@ -89,6 +89,6 @@ int main(void)
     BOOK_CHECK(cudaFree(k.a));
     BOOK_CHECK(cudaFree(k.b));
     BOOK_CHECK(cudaFree(k.c));
-    fclose(f);
+    bk_csv_close(f);
     return 0;
 }

@@ -157,7 +157,7 @@ int main(void)
     }
     BOOK_CHECK(cudaFree(k.pos));
     bk_fill_random(k.a, n, -1, 1, 1);        // floats again, for the rest
-    fclose(f);
+    bk_csv_close(f);
 
     // Working sets from 4 MiB to 1 GiB, 4 GiB read by each launch.
     f = bk_csv_open("02-memory-working-set", "mib,bytes,passes,ms,gbps,of_copy");
@@ -173,7 +173,7 @@ int main(void)
         bk_row(f, "%u,%zu,%u,%.4f,%.1f,%.3f\n", m, k.n * sizeof(float),
                k.passes, ms, gbps, gbps / copy);
     }
-    fclose(f);
+    bk_csv_close(f);
 
     // Strided copies: stride s copies n / s floats; useful bytes 8 a float.
     // A warp touches min(32, 4 s) sectors for its 4 useful ones.
@@ -191,7 +191,7 @@ int main(void)
         bk_row(f, "%zu,%zu,%.4f,%.1f,%.4f,%.4f\n", s, count, ms, gbps,
                gbps / copy, 4.0 / sectors);
     }
-    fclose(f);
+    bk_csv_close(f);
     f = bk_csv_open("02-memory-offset", "offset,count,ms,gbps,of_copy");
     k.stride = 1;
     for (size_t o = 0; o <= 32; o = o ? 2 * o : 1) {
@@ -202,7 +202,7 @@ int main(void)
         bk_row(f, "%zu,%zu,%.4f,%.1f,%.4f\n", o, count, ms, gbps,
                gbps / copy);
     }
-    fclose(f);
+    bk_csv_close(f);
 
     // Two numbers first: bytes and FLOPs floors from this run's ceilings.
     f = bk_csv_open("02-memory-floors",
@@ -218,7 +218,7 @@ int main(void)
         bk_row(f, "%s,%.0f,%.0f,%.4g,%.5f,%.5f\n", x.work, x.bytes, x.flops,
                x.flops / x.bytes, x.bytes / (copy * 1e6),
                x.flops / (tflops * 1e9));
-    fclose(f);
+    bk_csv_close(f);
 
     // The device's own sizes, for the prose.
     f = bk_csv_open("02-memory-device", "fact,value");
@@ -229,7 +229,7 @@ int main(void)
     bk_row(f, "global_mem_gib,%.1f\n", prop.totalGlobalMem / 1073741824.0);
     bk_row(f, "clock_mhz,%d\n", clock_khz / 1000);
     bk_row(f, "fp32_peak_tflops,%.2f\n", peak_tflops);
-    fclose(f);
+    bk_csv_close(f);
 
     BOOK_CHECK(cudaFree(k.a));
     BOOK_CHECK(cudaFree(k.b));

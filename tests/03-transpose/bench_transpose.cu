@@ -123,11 +123,11 @@ int main(int argc, char **argv)
         bk_row(f, "%s,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", variants[v].name, rows,
                cols, ms, gbps[v], gbps[v] / copy, gbps[v] / geam);
     }
-    fclose(f);
+    bk_csv_close(f);
     f = bk_csv_open("03-transpose-best", "key,variant,gbps,of_geam,of_copy");
     bk_row(f, "best,%s,%.1f,%.3f,%.3f\n", variants[best].name, gbps[best],
            gbps[best] / geam, gbps[best] / copy);
-    fclose(f);
+    bk_csv_close(f);
     cublasDestroy(k.h);
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));

@@ -99,7 +99,7 @@ int main(void)
         bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.2f\n", v[i].name, n,
                n, n, ms, t, t / cublas, t / peak, v[i].fpb);
     }
-    fclose(f);
+    bk_csv_close(f);
 
     FILE *g = bk_csv_open("04-matmul-ceilings", "ceiling,value,unit");
     fprintf(g, "# fma_peak %.2f TFLOP/s from this GPU's 02-memory.csv\n", peak);
@@ -107,7 +107,7 @@ int main(void)
     bk_row(g, "copy,%.1f,GB/s\n", copy);
     bk_row(g, "ridge,%.2f,FLOP/byte\n", ridge);
     bk_row(g, "floor_4096,%.4f,ms\n", flops / (peak * 1e9));
-    fclose(g);
+    bk_csv_close(g);
     cublasDestroy(k.h);
     BOOK_CHECK(cudaFree(A));
     BOOK_CHECK(cudaFree(B));

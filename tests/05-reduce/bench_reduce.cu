@@ -102,7 +102,7 @@ int main(void)
                v.label, t.ms28, g28, g28 / read28, g28 / cub28, t.ms20 * 1e3,
                g20, g20 / cub20);
     }
-    fclose(f);
+    bk_csv_close(f);
 
     // The finishes, and the other reductions: time, and distinct results
     // of 20 runs on the same input.
@@ -126,7 +126,7 @@ int main(void)
         bk_row(g, "%s,%.4f,%.1f,%.3f,%.2f,%.3f,%zu\n", v.name, t.ms28, g28,
                g28 / cub28, t.ms20 * 1e3, g20 / cub20, seen.size());
     }
-    fclose(g);
+    bk_csv_close(g);
 
     // Accuracy: 10^8 floats in [0, 1).
     const size_t na = 100000000;
@@ -157,7 +157,7 @@ int main(void)
         BOOK_CHECK(cudaMemcpy(&r, out, 4, cudaMemcpyDeviceToHost));
         row(orders[v].name, r, bounds[v]);
     }
-    fclose(a);
+    bk_csv_close(a);
     BOOK_CHECK(cudaFree(c.cub_tmp));
     BOOK_CHECK(cudaFree(work));
     BOOK_CHECK(cudaFree(out));

@@ -87,7 +87,7 @@ int main(void)
     bk_row(f, "dot,%zu,%.4f,%.1f,%.3f,%.3f\n", n, ms_d, gd, gd / read,
            gd / gs);
     cublasDestroy(c.h);
-    fclose(f);
+    bk_csv_close(f);
     BOOK_CHECK(cudaFree(work));
     BOOK_CHECK(cudaFree(out));
     BOOK_CHECK(cudaFree(y));

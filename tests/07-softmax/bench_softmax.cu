@@ -165,6 +165,6 @@ int main(void)
     BOOK_CHECK(cudaFree(x));
     BOOK_CHECK(cudaFree(y));
     BOOK_CHECK(cudaFree(work));
-    fclose(csv);
+    bk_csv_close(csv);
     return 0;
 }

@@ -57,6 +57,6 @@ int main(void)
     BOOK_CHECK(cudaFree(y));
     BOOK_CHECK(cudaFree(g));
     BOOK_CHECK(cudaFree(b));
-    fclose(f);
+    bk_csv_close(f);
     return 0;
 }

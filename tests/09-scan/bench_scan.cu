@@ -165,6 +165,6 @@ int main(int argc, char **argv)
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));
     BOOK_CHECK(cudaFree(scratch));
-    fclose(f);
+    bk_csv_close(f);
     return 0;
 }

@@ -116,7 +116,7 @@ int main(void)
     size_t kept = 0;
     BOOK_CHECK(cudaMemcpy(&kept, count, sizeof kept, cudaMemcpyDeviceToHost));
     double moved = (double)ib + 8.0 * kept, gbps = moved / (ms * 1e6);
-    fclose(f);
+    bk_csv_close(f);
     f = bk_csv_open("10-compaction-repeats",
                     "variant,n,repeats,bytes,ms,gbps,of_copy");
     bk_row(f, "find_repeats,%zu,%zu,%.0f,%.4f,%.1f,%.3f\n", n, kept, moved,
@@ -125,6 +125,6 @@ int main(void)
     BOOK_CHECK(cudaFree(out));
     BOOK_CHECK(cudaFree(count));
     BOOK_CHECK(cudaFree(scratch));
-    fclose(f);
+    bk_csv_close(f);
     return 0;
 }

@@ -140,6 +140,25 @@ void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long s
     BOOK_CHECK(cudaDeviceSynchronize());
 }
 
+// The CSVs being written, each under PATH.tmp until bk_csv_close.
+static const int kMaxCsv = 8;
+static struct { FILE *f; char path[512]; } open_csv[kMaxCsv];
+void bk_csv_close(FILE *csv)
+{
+    for (int i = 0; i < kMaxCsv; i++)
+        if (open_csv[i].f == csv) {
+            char tmp[520];
+            snprintf(tmp, sizeof tmp, "%s.tmp", open_csv[i].path);
+            if (fclose(csv) != 0 || rename(tmp, open_csv[i].path) != 0) {
+                perror(open_csv[i].path);
+                exit(1);
+            }
+            open_csv[i].f = NULL;
+            return;
+        }
+    fclose(csv);
+}
+
 FILE *bk_csv_open(const char *chapter, const char *columns)
 {
     const char *gpu = getenv("BOOK_GPU"), *prov = getenv("BOOK_PROVENANCE");
@@ -148,10 +167,17 @@ FILE *bk_csv_open(const char *chapter, const char *columns)
                         "through make bench (tools/bench.sh)\n");
         exit(1);
     }
-    char path[512];
+    char path[512], tmp[520];
     snprintf(path, sizeof path, "figures/data/%s/%s.csv", gpu, chapter);
-    FILE *f = fopen(path, "w");
-    if (!f) { perror(path); exit(1); }
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) { perror(tmp); exit(1); }
+    for (int i = 0; i < kMaxCsv; i++)
+        if (!open_csv[i].f) {
+            open_csv[i].f = f;
+            snprintf(open_csv[i].path, sizeof open_csv[i].path, "%s", path);
+            break;
+        }
     cudaDeviceProp p;
     BOOK_CHECK(cudaGetDeviceProperties(&p, 0));
     fprintf(f, "%s\n# device: %s, %d SMs\n%s\n", prov, p.name, p.multiProcessorCount, columns);

@@ -30,6 +30,9 @@ double bk_copy_gbps(size_t bytes);   /* cudaMemcpy device to device: read + writ
 double bk_read_gbps(size_t bytes);   /* a float4 kernel that reads and sums */
 /* Open the chapter's CSV, write the provenance header and the column line. */
 FILE *bk_csv_open(const char *chapter, const char *columns);
+/* Close it: only then does it replace the file measured before, so that a
+ * benchmark that stops midway leaves the old data whole. */
+void bk_csv_close(FILE *csv);
 /* One row of a chapter's CSV, formatted once: written to the file and
  * echoed to the terminal. */
 void bk_row(FILE *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
