@@ -12,10 +12,13 @@ NWFILES  := $(addprefix chapters/,$(addsuffix .nw,$(CHAPTERS)))
 # The GPU whose measurements the book shows (book.yaml, or make pdf GPU=).
 # make bench writes to the GPU it runs on, or to GPU= when given.
 GPU      ?= $(shell tools/chapters.sh gpu)
+WEAVING  := $(filter pdf html bench build/book.% build/html/%,$(or $(MAKECMDGOALS),pdf))
+ifneq ($(WEAVING),)
 ifeq ($(strip $(GPU)),)
 $(error book.yaml: build: has no gpu: (the GPU whose data the book shows); or give GPU=)
 endif
-ifneq ($(words $(GPU)),1)
+endif
+ifneq ($(words $(GPU)),$(if $(strip $(GPU)),1,0))
 $(error GPU=$(GPU): a folder name under figures/data/, such as h200 (tools/gpu-slug.sh makes one from a GPU's name))
 endif
 # Chapters with code are those with a folder in tangled/; CH= picks some.
@@ -66,8 +69,10 @@ endif
 # plus PTX for the newest, which newer GPUs compile when they load it.
 # ARCH=sm_86 builds for one; ARCH=native for the GPU in this machine.
 ARCHS    ?= $(shell tools/chapters.sh archs)
+ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
 ifeq ($(strip $(ARCHS)),)
 $(error book.yaml: build: has no archs: (the GPU architectures to compile for))
+endif
 endif
 # ARCH only from the command line (an ARCH in the environment often means a
 # CPU, arm64 say), and only sm_NN, sm_NNa or native.

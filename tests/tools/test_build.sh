@@ -38,7 +38,7 @@ compiles() { make -C "$1" -n "$2" ARCHS="${3:-sm_90}" 2>/dev/null | grep -E '(nv
 nonoweb_path() {
   mkdir -p "$tmp/bin" && for f in /usr/bin/* /bin/*; do
     case ${f##*/} in notangle|noweave|noweb|noroots|gawk|gawk-*|awk) continue ;; esac
-    [ -e "$tmp/bin/${f##*/}" ] || ln -s "$f" "$tmp/bin/${f##*/}"
+    [ -e "$tmp/bin/${f##*/}" ] || [ -L "$tmp/bin/${f##*/}" ] || ln -s "$f" "$tmp/bin/${f##*/}"
   done
   ln -sf "$(command -v mawk || command -v original-awk || echo /usr/bin/mawk)" "$tmp/bin/awk"
   echo "$tmp/bin"

@@ -101,7 +101,7 @@ t_book_has_no_drift() { tools/check.sh; }
 t_bad_chapter_fails_make() {
   mkdir -p "$tmp/book/chapters" && cp -r tools Makefile "$tmp/book/" &&
   cp $fx/undefined-chunk.nw "$tmp/book/chapters/01-x.nw" &&
-  printf 'title: x\nchapters:\n  - 01-x\nbuild:\n  code-width: 78\n' > "$tmp/book/book.yaml" &&
+  printf 'title: x\nchapters:\n  - 01-x\nbuild:\n  code-width: 78\n  archs: sm_90\n  gpu: none\n' > "$tmp/book/book.yaml" &&
   expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s tangle &&
   expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s build/book.md
 }
