@@ -38,7 +38,9 @@ else ifeq ($(findstring /,$(NVCC)),)
 override NVCC := $(or $(shell command -v $(NVCC) 2>/dev/null),$(NVCC))
 endif
 export NVCC
-CUDA_INC := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))/include
+# tools/cuda-top.sh sees through a wrapper script such as /usr/local/bin/nvcc.
+CUDA_TOP := $(if $(NVCC),$(shell tools/cuda-top.sh '$(NVCC)'))
+CUDA_INC := $(CUDA_TOP)/include
 CC       := gcc
 # cmocka from the system, or unpacked .deb files carried in .deps/cmocka.
 CMOCKA_DIR ?= $(if $(wildcard .deps/cmocka/usr/include/cmocka.h),$(CURDIR)/.deps/cmocka/usr)

@@ -19,8 +19,11 @@ base=$(dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' | awk '$2 == "ye
 # The CUDA toolkit is the reader's own (NVIDIA's installer, or Debian's
 # nvidia-cuda-toolkit): its folder, and the package that owns nvcc if one
 # does, with what that needs, are exempt.
-nvcc=$(readlink -f "$(command -v "${NVCC:-nvcc}" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
-cuda_top=$(dirname "$(dirname "$nvcc")")
+# The nvcc the build runs may be a wrapper script (/usr/local/bin/nvcc that
+# execs the toolkit's): that file is exempt too, not the folder it lies in.
+nvcc_run=$(command -v "${NVCC:-nvcc}" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+cuda_top=$("$top/tools/cuda-top.sh" "$nvcc_run" 2>/dev/null)
+nvcc=$(readlink -f "${cuda_top:-/nonexistent}/bin/nvcc")
 cuda_pkg=$(dpkg -S "$nvcc" 2>/dev/null | head -1 | cut -d: -f1)
 base="$base $cuda_pkg"
 apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
@@ -31,8 +34,9 @@ apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-br
 sort -u | while IFS= read -r f; do
   case $f in /*) ;; *) continue ;; esac
   [ -e "$f" ] && [ ! -d "$f" ] || continue
+  [ "$f" = "$nvcc_run" ] && continue
   case $f in "$top"/*|/usr/local/cuda*|/proc/*|/sys/*|/dev/*|/tmp/*|/run/*|"$HOME"/*) continue ;; esac
-  case $cuda_top in /|/usr) ;; *) case $f in "$cuda_top"/*) continue ;; esac ;; esac
+  case $cuda_top in ""|/|/usr|/usr/local) ;; *) case $f in "$cuda_top"/*) continue ;; esac ;; esac
   # Read by the C library's setlocale when present; without it nothing changes.
   [ "$f" = /usr/share/locale/locale.alias ] && continue
   echo "$f"
