@@ -295,7 +295,8 @@ static cudaError_t conv2d_args(const float *x, size_t h, size_t w,
     *ho = kh <= h ? h - kh + 1 : 0;
     *wo = kw <= w ? w - kw + 1 : 0;
     if (*ho == 0 || *wo == 0) *ho = *wo = 0;
-    if (*ho > CONV2D_MAX_ROWS) return cudaErrorInvalidValue;
+    if (*ho > CONV2D_MAX_ROWS || *wo > CONV2D_MAX_COLS)
+        return cudaErrorInvalidValue;
     return conv_args(x, h * w, f, kh * kw, y, *ho * *wo);
 }
 
@@ -403,9 +404,9 @@ extern "C" cudaError_t conv2d_blocked(const float *x, size_t h, size_t w,
     unsigned pitch = ((skew(kBcols + (unsigned)kw) + 31) / 32) * 32 + 16;
     size_t bytes = (kRows2 + kh - 1) * pitch * sizeof(float);
     if (bytes > 48 * 1024)
-        BOOK_TRY(cudaFuncSetAttribute(conv2d_blocked_kernel,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)bytes));
+        BOOK_TRY(cudaFuncSetAttribute(
+            conv2d_blocked_kernel,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     BOOK_TRY(filter_to_constant(f, kh * kw));
     dim3 block(kBx, kRows2);
     dim3 grid((unsigned)ceil_div(wo, kBcols), (unsigned)ceil_div(ho, kRows2));

@@ -2,7 +2,8 @@
 // Pointers are device pointers, aligned to 4 bytes; the output overlaps no
 // input.  cudaErrorInvalidValue for: a null or misaligned pointer, an
 // overlap, a zero size, n (or h, w) above CONV_MAX_N, a filter above the
-// variant's limit, a 2D output of more than CONV2D_MAX_ROWS rows.  A filter
+// variant's limit, a 2D output of more than CONV2D_MAX_ROWS rows or
+// CONV2D_MAX_COLS columns.  A filter
 // larger than its input (k > n, kh > h or kw > w) has no output: cudaSuccess,
 // nothing launched or written.  Variants with the filter in constant memory
 // copy it there on the default stream: not for several host threads at once.
@@ -14,6 +15,7 @@
 #define CONV_MAX_TAPS 8192                // 1D filters in constant memory
 #define CONV2D_MAX_K 32                   // kh, kw of the 2D tiled kernels
 #define CONV2D_MAX_ROWS (65535 * 8)       // output rows of a 2D launch
+#define CONV2D_MAX_COLS ((size_t)1 << 35) // output columns of a 2D launch
 #ifdef __cplusplus
 extern "C" {
 #endif

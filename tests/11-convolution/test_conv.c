@@ -306,6 +306,7 @@ static void conv2d_bad_arguments(void **s)
         assert_int_equal(f(dx, 64, 64, df, 3, 0, dy), bad);
         assert_int_equal(f(dx, CONV2D_MAX_ROWS + 3, 1, df, 3, 1, dy), bad);
         assert_int_equal(f(dx, CONV_MAX_N, 2, df, 3, 1, dy), bad);
+        assert_int_equal(f(dx, 1, CONV2D_MAX_COLS + 1, df, 1, 1, dy), bad);
         assert_int_equal(f((const float *)((char *)dx + 2), 8, 8, df, 3, 3, dy),
                          bad);
         assert_int_equal(f(dx, 64, 64, df, 3, 3, dx + 5), bad);
