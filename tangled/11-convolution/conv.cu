@@ -197,17 +197,17 @@ __device__ __forceinline__ void load16(float (&v)[16], const float *row,
 }
 
 // <<Sixteen taps into sixteen accumulators>>
-// acc[r] += win[r + c] * c_filter[f + c] for c < cnt, where the window win
-// is a followed by b.  kAll: cnt is 16 (no tests in the loop).
+// acc[r] += win[r + c] * wf[c] for c < cnt, where the window win is a
+// followed by b and wf points into c_filter.  kAll: cnt is 16.
 template <bool kAll>
 __device__ __forceinline__ void taps16(float (&acc)[16], const float (&a)[16],
-                                       const float (&b)[16], unsigned f,
+                                       const float (&b)[16], const float *wf,
                                        unsigned cnt)
 {
 #pragma unroll
     for (int c = 0; c < 16; c++) {
         if (!kAll && c >= (int)cnt) break;
-        float wc = c_filter[f + c];
+        float wc = wf[c];              // c_filter + constant offset
 #pragma unroll
         for (int r = 0; r < 16; r++)
             acc[r] = fmaf(r + c < 16 ? a[r + c] : b[r + c - 16], wc, acc[r]);
@@ -225,17 +225,18 @@ __device__ __forceinline__ void window_row(float (&acc)[16], const float *row,
     unsigned j = 0;
     for (; j + 32 <= k; j += 32) {           // whole chunks
         load16(b, row, o + j + 16);
-        taps16<true>(acc, a, b, f + j, 16);
+        taps16<true>(acc, a, b, c_filter + f + j, 16);
         load16(a, row, o + j + 32);
-        taps16<true>(acc, b, a, f + j + 16, 16);
+        taps16<true>(acc, b, a, c_filter + f + j + 16, 16);
     }
     if (j < k) {                             // 1 to 31 taps left
         unsigned left = k - j;
         load16(b, row, o + j + 16, left < 17 ? left - 1 : 16);
-        taps16<false>(acc, a, b, f + j, left);
+        taps16<false>(acc, a, b, c_filter + f + j, left);
         if (left > 16) {
             load16(a, row, o + j + 32, left - 17);
-            taps16<false>(acc, b, a, f + j + 16, left - 16);
+            taps16<false>(acc, b, a, c_filter + f + j + 16,
+                          left - 16);
         }
     }
 }
@@ -466,6 +467,7 @@ extern "C" cudaError_t conv2d_tiled_seed(const float *x, size_t h,
     if (h > INT32_MAX / w) return cudaErrorInvalidValue;   // int indices
     BOOK_CLEAR_TO_LAUNCH();
     unsigned out = kSeedBlock - (unsigned)k + 1;
+    if (ceil_div(ho, out) > 65535) return cudaErrorInvalidValue;  // grid y
     dim3 block(kSeedBlock, kSeedBlock);
     dim3 grid((unsigned)ceil_div(wo, out), (unsigned)ceil_div(ho, out));
     // WRONG: the tile needs kSeedBlock * kSeedBlock floats, but no size

@@ -391,7 +391,9 @@ static void wrong_seed_tiled_2d(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     TK_SKIP_IN_CLEAN_SANITIZER_RUN();
-    const size_t h = 200, w = 300, k = 5, ho = h - k + 1, wo = w - k + 1;
+    /* 1548 blocks of 1024 threads: several to an SM, so that even where
+     * the writes went through, blocks would share (and spoil) a tile. */
+    const size_t h = 1000, w = 1200, k = 5, ho = h - k + 1, wo = w - k + 1;
     uint64_t seed = tk_seed(0), st = seed;
     float *x = tk_malloc(h * w * 4), *f = tk_malloc(k * k * 4);
     float *y = tk_malloc(ho * wo * 4);
