@@ -302,15 +302,15 @@ static cudaError_t conv2d_args(const float *x, size_t h, size_t w,
 }
 
 __global__ void conv2d_naive_kernel(const float *x, size_t w, const float *f,
-                                    unsigned kh, unsigned kw, float *y,
+                                    size_t kh, size_t kw, float *y,
                                     size_t ho, size_t wo)
 {
     size_t r = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
     size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (r >= ho || c >= wo) return;
     float s = 0.0f;
-    for (unsigned i = 0; i < kh; i++)
-        for (unsigned j = 0; j < kw; j++)
+    for (size_t i = 0; i < kh; i++)      // any filter: 64-bit taps
+        for (size_t j = 0; j < kw; j++)
             s = fmaf(x[(r + i) * w + c + j], f[i * kw + j], s);
     y[r * wo + c] = s;
 }
@@ -324,8 +324,7 @@ extern "C" cudaError_t conv2d_naive(const float *x, size_t h, size_t w,
     BOOK_CLEAR_TO_LAUNCH();
     dim3 block(32, kRows2);
     dim3 grid((unsigned)ceil_div(wo, 32), (unsigned)ceil_div(ho, kRows2));
-    conv2d_naive_kernel<<<grid, block>>>(x, w, f, (unsigned)kh, (unsigned)kw,
-                                         y, ho, wo);
+    conv2d_naive_kernel<<<grid, block>>>(x, w, f, kh, kw, y, ho, wo);
     return cudaGetLastError();
 }
 
