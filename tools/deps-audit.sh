@@ -4,7 +4,8 @@
 # A package is accounted for when it is on LIST, when something on LIST needs
 # it (Depends or Pre-Depends, recursively), or when every Debian system has it
 # (Essential, or Priority required).  Exempt: the project's own files, the
-# CUDA toolkit (/usr/local/cuda*), and files no package owns under /etc, /var,
+# CUDA toolkit (/usr/local/cuda*), the linker's path lists (/etc/ld.so.conf*),
+# and files no package owns under /etc, /var,
 # /tmp, /proc, /sys, /dev, /run and the home folder (caches, generated
 # formats).  A file no package owns elsewhere (/usr/local, /opt) is reported.
 # Prints one line a problem, FILE: why, and exits 1 if there is any.
@@ -39,6 +40,9 @@ sort -u | while IFS= read -r f; do
   case $cuda_top in ""|/|/usr|/usr/local) ;; *) case $f in "$cuda_top"/*) continue ;; esac ;; esac
   # Read by the C library's setlocale when present; without it nothing changes.
   [ "$f" = /usr/share/locale/locale.alias ] && continue
+  # The linker reads every library-path list there, whichever package put it
+  # (libc6-i386, libfakeroot); the libraries it finds are audited themselves.
+  case $f in /etc/ld.so.conf|/etc/ld.so.conf.d/*) continue ;; esac
   echo "$f"
 done > "$tmp/files"
 
