@@ -8,7 +8,7 @@
 #include "13-renderer/shade.h"
 
 // <<Render circles on the CPU, in order>>
-static size_t render_ref(const circle *c, size_t n, render_mode mode,
+static inline size_t render_ref(const circle *c, size_t n, render_mode mode,
                          rgba bg, rgba *img, int w, int h)
 {
     const float iw = 1.0f / (float)w, ih = 1.0f / (float)h;
@@ -25,7 +25,7 @@ static size_t render_ref(const circle *c, size_t n, render_mode mode,
 }
 
 // <<Render one pixel in double>>
-static void render_ref_pixel_double(const circle *c, size_t n,
+static inline void render_ref_pixel_double(const circle *c, size_t n,
                                     render_mode mode, rgba bg, int w, int h,
                                     int x, int y, double out[4])
 {
@@ -56,21 +56,21 @@ static const char *const scene_names[] = {
 #define SCENE_COUNT 8
 
 // <<Scene random numbers>>
-static uint64_t scene_next(uint64_t *s)          /* splitmix64 */
+static inline uint64_t scene_next(uint64_t *s)          /* splitmix64 */
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-static float scene_uniform(uint64_t *s, float lo, float hi)
+static inline float scene_uniform(uint64_t *s, float lo, float hi)
 {
     return lo + (hi - lo) * (float)(scene_next(s) >> 40) * 0x1p-24f;
 }
 
 // <<Random circles>>
 /* n circles from k on: centres uniform (or clustered), radii in [r0, r1). */
-static void scene_random(circle *c, size_t k, size_t n, float r0, float r1,
+static inline void scene_random(circle *c, size_t k, size_t n, float r0, float r1,
                          int clustered, uint64_t *s)
 {
     for (size_t i = k; i < k + n; i++) {
@@ -94,7 +94,7 @@ static void scene_random(circle *c, size_t k, size_t n, float r0, float r1,
 }
 
 // <<Make a scene by name>>
-static circle scene_circle(float x, float y, float r, float a, float red,
+static inline circle scene_circle(float x, float y, float r, float a, float red,
                            float green, float blue)
 {
     circle c = {x, y, r, a, red, green, blue, 0.0f};
@@ -103,7 +103,7 @@ static circle scene_circle(float x, float y, float r, float a, float red,
 
 // <<Fill the scene called name>>
 /* 0 on success, -1 for an unknown name or no memory. */
-static int scene_make(const char *name, scene *s)
+static inline int scene_make(const char *name, scene *s)
 {
     static const size_t sizes[SCENE_COUNT] = {3, 10000, 100000, 1000000,
                                               2000000, 40 * 48 + 6,
@@ -156,7 +156,7 @@ static int scene_make(const char *name, scene *s)
     }
     return 0;
 }
-static void scene_free(scene *s)
+static inline void scene_free(scene *s)
 {
     free(s->c);
     s->c = NULL;

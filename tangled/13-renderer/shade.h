@@ -4,7 +4,7 @@
 #ifndef SHADE_H
 #define SHADE_H
 #include <math.h>
-#include "13-renderer/render.h"
+#include "13-renderer/circle.h"
 
 // <<Float operations rounded one at a time>>
 #ifdef __CUDACC__
