@@ -31,4 +31,11 @@ for v in batch scan; do
   echo "tile_$v,$vals" >> "$tmp"
   echo "gpu-extra: $(tail -1 "$tmp")"
 done
+# Step 3 over step 4, column by column.
+awk -F, '/^tile_batch,/ { for (i = 2; i <= NF; i++) b[i] = $i }
+         /^tile_scan,/  { n = NF; for (i = 2; i <= NF; i++) c[i] = $i }
+         END { printf "batch_over_scan"
+               for (i = 2; i <= n; i++) printf ",%.4g", b[i] / c[i]
+               print "" }' "$tmp" >> "$tmp.ratio" && cat "$tmp.ratio" >> "$tmp"
+rm -f "$tmp.ratio"
 mv "$tmp" "$out"
