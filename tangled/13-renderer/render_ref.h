@@ -70,8 +70,8 @@ static inline float scene_uniform(uint64_t *s, float lo, float hi)
 
 // <<Random circles>>
 /* n circles from k on: centres uniform (or clustered), radii in [r0, r1). */
-static inline void scene_random(circle *c, size_t k, size_t n, float r0, float r1,
-                         int clustered, uint64_t *s)
+static inline void scene_random(circle *c, size_t k, size_t n, float r0,
+                                float r1, int clustered, uint64_t *s)
 {
     for (size_t i = k; i < k + n; i++) {
         circle *q = &c[i];
@@ -94,8 +94,8 @@ static inline void scene_random(circle *c, size_t k, size_t n, float r0, float r
 }
 
 // <<Make a scene by name>>
-static inline circle scene_circle(float x, float y, float r, float a, float red,
-                           float green, float blue)
+static inline circle scene_circle(float x, float y, float r, float a,
+                                  float red, float green, float blue)
 {
     circle c = {x, y, r, a, red, green, blue, 0.0f};
     return c;
