@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "13-renderer/render.h"
 #include "13-renderer/render_ref.h"
 
 /* The correct renderers, in the order of the chapter. */
