@@ -22,7 +22,7 @@ trap 'rm -f "$tmp" "$log"' EXIT
 ncu_header "one launch each, rand100k at 1024x1024, ncu --clock-control none" \
   "variant,inst,shared_wavefronts,branch_uniform_pct,threads_per_inst,ns" > "$tmp"
 for v in batch scan; do
-  if ! "$NCU" --clock-control none --kernel-name regex:tile_ \
+  if ! "$NCU" --clock-control none --kernel-name regex:tile_ --launch-count 1 \
        --metrics "$(IFS=,; echo "${m[*]}")" --csv --print-units base \
        "$bench" --ncu "$v" > "$log" 2>&1; then
     echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
