@@ -41,6 +41,13 @@ __device__ __forceinline__ void store_pixel(rgba *img, int w, int x, int y,
     reinterpret_cast<float4 *>(img)[(size_t)y * w + x] =
         make_float4(p.r, p.g, p.b, p.a);
 }
+// A circle into shared memory (16-byte aligned) as two 16-byte stores.
+__device__ __forceinline__ void store_shared_circle(circle *s, circle c)
+{
+    float4 *q = reinterpret_cast<float4 *>(s);
+    q[0] = make_float4(c.x, c.y, c.radius, c.alpha);
+    q[1] = make_float4(c.red, c.green, c.blue, c.z);
+}
 
 // <<Wrong on purpose: a thread per circle>>
 __global__ void clear_kernel(rgba *img, size_t pixels, rgba bg)
@@ -112,7 +119,7 @@ __global__ void tile_batch_kernel(const circle *cs, size_t n,
                                   render_mode mode, rgba bg, rgba *img,
                                   int w, int h, float iw, float ih)
 {
-    __shared__ circle batch[kThreads];
+    __shared__ __align__(16) circle batch[kThreads];
     __shared__ int hit[kThreads];
     const int t = threadIdx.x;
     const int tx = blockIdx.x * kTile, ty = blockIdx.y * kTile;
@@ -122,9 +129,10 @@ __global__ void tile_batch_kernel(const circle *cs, size_t n,
     for (size_t b = 0; b < n; b += kThreads) {
         const int m = (int)min((size_t)kThreads, n - b);
         if (t < m) {
-            batch[t] = load_circle(cs, b + t);
-            hit[t] = sh_box_meets(sh_box(&batch[t], w, h), tx, ty,
-                                  tx + kTile, ty + kTile);
+            const circle c = load_circle(cs, b + t);
+            store_shared_circle(&batch[t], c);
+            hit[t] = sh_box_meets(sh_box(&c, w, h), tx, ty, tx + kTile,
+                                  ty + kTile);
         }
         __syncthreads();
         for (int j = 0; j < m; j++)
@@ -170,7 +178,7 @@ __device__ __forceinline__ void shade_tile(
     const circle *cs, const int *list, size_t begin, size_t end,
     render_mode mode, rgba bg, rgba *img, int w, int h, float iw, float ih)
 {
-    __shared__ circle hits[kThreads];
+    __shared__ __align__(16) circle hits[kThreads];
     __shared__ int warp_sums[kThreads / 32];
     const int t = threadIdx.x;
     const int tx = blockIdx.x * kTile, ty = blockIdx.y * kTile;
@@ -186,7 +194,7 @@ __device__ __forceinline__ void shade_tile(
             hit = sh_box_meets(sh_box(&c, w, h), tx, ty, tx + kTile, ty + kTile);
         }
         const int slot = block_exclusive_scan(hit, warp_sums, &count);
-        if (hit) hits[slot] = c;
+        if (hit) store_shared_circle(&hits[slot], c);
         __syncthreads();
         for (int j = 0; j < count; j++) sh_blend(&hits[j], mode, px, py, &p);
         __syncthreads();

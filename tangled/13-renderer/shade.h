@@ -22,6 +22,10 @@
 #define F_SUB(a, b) ((a) - (b))
 #define F_MUL(a, b) ((a) * (b))
 #define F_DIV(a, b) ((a) / (b))
+#if defined(__FP_FAST_FMAF) && !defined(SHADE_NO_CONTRACTION) && \
+    (defined(__cplusplus) || defined(__clang__) || !defined(__STRICT_ANSI__))
+#error "shade.h: this host compiler may fuse a * b + c (see the text)"
+#endif
 #endif
 
 // <<The centre of a pixel>>
