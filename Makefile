@@ -225,7 +225,15 @@ build/book.tex: build/book.md build/gpu.tex tools/preamble.tex tools/uses.awk to
 	  -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
 	  -V monofontoptions=Scale=0.85 -V fontsize=10pt -V colorlinks=true -V linkcolor=blue \
 	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $@
-build/book.pdf: build/book.tex $(FIGURES)
+# Chapter 13's pictures: the CPU reference renders the scenes and libpng
+# writes them (tools/render-png.c, plain C); its figures include them.
+PICS13 := build/13-renderer/pics/.done
+$(PICS13): tools/render-png.c $(wildcard tangled/13-renderer/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Itangled -o build/13-renderer/render-png $< -lpng -lm
+	build/13-renderer/render-png $(dir $@)
+	@touch $@
+build/book.pdf: build/book.tex $(FIGURES) $(PICS13)
 	cd build && for pass in 1 2; do \
 	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
 	  || { grep -A5 '^!' xelatex.log; echo "xelatex failed: see build/xelatex.log"; exit 1; }; done
@@ -248,7 +256,7 @@ $(HTML_SRC)/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/html-pre.awk
 	  | gawk -f tools/html-pre.awk -v figlist=$(HTML_SRC)/figs.list -v macros=$(HTML_SRC)/macros.tex > $@
 $(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml
 	pandoc $< -f markdown -t html --wrap=none --mathml --number-sections --syntax-definition=tools/cuda.xml -o $@
-build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES)
+build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES) $(PICS13)
 	tools/html-figs.sh $(HTML_SRC) build/html/fig
 	@touch $@
 build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml
