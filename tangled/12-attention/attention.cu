@@ -105,7 +105,9 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
 
 // <<Attention on cuBLAS>>
 #define ATTN_CUBLAS(call) \
-    do { if ((call) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown; } while (0)
+    do {                                                                \
+        if ((call) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;   \
+    } while (0)
 extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
     const float *k, const float *v, float *o, attn_dims a, void *work)
 {
@@ -157,7 +159,8 @@ __device__ __forceinline__ void attn_push(float &m, float &l,
     float c = exp2f(m - mn), p = exp2f(s - mn);   // first key: c = 0
     l = l * c + p;
 #pragma unroll
-    for (int t = 0; t < T; t++) acc[t] = fmaf(p, vr[lane + 32 * t], acc[t] * c);
+    for (int t = 0; t < T; t++)
+        acc[t] = fmaf(p, vr[lane + 32 * t], acc[t] * c);
     m = mn;
 }
 
@@ -181,7 +184,7 @@ template <int D, bool Rescale>
 __global__ void __launch_bounds__(256) attn_warp_kernel(const float *q,
     const float *k, const float *v, float *o, attn_dims a, float scale2)
 {
-    constexpr int T = D / 32;               // elements of q and o a lane holds
+    constexpr int T = D / 32;           // elements of q and o a lane holds
     const size_t row = blockIdx.x * (size_t)kWarpRows + threadIdx.x / 32;
     const unsigned lane = threadIdx.x % 32;
     if (row >= a.B * a.H * a.Sq) return;    // the whole warp leaves together
@@ -195,7 +198,8 @@ __global__ void __launch_bounds__(256) attn_warp_kernel(const float *q,
     const long long n = attn_keys_seen(a, row % a.Sq);
     for (long long j = 0; j < n; j++) {
         float s = 0.0f;
-        for (int t = 0; t < T; t++) s = fmaf(qr[t], kb[j * D + lane + 32 * t], s);
+        for (int t = 0; t < T; t++)
+            s = fmaf(qr[t], kb[j * D + lane + 32 * t], s);
         s = warp_sum(s);                    // every lane gets the score
         if (Rescale) attn_push<T>(m, l, acc, s, vb + j * D, lane);
         else attn_push_no_rescale<T>(m, l, acc, s, vb + j * D, lane);
@@ -215,12 +219,13 @@ static cudaError_t attn_warp_launch(const float *q, const float *k,
     if (grid > kAttnMaxGrid) return cudaErrorInvalidValue;
     float c = kLog2e / sqrtf((float)a.D);
     BOOK_CLEAR_TO_LAUNCH();
+    unsigned g = (unsigned)grid;
     if (a.D == 32)
-        attn_warp_kernel<32, Rescale><<<(unsigned)grid, 256>>>(q, k, v, o, a, c);
+        attn_warp_kernel<32, Rescale><<<g, 256>>>(q, k, v, o, a, c);
     else if (a.D == 64)
-        attn_warp_kernel<64, Rescale><<<(unsigned)grid, 256>>>(q, k, v, o, a, c);
+        attn_warp_kernel<64, Rescale><<<g, 256>>>(q, k, v, o, a, c);
     else
-        attn_warp_kernel<128, Rescale><<<(unsigned)grid, 256>>>(q, k, v, o, a, c);
+        attn_warp_kernel<128, Rescale><<<g, 256>>>(q, k, v, o, a, c);
     return cudaGetLastError();
 }
 extern "C" cudaError_t attention_warp(const float *q, const float *k,
@@ -394,7 +399,7 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
     float *Qs = (float *)attn_smem, *Ks = Qs + L::BR * D, *Ps = Ks;
     float *Vs = Ks + L::KP;
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
-    const size_t bh = blockIdx.x;     // the last query tiles (most keys) first
+    const size_t bh = blockIdx.x;   // below: the last query tiles go first
     const long long q0 = (long long)(gridDim.y - 1 - blockIdx.y) * L::BR;
     const float *kb = k + bh * a.Sk * D, *vb = v + bh * a.Sk * D;
     attn_load_rows<D, L::BR, D, L::THREADS>(Qs, q + bh * a.Sq * D, q0, a.Sq,
@@ -446,7 +451,8 @@ static cudaError_t attn_tiled_launch(const float *q, const float *k,
 {
     using L = attn_layout<D>;
     size_t bytes = L::FLOATS * sizeof(float), tiles = ceil_div(a.Sq, L::BR);
-    if (a.B * a.H > kAttnMaxGrid || tiles > 65535) return cudaErrorInvalidValue;
+    if (a.B * a.H > kAttnMaxGrid || tiles > 65535)
+        return cudaErrorInvalidValue;
     int dev, optin;
     BOOK_TRY(cudaGetDevice(&dev));
     BOOK_TRY(cudaDeviceGetAttribute(&optin,

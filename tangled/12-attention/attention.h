@@ -30,8 +30,9 @@ cudaError_t attention_cublas(cublasHandle_t h, const float *q,
 // Fused: a warp per query row; D = 32, 64 or 128.
 cudaError_t attention_warp(const float *q, const float *k, const float *v,
                            float *o, attn_dims a);
-// Fused and tiled; D = 32, 64 or 128, pointers 16-byte aligned,
-// B*H below 2^31 and Sq below 2^22.
+// Fused and tiled; D = 32, 64 or 128, pointers 16-byte aligned, B*H
+// below 2^31, Sq at most 64 * 65535; cudaErrorNotSupported where a
+// block cannot have the shared memory it needs (D = 64, 128 on cc 7.5).
 cudaError_t attention_tiled(const float *q, const float *k, const float *v,
                             float *o, attn_dims a);
 // Wrong on purpose: the warp kernel that forgets to rescale o.
