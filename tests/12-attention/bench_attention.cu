@@ -46,7 +46,16 @@ int main(void)
     BOOK_CHECK(cudaGetDeviceProperties(&prop, 0));
     const size_t n = (size_t)8 * 16 * 4096 * 64;       // floats of q (max)
     attn_dims big = {8, 16, 4096, 4096, 64, 0};
-    size_t wb = attention_work_bytes(big);
+    // The workspace for the largest case: the scores of B8 H16 S4096 and of
+    // the sweep's B2 H16 S8192 are both 2^31 floats, but the sweep's K^T
+    // is twice as long, and the D = 128 shape's K^T too.
+    const attn_dims need[3] = {big, {4, 16, 4096, 4096, 128, 0},
+                               {2, 16, 8192, 8192, 64, 0}};
+    size_t wb = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t b = attention_work_bytes(need[i]);
+        if (b > wb) wb = b;
+    }
     float *q, *k, *v, *o;
     void *work;
     BOOK_CHECK(cudaMalloc(&q, n * 4)); BOOK_CHECK(cudaMalloc(&k, n * 4));
@@ -55,8 +64,11 @@ int main(void)
     bk_fill_random(q, n, -1, 1, 1); bk_fill_random(k, n, -1, 1, 2);
     bk_fill_random(v, n, -1, 1, 3);
     cublasHandle_t h;
-    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
-    cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "bench_attention: cuBLAS handle failed\n");
+        return 1;
+    }
     struct job j = {4, q, k, v, o, big, work, h, 0};
     // The FMA peak, chapter 2's kernel, in this run.
     j.n = (size_t)prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor * 4;
@@ -98,7 +110,7 @@ int main(void)
         bk_row(g, "%zu,%.4f,%.4f,%.4f,%.4f\n", S, t[0], t[1], t[2], t[3]);
     }
     bk_csv_close(g);
-    cublasDestroy(h);
+    if (cublasDestroy(h) != CUBLAS_STATUS_SUCCESS) return 1;
     BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k)); BOOK_CHECK(cudaFree(v));
     BOOK_CHECK(cudaFree(o)); BOOK_CHECK(cudaFree(work));
     return 0;
