@@ -183,11 +183,16 @@ static double check_shape(attn_dims a, double r, int rounds,
     }
     return largest;
 }
+/* One cuBLAS handle for the tests, fp32 without TF32; main destroys it. */
+static cublasHandle_t the_handle;
 static cublasHandle_t handle(void)
 {
-    static cublasHandle_t h;
-    if (!h) assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
-    return h;
+    if (!the_handle) {
+        assert_int_equal(cublasCreate(&the_handle), CUBLAS_STATUS_SUCCESS);
+        assert_int_equal(cublasSetMathMode(the_handle, CUBLAS_DEFAULT_MATH),
+                         CUBLAS_STATUS_SUCCESS);
+    }
+    return the_handle;
 }
 
 /* S = 1, a warp, the tile sizes (64, 128) and one either side; Sq != Sk
@@ -261,8 +266,9 @@ static void refusals(void **st)
     (void)st;
     TK_REQUIRE_GPU();
     attn_dims a = {1, 1, 64, 64, 64, 0};
-    float *b = tk_dev_floats(4 * 64 * 64 + 1);
-    float *q = b, *k = b + 64 * 64, *v = b + 2 * 64 * 64, *o = b + 3 * 64 * 64;
+    enum { N = 64 * 128 };            /* room for D up to 128: no overlap */
+    float *b = tk_dev_floats(4 * N + 1);
+    float *q = b, *k = b + N, *v = b + 2 * N, *o = b + 3 * N;
     void *work = tk_dev_bytes(attention_work_bytes(a));
     for (int w = 0; w < NLAUNCH; w++) {
         assert_int_equal(launch(w, handle(), NULL, k, v, o, a, work),
@@ -350,5 +356,8 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(no_rescale_is_wrong),
     };
-    return tk_run_tests("12-attention", tests);
+    int failed = tk_run_tests("12-attention", tests);
+    if (the_handle && cublasDestroy(the_handle) != CUBLAS_STATUS_SUCCESS)
+        failed++;
+    return failed;
 }
