@@ -25,7 +25,7 @@ static int attn_sizes(attn_dims a, size_t *nq, size_t *nk, size_t *ns)
     size_t bh, rows, t;
     return a.D != 0 && mul_ok(a.B, a.H, &bh) && mul_ok(bh, a.Sq, &rows) &&
            mul_ok(rows, a.D, nq) && mul_ok(*nq, 4, &t) &&
-           mul_ok(bh * a.Sk, a.D, nk) && mul_ok(bh, a.Sk, &t) &&
+           mul_ok(bh, a.Sk, &t) && mul_ok(t, a.D, nk) &&
            mul_ok(*nk, 4, &t) && mul_ok(rows, a.Sk, ns) &&
            mul_ok(*ns, 8, &t);
 }
