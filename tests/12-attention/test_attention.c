@@ -211,8 +211,10 @@ static void edge_shapes(void **st)
         {2, 1, 50, 0, 64, 0},   {1, 2, 65, 65, 48, 1},
         {1, 1, 300, 257, 64, 0}, {2, 2, 191, 191, 128, 1},
     };
+    /* Under the sanitizer (BOOK_SMALL) the fixed seed only: the tools look
+     * at the indices, which the seed does not change. */
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        check_shape(cases[c], 1.0, 2, handle());
+        check_shape(cases[c], 1.0, tk_small() ? 1 : 2, handle());
 }
 static void long_rows_4097(void **st)
 {
