@@ -267,3 +267,8 @@ build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-sit
 
 clean:
 	rm -rf build
+
+# Chapter 12 calls chapter 3's transpose, chapter 4's matmul and chapter 7's
+# softmax, and its benchmark chapter 2's FMA peak: their objects link in.
+build/12-attention/test: build/obj/03-transpose/transpose.o build/obj/04-matmul/matmul.o build/obj/07-softmax/softmax.o
+build/12-attention/bench: build/obj/02-memory/memory.o build/obj/03-transpose/transpose.o build/obj/04-matmul/matmul.o build/obj/07-softmax/softmax.o
