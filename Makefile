@@ -165,7 +165,7 @@ build/obj/benchkit.o: tests/common/benchkit.cu build/nvcc.flags | nvcc-found
 # cmocka) and its benchmark (tests/CH/bench*.cu).
 define chapter_rules
 $(1)_OBJ := $$(patsubst tangled/%.cu,build/obj/%.o,$$(wildcard tangled/$(1)/*.cu))
-$(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(wildcard tests/$(1)/*.c))
+$(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(filter-out tests/$(1)/ex_%,$$(wildcard tests/$(1)/*.c)))
 $(1)_BENCH := $$(wildcard tests/$(1)/bench*.cu)
 build/$(1)/%.o: tests/$(1)/%.c build/cc.flags | nvcc-found
 	@mkdir -p build/$(1)
@@ -185,14 +185,56 @@ endef
 $(foreach c,$(CODE_CH),$(eval $(call chapter_rules,$(c))))
 -include $(wildcard build/obj/*.d build/obj/*/*.d build/*/*.d)
 
+
+# ---- exercises (the course kit) ----------------------------------------------------
+# exercises/CH/NAME.cu is the student's file (a stub with a TODO until it is
+# written), exercises/CH/solutions/NAME.cu its solution, tests/CH/ex_NAME.c
+# the driver that tests either (tests/common/exkit.h), and
+# exercises/CH/exercises.h declares the launchers.  An exercise program
+# links its chapter's objects and those of the chapters listed in
+# exercises/CH/uses (chapter 10's use chapter 9's scan).  make test runs
+# the solutions; make exercise EX=CH/NAME and make exercises the students'.
+EXERCISES := $(foreach c,$(CODE_CH),$(patsubst exercises/%.cu,%,$(wildcard exercises/$(c)/*.cu)))
+# $(1) = CH/NAME, $(2) = CH, $(3) = ex (the student's) or sol, $(4) = the .cu
+define exercise_rules
+build/$(3)/$(1).o: $(4) build/nvcc.flags | nvcc-found
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) $$(NVFLAGS) -Iexercises -MMD -MP -MF build/$(3)/$(1).d -c $$< -o $$@
+build/$(3)/$(1).drv.o: tests/$(2)/ex_$$(notdir $(1)).c build/cc.flags | nvcc-found
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) -Itests/$(2) -Iexercises -DEX_NAME='"$(1)"' -DEX_FILE='"$(4)"' -MMD -MP -c $$< -o $$@
+build/$(3)/$(1): build/$(3)/$(1).o build/$(3)/$(1).drv.o $$($(2)_OBJ) $$(foreach u,$$(shell cat exercises/$(2)/uses 2>/dev/null),$$($$(u)_OBJ)) build/obj/testkit.o
+	$$(NVCC) $$(GENCODE) -o $$@ $$(filter %.o,$$^) $$(LIBS)
+endef
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e),$(patsubst %/,%,$(dir $(e))),ex,exercises/$(e).cu)))
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e),$(patsubst %/,%,$(dir $(e))),sol,exercises/$(dir $(e))solutions/$(notdir $(e)).cu)))
+-include $(wildcard build/ex/*/*.d build/sol/*/*.d)
+SOLUTIONS := $(foreach c,$(CH),$(addprefix build/sol/,$(filter $(c)/%,$(EXERCISES))))
+
+.PHONY: exercise exercises
+ifneq ($(filter exercise,$(MAKECMDGOALS)),)
+ifeq ($(filter $(EX),$(EXERCISES)),)
+$(error make exercise EX=CH/NAME, NAME one of the files in exercises/CH/: $(EXERCISES))
+endif
+endif
+exercise: build/ex/$(EX)
+	@tools/run-tests.sh build/ex/$(EX)
+# Every student file, each built on its own (one that does not compile is
+# reported, the others still run), then a table.
+exercises: | nvcc-found
+	@mkdir -p build/ex && rm -f $(addprefix build/ex/,$(EXERCISES))
+	@$(MAKE) --no-print-directory -k $(addprefix build/ex/,$(EXERCISES)) > build/ex-build.log 2>&1 \
+	  || echo "exercises: some did not build; build/ex-build.log says why"
+	@tools/exercises.sh $(EXERCISES)
+
 TESTS   := $(foreach c,$(CH),build/$(c)/test)
 BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/bench))
 
 # ---- test ------------------------------------------------------------------------
 # Toolchain tests run with the whole book, not with CH=.
 TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh tests/tools/test_html.sh)
-test: deps-test $(TESTS)
-	@tools/run-tests.sh $(TESTS) $(TOOLTESTS)
+test: deps-test $(TESTS) $(SOLUTIONS)
+	@tools/run-tests.sh $(TESTS) $(SOLUTIONS) $(TOOLTESTS)
 
 sanitize: $(TESTS)
 	@tools/sanitize.sh $(TESTS)
