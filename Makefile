@@ -12,7 +12,7 @@ NWFILES  := $(addprefix chapters/,$(addsuffix .nw,$(CHAPTERS)))
 # The GPU whose measurements the book shows (book.yaml, or make pdf GPU=).
 # make bench writes to the GPU it runs on, or to GPU= when given.
 GPU      ?= $(shell tools/chapters.sh gpu)
-WEAVING  := $(filter pdf html bench build/book.% build/html/%,$(or $(MAKECMDGOALS),pdf))
+WEAVING  := $(filter pdf instructor html bench build/book.% build/book-% build/html/%,$(or $(MAKECMDGOALS),pdf))
 ifneq ($(WEAVING),)
 ifeq ($(strip $(GPU)),)
 $(error book.yaml: build: has no gpu: (the GPU whose data the book shows); or give GPU=)
@@ -59,7 +59,7 @@ CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB
 # make reads this file, for the goals that compile, so that make -n is true.
 HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
 SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
-NOCOMPILE := pdf html tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
+NOCOMPILE := pdf instructor html build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
 ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
 ifneq ($(shell SRC=$(SRC) tools/build-src.sh >&2; echo $$?),0)
 $(error the build stops here)
@@ -121,7 +121,7 @@ $(error make clean runs on its own: make clean, then make $(filter-out clean,$(M
 endif
 endif
 
-.PHONY: pdf html test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
+.PHONY: pdf instructor html test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -251,26 +251,49 @@ bench: $(BENCHES)
 
 # ---- weave ---------------------------------------------------------------------
 FIGURES := $(wildcard figures/*.tex) $(wildcard figures/data/$(GPU)/*.csv)
-pdf: build/book.pdf
+# Two editions from one weave: the student book (build/book.pdf, make pdf)
+# and the instructor edition (build/book-instructor.pdf, make instructor or
+# make pdf EDITION=instructor), which weaves the appendix of solutions
+# (tools/solutions.sh, from exercises/*/answers.md and the tested
+# solutions) after the chapters and links each exercise to its solution
+# (tools/instructor.awk).  The web edition has no solutions.
+EDITION  ?= student
+ifeq ($(filter student instructor,$(EDITION)),)
+$(error EDITION=$(EDITION): student (the default) or instructor)
+endif
+pdf: build/book$(if $(filter instructor,$(EDITION)),-instructor).pdf
+instructor: build/book-instructor.pdf
+ANSWERS  := $(wildcard exercises/*/answers.md exercises/*/solutions/*.cu)
 build/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
 	@mkdir -p build
 	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(DRAFTING) -v gpu=$(GPU) > $@
+build/solutions.nw: tools/solutions.sh $(ANSWERS) $(NWFILES) book.yaml
+	@mkdir -p build
+	tools/solutions.sh $@ build/solutions.list
+build/book-instructor.md: $(NWFILES) build/solutions.nw tools/instructor.awk tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
+	tools/noweb.sh weave $(NWFILES) build/solutions.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(DRAFTING) -v gpu=$(GPU) \
+	  | gawk -f tools/instructor.awk -v list=build/solutions.list > $@
 # The GPU whose numbers the book shows, for the figures' \input paths.
 build/gpu.tex: build/weave.flags
 	@printf '\\newcommand{\\bookgpu}{%s}\n' '$(GPU)' > $@
-build/book.tex: build/book.md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
-	pandoc $< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
+# $(1): the edition's suffix, empty for the student book.
+define pdf_rules
+build/book$(1).tex: build/book$(1).md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
+	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
 	  -V documentclass=book -V classoption=oneside -V geometry:textwidth=6.3in,textheight=9in \
 	  -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
 	  -V monofontoptions=Scale=0.85 -V fontsize=10pt -V colorlinks=true -V linkcolor=blue \
-	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $@
-build/book.pdf: build/book.tex $(FIGURES)
+	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $$@
+build/book$(1).pdf: build/book$(1).tex $$(FIGURES)
 	cd build && for pass in 1 2; do \
-	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
-	  || { grep -A5 '^!' xelatex.log; echo "xelatex failed: see build/xelatex.log"; exit 1; }; done
-	@grep -q 'There were undefined references' build/xelatex.log && { echo "pdf: undefined references"; exit 1; } || true
-	@echo "pdf: build/book.pdf ($$(grep -o 'Output written.*' build/xelatex.log))"
+	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book$(1).tex > xelatex$(1).log 2>&1 \
+	  || { grep -A5 '^!' xelatex$(1).log; echo "xelatex failed: see build/xelatex$(1).log"; exit 1; }; done
+	@grep -q 'There were undefined references' build/xelatex$(1).log && { echo "pdf: undefined references"; exit 1; } || true
+	@echo "pdf: build/book$(1).pdf ($$$$(grep -o 'Output written.*' build/xelatex$(1).log))"
+endef
+$(eval $(call pdf_rules,))
+$(eval $(call pdf_rules,-instructor))
 
 # ---- the web edition -------------------------------------------------------------
 # The same weave as the PDF's, its chunk markup in HTML (nw2md.awk -v

@@ -20,13 +20,13 @@ for ex in "$@"; do
   elif [ "$s" -gt 0 ]; then verdict="passes the CPU tests; $s GPU tests skipped (no GPU)"
   else verdict="passes"; fi
   [ "$f" -gt 0 ] && bad=1
-  rows+=("$ex|$p of $total|$verdict")
+  rows+=("$ex|$p of $total ($f failed, $s skipped)|$verdict")
 done
 echo
-printf '%-32s %-12s %s\n' exercise passed verdict
-printf '%-32s %-12s %s\n' -------- ------ -------
+printf '%-32s %-28s %s\n' exercise passed verdict
+printf '%-32s %-28s %s\n' -------- ------ -------
 for r in "${rows[@]}"; do
   IFS='|' read -r ex pass verdict <<< "$r"
-  printf '%-32s %-12s %s\n' "$ex" "$pass" "$verdict"
+  printf '%-32s %-28s %s\n' "$ex" "$pass" "$verdict"
 done
 exit $bad
