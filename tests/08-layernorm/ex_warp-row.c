@@ -32,7 +32,7 @@ static void warp_row_shapes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     ex_ln_shapes(as_ln, 0, LN_WARP_MAX_COLS);
-    ex_ln_check(as_ln, 0, 65536, 1024, 0, 1);
+    ex_ln_check(as_ln, 0, 16384, 1024, 0, 1);   /* 2048 blocks */
 }
 
 int main(void)
