@@ -1,7 +1,8 @@
 /* ex_argmax.c -- exercise 5 of chapter 5, reduce_argmax: the index of the
- * first maximum, exact against the CPU on the book's ladder of sizes, with
- * ties (inputs from a few values), all -inf, and the maximum at either
- * end. */
+ * first maximum, exact against the CPU on the book's ladder of sizes up to
+ * 10^7 + 1, with ties (inputs from a few values), all -inf, the
+ * maximum at either end, and a maximum of -0 before +0 (equal: the first
+ * wins). */
 #include "exkit.h"
 #include "05-reduce/reduce.h"
 #include "05-reduce/exercises.h"
@@ -38,11 +39,11 @@ static void argmax_all_sizes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes((size_t)1 << 28); k++) {
+        for (size_t k = 0; k < tk_nsizes(10000001); k++) {
             size_t n = tk_size(k);
             uint64_t seed = tk_seed(round), st = seed;
             float *x = tk_malloc(n * sizeof *x);
-            for (int kind = 0; kind < 5; kind++) {
+            for (int kind = 0; kind < 6; kind++) {
                 for (size_t i = 0; i < n; i++)
                     x[i] = kind == 0 ? (float)tk_uniform(&st, -1.0, 1.0)
                          : kind == 1 ? (float)(int)(tk_next(&st) % 5) - 4.0f
@@ -50,6 +51,10 @@ static void argmax_all_sizes(void **s)
                                      : -1.0f;
                 if (kind == 3) x[n - 1] = 1.0f;     /* at the end */
                 if (kind == 4) x[0] = 1.0f;         /* at the start */
+                if (kind == 5) {                    /* -0 == +0: the first */
+                    x[n / 3] = -0.0f;
+                    x[n - 1] = 0.0f;
+                }
                 size_t ref = 0;
                 for (size_t i = 1; i < n; i++) if (x[i] > x[ref]) ref = i;
                 size_t got = run_argmax(x, n);

@@ -4,14 +4,15 @@
 // the index, so that of two equal values the smaller index has the larger
 // key.  argmax is then atomicMax of keys: exact, and order-free.  The
 // identity is the key 0, below every value (-inf included) and every
-// index; it is why n must be at least 1 and below 2^32.
+// index; it is why n must be at least 1 and below 2^32.  -0 is keyed as
+// +0: they are equal, so the first of them is the maximum.
 #include "common/book.h"
 #include "05-reduce/reduce.h"
 #include "05-reduce/exercises.h"
 
 __device__ unsigned long long argmax_key(float v, size_t i)
 {
-    unsigned u = __float_as_uint(v);
+    unsigned u = __float_as_uint(v == 0.0f ? 0.0f : v);   // -0 == +0
     u = (u & 0x80000000u) ? ~u : u | 0x80000000u;
     return (unsigned long long)u << 32 | (0xffffffffu - (unsigned)i);
 }
