@@ -11,12 +11,14 @@ extern "C" {
 #endif
 /* Exercise 4 (transpose-double): out (cols x rows) = the transpose of in
  * (rows x cols), doubles, through a shared-memory tile.  NULL pointers,
- * overlapping in and out, or rows or cols of 2^31 or more:
- * cudaErrorInvalidValue. */
+ * overlapping in and out, rows or cols of 2^31 or more, or more rows than
+ * a grid of 65535 tiles down covers (65535 * 32, as the chapter's
+ * transposes): cudaErrorInvalidValue. */
 cudaError_t transpose_double(const double *in, double *out, size_t rows,
                              size_t cols);
 /* Exercise 5 (transpose-inplace): a (n x n) becomes its transpose, in
- * place.  A NULL a or n >= 2^31: cudaErrorInvalidValue. */
+ * place.  A NULL a, n >= 2^31 or n > 65535 * 32 (the grid's y limit):
+ * cudaErrorInvalidValue. */
 cudaError_t transpose_inplace(float *a, size_t n);
 #ifdef __cplusplus
 }

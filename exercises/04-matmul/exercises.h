@@ -1,7 +1,9 @@
 /* exercises.h -- chapter 4's code exercises: the launchers a student
  * writes in exercises/04-matmul/NAME.cu; tests/04-matmul/ex_NAME.c tests
  * them.  As in matmul.h: device pointers to row-major matrices, A is
- * M x K, B is K x N, C is M x N; NULL pointers, or M or N of 2^31 or more:
+ * M x K, B is K x N, C is M x N; NULL pointers, M or N of 2^31 or more,
+ * or M past what a grid of 65535 tiles down covers (65535 * 16 with 16 x 16
+ * tiles, as matmul.h's launchers refuse what their grid cannot cover):
  * cudaErrorInvalidValue; M or N = 0 does nothing; K = 0 is an empty sum. */
 #ifndef EX_04_MATMUL_H
 #define EX_04_MATMUL_H
