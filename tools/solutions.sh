@@ -48,6 +48,7 @@ for ch in $(tools/chapters.sh); do
       name = substr($0, 11, length($0) - 12)
       file = "exercises/" ch "/solutions/" name ".cu"
       if ((getline line < file) <= 0) { print "solutions.sh: " FILENAME ": no " file > "/dev/stderr"; bad = 1; exit 1 }
+      printf "`\\needspace{8\\baselineskip}`{=latex}\n\n" >> out   # the caption stays with its listing
       printf "`%s`\\\n(tested by `tests/%s/ex_%s.c`):\n\n~~~~~~~~ {.cuda}\n", file, ch, name >> out
       do print esc(line) >> out; while ((getline line < file) > 0)
       close(file)
