@@ -12,7 +12,7 @@ NWFILES  := $(addprefix chapters/,$(addsuffix .nw,$(CHAPTERS)))
 # The GPU whose measurements the book shows (book.yaml, or make pdf GPU=).
 # make bench writes to the GPU it runs on, or to GPU= when given.
 GPU      ?= $(shell tools/chapters.sh gpu)
-WEAVING  := $(filter pdf html bench build/book.% build/html/%,$(or $(MAKECMDGOALS),pdf))
+WEAVING  := $(filter pdf instructor html bench build/book.% build/book-% build/html/%,$(or $(MAKECMDGOALS),pdf))
 ifneq ($(WEAVING),)
 ifeq ($(strip $(GPU)),)
 $(error book.yaml: build: has no gpu: (the GPU whose data the book shows); or give GPU=)
@@ -59,7 +59,7 @@ CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB
 # make reads this file, for the goals that compile, so that make -n is true.
 HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
 SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
-NOCOMPILE := pdf html tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
+NOCOMPILE := pdf instructor html build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
 ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
 ifneq ($(shell SRC=$(SRC) tools/build-src.sh >&2; echo $$?),0)
 $(error the build stops here)
@@ -121,7 +121,7 @@ $(error make clean runs on its own: make clean, then make $(filter-out clean,$(M
 endif
 endif
 
-.PHONY: pdf html test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
+.PHONY: pdf instructor html test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -165,7 +165,7 @@ build/obj/benchkit.o: tests/common/benchkit.cu build/nvcc.flags | nvcc-found
 # cmocka) and its benchmark (tests/CH/bench*.cu).
 define chapter_rules
 $(1)_OBJ := $$(patsubst tangled/%.cu,build/obj/%.o,$$(wildcard tangled/$(1)/*.cu))
-$(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(wildcard tests/$(1)/*.c))
+$(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(filter-out tests/$(1)/ex_%,$$(wildcard tests/$(1)/*.c)))
 $(1)_BENCH := $$(wildcard tests/$(1)/bench*.cu)
 build/$(1)/%.o: tests/$(1)/%.c build/cc.flags | nvcc-found
 	@mkdir -p build/$(1)
@@ -187,14 +187,56 @@ $(foreach c,$(CODE_CH),$(eval $(call chapter_rules,$(c))))
 build/11-convolution/bench: build/obj/02-memory/memory.o
 -include $(wildcard build/obj/*.d build/obj/*/*.d build/*/*.d)
 
+
+# ---- exercises (the course kit) ----------------------------------------------------
+# exercises/CH/NAME.cu is the student's file (a stub with a TODO until it is
+# written), exercises/CH/solutions/NAME.cu its solution, tests/CH/ex_NAME.c
+# the driver that tests either (tests/common/exkit.h), and
+# exercises/CH/exercises.h declares the launchers.  An exercise program
+# links its chapter's objects and those of the chapters listed in
+# exercises/CH/uses (chapter 10's use chapter 9's scan).  make test runs
+# the solutions; make exercise EX=CH/NAME and make exercises the students'.
+EXERCISES := $(foreach c,$(CODE_CH),$(patsubst exercises/%.cu,%,$(wildcard exercises/$(c)/*.cu)))
+# $(1) = CH/NAME, $(2) = CH, $(3) = ex (the student's) or sol, $(4) = the .cu
+define exercise_rules
+build/$(3)/$(1).o: $(4) build/nvcc.flags | nvcc-found
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) $$(NVFLAGS) -Iexercises -MMD -MP -MF build/$(3)/$(1).d -c $$< -o $$@
+build/$(3)/$(1).drv.o: tests/$(2)/ex_$$(notdir $(1)).c build/cc.flags | nvcc-found
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) -Itests/$(2) -Iexercises -DEX_NAME='"$(1)"' -DEX_FILE='"$(4)"' -MMD -MP -c $$< -o $$@
+build/$(3)/$(1): build/$(3)/$(1).o build/$(3)/$(1).drv.o $$($(2)_OBJ) $$(foreach u,$$(shell cat exercises/$(2)/uses 2>/dev/null),$$($$(u)_OBJ)) build/obj/testkit.o
+	$$(NVCC) $$(GENCODE) -o $$@ $$(filter %.o,$$^) $$(LIBS)
+endef
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e),$(patsubst %/,%,$(dir $(e))),ex,exercises/$(e).cu)))
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e),$(patsubst %/,%,$(dir $(e))),sol,exercises/$(dir $(e))solutions/$(notdir $(e)).cu)))
+-include $(wildcard build/ex/*/*.d build/sol/*/*.d)
+SOLUTIONS := $(foreach c,$(CH),$(addprefix build/sol/,$(filter $(c)/%,$(EXERCISES))))
+
+.PHONY: exercise exercises
+ifneq ($(filter exercise,$(MAKECMDGOALS)),)
+ifeq ($(filter $(EX),$(EXERCISES)),)
+$(error make exercise EX=CH/NAME, NAME one of the files in exercises/CH/: $(EXERCISES))
+endif
+endif
+exercise: build/ex/$(EX)
+	@tools/run-tests.sh build/ex/$(EX)
+# Every student file, each built on its own (one that does not compile is
+# reported, the others still run), then a table.
+exercises: | nvcc-found
+	@mkdir -p build/ex && rm -f $(addprefix build/ex/,$(EXERCISES))
+	@$(MAKE) --no-print-directory -k $(addprefix build/ex/,$(EXERCISES)) > build/ex-build.log 2>&1 \
+	  || echo "exercises: some did not build; build/ex-build.log says why"
+	@tools/exercises.sh $(EXERCISES)
+
 TESTS   := $(foreach c,$(CH),build/$(c)/test)
 BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/bench))
 
 # ---- test ------------------------------------------------------------------------
 # Toolchain tests run with the whole book, not with CH=.
 TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh tests/tools/test_html.sh)
-test: deps-test $(TESTS)
-	@tools/run-tests.sh $(TESTS) $(TOOLTESTS)
+test: deps-test $(TESTS) $(SOLUTIONS)
+	@tools/run-tests.sh $(TESTS) $(SOLUTIONS) $(TOOLTESTS)
 
 sanitize: $(TESTS)
 	@tools/sanitize.sh $(TESTS)
@@ -211,20 +253,31 @@ bench: $(BENCHES)
 
 # ---- weave ---------------------------------------------------------------------
 FIGURES := $(wildcard figures/*.tex) $(wildcard figures/data/$(GPU)/*.csv)
-pdf: build/book.pdf
+# Two editions from one weave: the student book (build/book.pdf, make pdf)
+# and the instructor edition (build/book-instructor.pdf, make instructor or
+# make pdf EDITION=instructor), which weaves the appendix of solutions
+# (tools/solutions.sh, from exercises/*/answers.md and the tested
+# solutions) after the chapters and links each exercise to its solution
+# (tools/instructor.awk).  The web edition has no solutions.
+EDITION  ?= student
+ifeq ($(filter student instructor,$(EDITION)),)
+$(error EDITION=$(EDITION): student (the default) or instructor)
+endif
+pdf: build/book$(if $(filter instructor,$(EDITION)),-instructor).pdf
+instructor: build/book-instructor.pdf
+ANSWERS  := $(wildcard exercises/*/answers.md exercises/*/solutions/*.cu)
 build/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
 	@mkdir -p build
 	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(DRAFTING) -v gpu=$(GPU) > $@
+build/solutions.nw: tools/solutions.sh $(ANSWERS) $(NWFILES) book.yaml
+	@mkdir -p build
+	tools/solutions.sh $@ build/solutions.list
+build/book-instructor.md: $(NWFILES) build/solutions.nw tools/instructor.awk tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
+	tools/noweb.sh weave $(NWFILES) build/solutions.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(DRAFTING) -v gpu=$(GPU) \
+	  | gawk -f tools/instructor.awk -v list=build/solutions.list > $@
 # The GPU whose numbers the book shows, for the figures' \input paths.
 build/gpu.tex: build/weave.flags
 	@printf '\\newcommand{\\bookgpu}{%s}\n' '$(GPU)' > $@
-build/book.tex: build/book.md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
-	pandoc $< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
-	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
-	  -V documentclass=book -V classoption=oneside -V geometry:textwidth=6.3in,textheight=9in \
-	  -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
-	  -V monofontoptions=Scale=0.85 -V fontsize=10pt -V colorlinks=true -V linkcolor=blue \
-	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $@
 # Chapter 13's pictures: the CPU reference renders the scenes and libpng
 # writes them (tools/render-png.c, plain C); its figures include them.
 PICS13 := build/13-renderer/pics/.done
@@ -233,12 +286,24 @@ $(PICS13): tools/render-png.c $(wildcard tangled/13-renderer/*.h)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Itangled -o build/13-renderer/render-png $< -lpng -lm
 	build/13-renderer/render-png $(dir $@)
 	@touch $@
-build/book.pdf: build/book.tex $(FIGURES) $(PICS13)
+# $(1): the edition's suffix, empty for the student book.
+define pdf_rules
+build/book$(1).tex: build/book$(1).md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
+	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
+	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
+	  -V documentclass=book -V classoption=oneside -V geometry:textwidth=6.3in,textheight=9in \
+	  -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
+	  -V monofontoptions=Scale=0.85 -V fontsize=10pt -V colorlinks=true -V linkcolor=blue \
+	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $$@
+build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS13)
 	cd build && for pass in 1 2; do \
-	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
-	  || { grep -A5 '^!' xelatex.log; echo "xelatex failed: see build/xelatex.log"; exit 1; }; done
-	@grep -q 'There were undefined references' build/xelatex.log && { echo "pdf: undefined references"; exit 1; } || true
-	@echo "pdf: build/book.pdf ($$(grep -o 'Output written.*' build/xelatex.log))"
+	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book$(1).tex > xelatex$(1).log 2>&1 \
+	  || { grep -A5 '^!' xelatex$(1).log; echo "xelatex failed: see build/xelatex$(1).log"; exit 1; }; done
+	@grep -q 'There were undefined references' build/xelatex$(1).log && { echo "pdf: undefined references"; exit 1; } || true
+	@echo "pdf: build/book$(1).pdf ($$$$(grep -o 'Output written.*' build/xelatex$(1).log))"
+endef
+$(eval $(call pdf_rules,))
+$(eval $(call pdf_rules,-instructor))
 
 # ---- the web edition -------------------------------------------------------------
 # The same weave as the PDF's, its chunk markup in HTML (nw2md.awk -v
