@@ -1,0 +1,50 @@
+// probe.cu -- chapter 14: the empty kernel and the latency chains.
+#include "common/book.h"
+#include "14-method/probe.h"
+
+// <<An empty kernel>>
+__global__ void empty_kernel(void) {}
+
+// <<Time a dependent chain on one warp>>
+template <int OP>
+__global__ void chain_kernel(unsigned steps, unsigned shift,
+                             long long *ticks, unsigned *out)
+{
+    __shared__ unsigned s[32];
+    const unsigned lane = threadIdx.x, src = (lane + shift) & 31u;
+    s[lane] = src;
+    __syncwarp();
+    unsigned v = OP == PROBE_SHARED ? lane : lane * 7u + 1u;
+    long long t0 = clock64();
+#pragma unroll 16
+    for (unsigned k = 0; k < steps; k++) {
+        if (OP == PROBE_SHFL) v = __shfl_sync(0xffffffffu, v, src);
+        else if (OP == PROBE_SHARED) v = s[v];
+        else v = v * 3u + shift;
+    }
+    long long t1 = clock64();
+    out[lane] = v;
+    if (lane == 0) *ticks = t1 - t0;
+}
+
+extern "C" cudaError_t probe_empty(unsigned grid, unsigned block)
+{
+    if (grid < 1 || block < 1 || block > 1024) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    empty_kernel<<<grid, block>>>();
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t probe_chain(int op, unsigned steps, unsigned shift,
+                                   long long *ticks, unsigned *out)
+{
+    if (!ticks || !out || steps < 1) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    switch (op) {
+    case PROBE_IMAD: chain_kernel<PROBE_IMAD><<<1, 32>>>(steps, shift, ticks, out); break;
+    case PROBE_SHFL: chain_kernel<PROBE_SHFL><<<1, 32>>>(steps, shift, ticks, out); break;
+    case PROBE_SHARED: chain_kernel<PROBE_SHARED><<<1, 32>>>(steps, shift, ticks, out); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}

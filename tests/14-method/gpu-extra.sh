@@ -1,0 +1,42 @@
+#!/bin/bash
+# gpu-extra.sh -- chapter 14's counters, run by `make bench` after the
+# benchmarks.  Nsight Compute profiles one launch of each histogram on 2^28
+# bytes, uniform and one repeated byte (build/14-method/bench --ncu VARIANT
+# INPUT): DRAM throughput, achieved occupancy, cycles between issues, and
+# the stall reasons in cycles per issued instruction; the values go to
+# figures/data/$BOOK_GPU/14-method-ncu.csv.
+set -o pipefail
+. tools/ncu-lib.sh
+ncu_find || exit 1
+gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
+bench=build/14-method/bench
+[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+st=smsp__average_warps_issue_stalled
+metrics="dram__throughput.avg.pct_of_peak_sustained_elapsed
+sm__warps_active.avg.pct_of_peak_sustained_active
+smsp__average_warps_active_per_issue_active.ratio
+${st}_lg_throttle_per_issue_active.ratio
+${st}_long_scoreboard_per_issue_active.ratio
+${st}_mio_throttle_per_issue_active.ratio
+${st}_short_scoreboard_per_issue_active.ratio
+${st}_barrier_per_issue_active.ratio"
+metrics=$(echo $metrics)
+out=figures/data/$gpu/14-method-ncu.csv
+mkdir -p "$(dirname "$out")"
+tmp=$out.tmp; log=$out.log
+trap 'rm -f "$tmp" "$log"' EXIT
+ncu_header "one launch each on 2^28 bytes, ncu --clock-control none; stalls in cycles per issued instruction" \
+  "variant,dram_pct,occupancy_pct,cpi,lg_throttle,long_sb,mio_throttle,short_sb,barrier" > "$tmp"
+for input in uniform same; do
+  for v in global shared shared_vec warp runs; do
+    if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
+         --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" "$input" > "$log" 2>&1; then
+      echo "gpu-extra: ncu failed for $v $input:"; cat "$log"; exit 1
+    fi
+    vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+    echo "${v}_$input,$vals" >> "$tmp"
+    echo "gpu-extra: $(tail -1 "$tmp")"
+  done
+done
+mv "$tmp" "$out"
+echo "gpu-extra: wrote $out"
