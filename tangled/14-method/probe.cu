@@ -40,11 +40,13 @@ extern "C" cudaError_t probe_chain(int op, unsigned steps, unsigned shift,
 {
     if (!ticks || !out || steps < 1) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    switch (op) {
-    case PROBE_IMAD: chain_kernel<PROBE_IMAD><<<1, 32>>>(steps, shift, ticks, out); break;
-    case PROBE_SHFL: chain_kernel<PROBE_SHFL><<<1, 32>>>(steps, shift, ticks, out); break;
-    case PROBE_SHARED: chain_kernel<PROBE_SHARED><<<1, 32>>>(steps, shift, ticks, out); break;
-    default: return cudaErrorInvalidValue;
-    }
+    if (op == PROBE_IMAD)
+        chain_kernel<PROBE_IMAD><<<1, 32>>>(steps, shift, ticks, out);
+    else if (op == PROBE_SHFL)
+        chain_kernel<PROBE_SHFL><<<1, 32>>>(steps, shift, ticks, out);
+    else if (op == PROBE_SHARED)
+        chain_kernel<PROBE_SHARED><<<1, 32>>>(steps, shift, ticks, out);
+    else
+        return cudaErrorInvalidValue;
     return cudaGetLastError();
 }
