@@ -4,8 +4,8 @@
 //                        the streaming-read ceiling of the same run
 //   14-method-probe.csv  the launch rate and round trip of an empty kernel,
 //                        and the latency chains in cycles and ns
-// With --ncu VARIANT INPUT it runs one launch of one histogram on 2^28
-// bytes, for tests/14-method/gpu-extra.sh.
+// With --ncu it runs one launch of each histogram on 2^28 bytes of each
+// input, for tests/14-method/gpu-extra.sh.
 #include <cub/cub.cuh>
 #include <chrono>
 #include <cstring>
@@ -58,21 +58,24 @@ static void fill(unsigned char *x, size_t n, bool same)
     BOOK_CHECK(cudaDeviceSynchronize());
 }
 
-static int ncu_mode(const char *name, const char *input)
+// One launch of every histogram, uniform bytes first, then one repeated
+// byte: ten launches for ncu to profile in one process.
+static int ncu_mode(void)
 {
     const size_t n = (size_t)1 << 28;
     unsigned char *x; unsigned *bins;
     BOOK_CHECK(cudaMalloc(&x, n));
     BOOK_CHECK(cudaMalloc(&bins, HIST_BINS * sizeof(unsigned)));
-    fill(x, n, strcmp(input, "same") == 0);
-    for (const variant &v : variants)
-        if (strcmp(v.name, name) == 0) {
+    for (int same = 0; same < 2; same++) {
+        fill(x, n, same);
+        for (const variant &v : variants) {
             BOOK_CHECK(v.fn(x, n, bins));
             BOOK_CHECK(cudaDeviceSynchronize());
-            return 0;
         }
-    fprintf(stderr, "bench --ncu: no variant %s\n", name);
-    return 1;
+    }
+    BOOK_CHECK(cudaFree(x));
+    BOOK_CHECK(cudaFree(bins));
+    return 0;
 }
 
 static void histograms(void)
@@ -187,8 +190,7 @@ static void probes(void)
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "--ncu") == 0)
-        return ncu_mode(argv[2], argv[3]);
+    if (argc == 2 && strcmp(argv[1], "--ncu") == 0) return ncu_mode();
     probes();
     histograms();
     return 0;

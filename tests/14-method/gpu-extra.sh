@@ -1,9 +1,10 @@
 #!/bin/bash
 # gpu-extra.sh -- chapter 14's counters, run by `make bench` after the
+# gpu-extra.sh -- chapter 14's counters, run by `make bench` after the
 # benchmarks.  Nsight Compute profiles one launch of each histogram on 2^28
-# bytes, uniform and one repeated byte (build/14-method/bench --ncu VARIANT
-# INPUT): DRAM throughput, achieved occupancy, cycles between issues, and
-# the stall reasons in cycles per issued instruction; the values go to
+# bytes, uniform and one repeated byte (build/14-method/bench --ncu): DRAM
+# throughput, achieved occupancy, cycles between issues, and the stall
+# reasons in cycles per issued instruction; the values go to
 # figures/data/$BOOK_GPU/14-method-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
@@ -27,16 +28,22 @@ tmp=$out.tmp; log=$out.log
 trap 'rm -f "$tmp" "$log"' EXIT
 ncu_header "one launch each on 2^28 bytes, ncu --clock-control none; stalls in cycles per issued instruction" \
   "variant,dram_pct,occupancy_pct,cpi,lg_throttle,long_sb,mio_throttle,short_sb,barrier" > "$tmp"
+# One process, ten launches (the five variants on uniform bytes, then on
+# one repeated byte); the log is split by ncu's result ID.
+if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
+     --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
+  echo "gpu-extra: ncu failed:"; cat "$log"; exit 1
+fi
+id=0
 for input in uniform same; do
   for v in global shared shared_vec warp runs; do
-    if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
-         --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" "$input" > "$log" 2>&1; then
-      echo "gpu-extra: ncu failed for $v $input:"; cat "$log"; exit 1
-    fi
-    vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+    awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
+    vals=$(ncu_values "$log.one" $metrics) || { cat "$log"; exit 1; }
     echo "${v}_$input,$vals" >> "$tmp"
     echo "gpu-extra: $(tail -1 "$tmp")"
+    id=$((id + 1))
   done
 done
+rm -f "$log.one"
 mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"
