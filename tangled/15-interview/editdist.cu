@@ -46,7 +46,10 @@ extern "C" cudaError_t ed_diagonals(const char *a, size_t la, const char *b,
 {
     BOOK_TRY(ed_check(a, la, b, lb, dist));
     if (!work) return cudaErrorInvalidValue;
-    if (la > lb) { const char *t = a; a = b; b = t; size_t u = la; la = lb; lb = u; }
+    if (la > lb) {                               // a is the shorter
+        const char *t = a; a = b; b = t;
+        size_t u = la; la = lb; lb = u;
+    }
     if (la == 0) return ed_set(dist, (int)lb);
     int m = (int)la, n = (int)lb;
     int *c[3] = {work, work + m + 1, work + 2 * (m + 1)};
@@ -103,7 +106,10 @@ extern "C" cudaError_t ed_block(const char *a, size_t la, const char *b,
                                 size_t lb, int *dist)
 {
     BOOK_TRY(ed_check(a, la, b, lb, dist));
-    if (la > lb) { const char *t = a; a = b; b = t; size_t u = la; la = lb; lb = u; }
+    if (la > lb) {                               // a is the shorter
+        const char *t = a; a = b; b = t;
+        size_t u = la; la = lb; lb = u;
+    }
     if (la > ED_BLOCK_MAX) return cudaErrorInvalidValue;
     if (la == 0) return ed_set(dist, (int)lb);
     size_t smem = 3 * (la + 1) * sizeof(int);    // at most 48012 bytes
@@ -127,7 +133,10 @@ __global__ void ed_batch_kernel(const char *s, size_t nchars,
     }
     const char *a = s + a0, *b = s + b0;
     size_t la = b0 - a0, lb = e - b0;
-    if (la > lb) { const char *t = a; a = b; b = t; size_t u = la; la = lb; lb = u; }
+    if (la > lb) {                               // a is the shorter
+        const char *t = a; a = b; b = t;
+        size_t u = la; la = lb; lb = u;
+    }
     if (la > ED_BATCH_MAX || lb > ED_MAX_LEN) {
         if (lane == 0) dist[k] = -1;
         return;

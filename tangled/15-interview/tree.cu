@@ -58,7 +58,8 @@ extern "C" cudaError_t tree_path_sum(const int *left, const int *right,
                                      const unsigned char *val, size_t n,
                                      void *work, unsigned long long *sum)
 {
-    if (!left || !right || !val || !work || !sum) return cudaErrorInvalidValue;
+    if (!left || !right || !val || !work || !sum)
+        return cudaErrorInvalidValue;
     if (n == 0 || n >= ((size_t)1 << 31) || !is_aligned(work, 8))
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
