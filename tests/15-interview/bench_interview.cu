@@ -67,11 +67,12 @@ static cudaError_t run(void *p)
 }
 
 static FILE *f;
-static void row(const char *name, const char *size, double gpu, double h2d,
-                double cpu)
+// One row: a unique key, what ran, its size, the times and the ratios.
+static void row(const char *key, const char *name, const char *size,
+                double gpu, double h2d, double cpu)
 {
-    bk_row(f, "%s,%s,%.4f,%.4f,%.4f,%.3f,%.3f\n", name, size, gpu, gpu + h2d,
-           cpu, cpu / gpu, cpu / (gpu + h2d));
+    bk_row(f, "%s,%s,%s,%.4f,%.4f,%.4f,%.3f,%.3f\n", key, name, size, gpu,
+           gpu + h2d, cpu, cpu / gpu, cpu / (gpu + h2d));
 }
 
 static void edit_distances(void)
@@ -94,16 +95,19 @@ static void edit_distances(void)
     const size_t lens[] = {1000, 4000, 20000};
     for (size_t L : lens) {
         c.la = c.lb = L;
-        char size[32];
+        char size[32], key[64];
         snprintf(size, sizeof size, "%zux%zu", L, L);
         double cpu = cpu_ms([&] { ed_ref(a.data(), L, b.data(), L); },
                             L > 4000 ? 1 : 3);
         double h2d = h2d_ms(a.data(), 2 * L);
         c.which = 0;
-        row("ed_diagonals", size, bk_median_ms(run, &c, 20), h2d, cpu);
+        snprintf(key, sizeof key, "ed_diagonals_%zu", L);
+        row(key, "one kernel a diagonal", size, bk_median_ms(run, &c, 20),
+            h2d, cpu);
         if (L <= ED_BLOCK_MAX) {
             c.which = 1;
-            row("ed_block", size, bk_median_ms(run, &c, 20), h2d, cpu);
+            snprintf(key, sizeof key, "ed_block_%zu", L);
+            row(key, "one block", size, bk_median_ms(run, &c, 20), h2d, cpu);
         }
     }
     // A batch of 10^5 pairs of lengths 32 to 127 over 4 letters.
@@ -128,16 +132,19 @@ static void edit_distances(void)
     }, 1);
     double h2d = h2d_ms(s.data(), s.size()) +
                  h2d_ms(off.data(), off.size() * sizeof(size_t));
-    row("ed_batch", "100000 pairs 32-127", bk_median_ms(run, &c, 20), h2d, cpu);
+    row("ed_batch", "a warp a pair", "100000 pairs of 32-127",
+        bk_median_ms(run, &c, 20), h2d, cpu);
     BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(ds)); BOOK_CHECK(cudaFree(doff));
     BOOK_CHECK(cudaFree(c.work)); BOOK_CHECK(cudaFree(c.dist));
 }
 
 static void trees(void)
 {
-    struct { const char *name; int shape; size_t n; } cases[] = {
-        {"tree_random", 2, 1000}, {"tree_random", 2, 10000000},
-        {"tree_path", 0, 1000000}, {"tree_complete", 1, ((size_t)1 << 24) - 1},
+    struct { const char *key, *name; int shape; size_t n; } cases[] = {
+        {"tree_random_1000", "random tree", 2, 1000},
+        {"tree_random_10000000", "random tree", 2, 10000000},
+        {"tree_path", "path", 0, 1000000},
+        {"tree_complete", "complete tree", 1, ((size_t)1 << 24) - 1},
     };
     for (auto &t : cases) {
         size_t n = t.n;
@@ -172,7 +179,7 @@ static void trees(void)
                      h2d_ms(r.data(), n * sizeof(int)) + h2d_ms(v.data(), n);
         char size[32];
         snprintf(size, sizeof size, "%zu nodes", n);
-        row(t.name, size, bk_median_ms(run, &c, 20), h2d, cpu);
+        row(t.key, t.name, size, bk_median_ms(run, &c, 20), h2d, cpu);
         BOOK_CHECK(cudaFree(dl)); BOOK_CHECK(cudaFree(dr)); BOOK_CHECK(cudaFree(dv));
         BOOK_CHECK(cudaFree(c.tw)); BOOK_CHECK(cudaFree(c.sum));
     }
@@ -181,7 +188,8 @@ static void trees(void)
 int main(void)
 {
     f = bk_csv_open("15-interview",
-                    "case,size,gpu_ms,gpu_h2d_ms,cpu_ms,cpu_over_gpu,cpu_over_gpu_h2d");
+                    "key,case,size,gpu_ms,gpu_h2d_ms,cpu_ms,cpu_over_gpu,"
+                    "cpu_over_gpu_h2d");
     edit_distances();
     trees();
     bk_csv_close(f);
