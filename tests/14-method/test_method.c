@@ -155,7 +155,7 @@ static void chains_compute_their_recurrence(void **s)
                     else {
                         want = lane * 7u + 1u;
                         for (unsigned i = 0; i < steps[k]; i++)
-                            want = want * 3u + shift;
+                            want = want * want + shift;
                     }
                     if (got[lane] != want)
                         print_error("op %d, %u steps, lane %u: %u, expected "
