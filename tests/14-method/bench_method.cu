@@ -1,6 +1,6 @@
 // bench_method.cu -- chapter 14's measurements (make bench).
 //   14-method.csv        the five histograms and CUB's HistogramEven on
-//                        2^30 bytes, uniform and one repeated byte, beside
+//                        2^28 bytes, uniform and one repeated byte, beside
 //                        the streaming-read ceiling of the same run
 //   14-method-probe.csv  the launch rate and round trip of an empty kernel,
 //                        and the latency chains in cycles and ns
@@ -80,7 +80,7 @@ static int ncu_mode(void)
 
 static void histograms(void)
 {
-    const size_t n = (size_t)1 << 30;
+    const size_t n = (size_t)1 << 28;   // 256 MiB, four times the L2
     const int reps = 25;
     double read = bk_read_gbps(n);
     ctx c;
@@ -107,7 +107,6 @@ static void histograms(void)
                cub_ms, cub, cub / read);
         for (const variant &v : variants) {
             c.fn = v.fn;
-            // The slowest (global atomics on one byte) gets fewer runs.
             double ms = bk_median_ms(run_hist, &c, 20);
             double g = n / (ms * 1e6);
             bk_row(f, "%s_%s,%s,%s,%zu,%.4f,%.1f,%.4f,%.4f\n", v.name, in,
