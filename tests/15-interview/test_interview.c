@@ -213,6 +213,45 @@ static void ed_bad_arguments(void **s)
     tk_free(w);
 }
 
+/* The CPU reference on answers known by hand, and on the full-table DP
+ * (every entry kept) for random strings: no GPU needed. */
+static void ref_known_answers(void **s)
+{
+    (void)s;
+    assert_int_equal(ed_ref("", 0, "", 0), 0);
+    assert_int_equal(ed_ref("abc", 3, "", 0), 3);
+    assert_int_equal(ed_ref("", 0, "ab", 2), 2);
+    assert_int_equal(ed_ref("kitten", 6, "sitting", 7), 3);
+    assert_int_equal(ed_ref("sitting", 7, "kitten", 6), 3);
+    assert_int_equal(ed_ref("intention", 9, "execution", 9), 5);
+    uint64_t st = tk_seed(0);
+    enum { L = 60 };
+    static int D[L + 1][L + 1];
+    for (int t = 0; t < 50; t++) {
+        char a[L], b[L];
+        size_t la = tk_next(&st) % (L + 1), lb = tk_next(&st) % (L + 1);
+        rand_string(a, la, 3, &st);
+        rand_string(b, lb, 3, &st);
+        for (size_t i = 0; i <= la; i++)
+            for (size_t j = 0; j <= lb; j++) {
+                if (i == 0 || j == 0) { D[i][j] = (int)(i + j); continue; }
+                int v = D[i - 1][j] + 1, w = D[i][j - 1] + 1;
+                int x = D[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+                D[i][j] = v < w ? (v < x ? v : x) : (w < x ? w : x);
+            }
+        assert_int_equal(ed_ref(a, la, b, lb), D[la][lb]);
+    }
+    int l3[3] = {1, -1, -1}, r3[3] = {2, -1, -1};
+    unsigned char v3[3] = {1, 2, 3};
+    assert_true(tree_ref(l3, r3, v3, 3) == 25);
+    int l1 = -1, r1 = -1;
+    unsigned char v1 = 7;
+    assert_true(tree_ref(&l1, &r1, &v1, 1) == 7);
+    /* A cycle (1 -> 2 -> 1) ends: at most n visits. */
+    int lc[3] = {1, 2, 1}, rc[3] = {-1, -1, -1};
+    (void)tree_ref(lc, rc, v3, 3);
+}
+
 /* ---- root-to-leaf numbers ---------------------------------------------- */
 
 enum { T_PATH_LEFT, T_PATH_ZIGZAG, T_COMPLETE, T_RANDOM };
@@ -350,6 +389,7 @@ static void tree_bad_arguments(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ref_known_answers),
         cmocka_unit_test(ed_bad_arguments),
         cmocka_unit_test(ed_edge_cases),
         cmocka_unit_test(ed_random),
