@@ -126,6 +126,26 @@ static double now_us(void)
         steady_clock::now().time_since_epoch()).count();
 }
 
+// The verdicts of section "Folklore, measured" for the rules these probes
+// test, by one stated rule: a measurement within a factor of two of the
+// rule's number holds it; otherwise the words say which way it is off.
+static const char *judge(double measured, double claimed)
+{
+    return measured > 2 * claimed   ? "does not hold: more than twice"
+           : measured < claimed / 2 ? "does not hold: less than half"
+                                    : "holds (within a factor of 2)";
+}
+static void verdicts(double rate, double trip, double shfl, double shared)
+{
+    FILE *v = bk_csv_open("14-method-verdict", "rule,verdict");
+    bk_row(v, "launch_rate,%s\n", judge(rate, 5.0));
+    bk_row(v, "launch_round_trip,%s\n", judge(trip, 5.0));
+    bk_row(v, "shfl_cycles,%s\n", judge(shfl, 5.0));
+    bk_row(v, "shared_cycles,%s\n", judge(shared, 20.0));
+    bk_row(v, "shfl_over_shared,%s\n", judge(shfl / shared, 0.25));
+    bk_csv_close(v);
+}
+
 static void probes(void)
 {
     FILE *f = bk_csv_open("14-method-probe", "probe,value,unit");
@@ -146,7 +166,8 @@ static void probes(void)
         if (r >= 3) per.push_back(1000.0 * ms / batch);
     }
     std::sort(per.begin(), per.end());
-    bk_row(f, "launch_rate,%.3f,us\n", per[per.size() / 2]);
+    double rate = per[per.size() / 2];
+    bk_row(f, "launch_rate,%.3f,us\n", rate);
     // Round trip: launch and wait, timed on the host, median of 1000.
     per.clear();
     for (int r = 0; r < 1010; r++) {
@@ -156,7 +177,8 @@ static void probes(void)
         if (r >= 10) per.push_back(now_us() - t0);
     }
     std::sort(per.begin(), per.end());
-    bk_row(f, "launch_round_trip,%.3f,us\n", per[per.size() / 2]);
+    double trip = per[per.size() / 2];
+    bk_row(f, "launch_round_trip,%.3f,us\n", trip);
     // The chains: 2^16 steps, median of 25 launches' cycles.
     int khz = 0;
     BOOK_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
@@ -167,6 +189,7 @@ static void probes(void)
     BOOK_CHECK(cudaMalloc(&dout, 32 * sizeof *dout));
     const char *names[] = {"imad_chain", "shfl_chain", "shared_chain"};
     const unsigned steps = 1u << 16;
+    double cycles[3];
     for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++) {
         per.clear();
         for (int r = 0; r < 28; r++) {
@@ -176,11 +199,12 @@ static void probes(void)
             if (r >= 3) per.push_back((double)t / steps);
         }
         std::sort(per.begin(), per.end());
-        double cyc = per[per.size() / 2];
+        double cyc = cycles[op] = per[per.size() / 2];
         bk_row(f, "%s,%.2f,cycles\n", names[op], cyc);
         bk_row(f, "%s_ns,%.2f,ns\n", names[op], cyc * 1000.0 / (khz / 1000.0));
     }
     bk_csv_close(f);
+    verdicts(rate, trip, cycles[PROBE_SHFL], cycles[PROBE_SHARED]);
     BOOK_CHECK(cudaFree(dt));
     BOOK_CHECK(cudaFree(dout));
     BOOK_CHECK(cudaEventDestroy(a));
