@@ -5,6 +5,14 @@
 // <<An empty kernel>>
 __global__ void empty_kernel(void) {}
 
+// <<Load a word from shared memory at a shared address>>
+__device__ __forceinline__ unsigned ld_shared(unsigned addr)
+{
+    unsigned v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+}
+
 // <<Time a dependent chain on one warp>>
 template <int OP>
 __global__ void chain_kernel(unsigned steps, unsigned shift,
@@ -12,16 +20,18 @@ __global__ void chain_kernel(unsigned steps, unsigned shift,
 {
     __shared__ unsigned s[32];
     const unsigned lane = threadIdx.x, src = (lane + shift) & 31u;
-    s[lane] = src;
+    const unsigned base = (unsigned)__cvta_generic_to_shared(s);
+    s[lane] = base + 4 * src;       // the shared address of s[src]
     __syncwarp();
-    unsigned v = OP == PROBE_SHARED ? lane : lane * 7u + 1u;
+    unsigned v = OP == PROBE_SHARED ? base + 4 * lane : lane * 7u + 1u;
     long long t0 = clock64();
 #pragma unroll 16
     for (unsigned k = 0; k < steps; k++) {
         if (OP == PROBE_SHFL) v = __shfl_sync(0xffffffffu, v, src);
-        else if (OP == PROBE_SHARED) v = s[v];
+        else if (OP == PROBE_SHARED) v = ld_shared(v);
         else v = v * v + shift;
     }
+    if (OP == PROBE_SHARED) v = (v - base) / 4;   // back to an index
     out[lane] = v;                  // the clock waits for the chain's end
     long long t1 = clock64();
     if (lane == 0) *ticks = t1 - t0;

@@ -5,7 +5,7 @@
 #include <cuda_runtime_api.h>
 #define PROBE_IMAD 0     // v = v v + shift: integer multiply-add
 #define PROBE_SHFL 1     // v = v of lane (lane + shift) mod 32
-#define PROBE_SHARED 2   // v = s[v], s[i] = (i + shift) mod 32
+#define PROBE_SHARED 2   // v = s[v], s[i] -> s[(i + shift) mod 32]
 #ifdef __cplusplus
 extern "C" {
 #endif
