@@ -3,7 +3,14 @@
  * over 2 and 26 letters, lengths 1 to 5000, a pair of 10^5 characters with
  * a known distance, batches with malformed offsets); the root-to-leaf sum
  * by pointer jumping against the CPU on a single node, paths of 10^6, a
- * complete tree, random trees, and a path whose number wraps mod 2^64. */
+ * complete tree, random trees of up to 10^6 nodes (any earlier node a
+ * parent) and one of 10^7 (a parent among the 64 nodes before: depth about
+ * 3 x 10^5, and a CPU walk that stays in cache), and a path whose number
+ * wraps mod 2^64.  The CPU work is kept to a few seconds: the one-kernel-
+ * a-diagonal version (a launch a diagonal) runs every pair with the fixed
+ * seed and only the short ones with the fresh seed, and the CPU runs the
+ * DP on every seventh pair of the batch of 10^5 (the others are checked
+ * against the bounds of a distance). */
 #include "testkit.h"
 #include "15-interview/editdist.h"
 #include "15-interview/tree.h"
@@ -86,23 +93,33 @@ static void ed_random(void **s)
     const size_t lens[] = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 1025, 4000,
                            5000};
     const size_t nl = sizeof lens / sizeof *lens;
+    /* Launches of the diagonal version: every pair with the fixed seed, the
+     * short ones with the fresh seed; under the sanitizer (which slows
+     * every launch) the short ones only. */
+    const size_t diag_max = tk_small() ? 600 : 2100;
     for (int round = 0; round < 2; round++) {
         uint64_t seed = tk_seed(round), st = seed;
         for (size_t x = 0; x < nl; x++)
             for (size_t y = 0; y < nl; y += tk_small() ? 4 : 1) {
                 size_t la = lens[x], lb = lens[y];
-                if (tk_small() && la * lb > 70000) continue;
+                if (tk_small() && la + lb > 600) continue;
                 char *a = tk_malloc(la), *b = tk_malloc(lb);
                 int letters = (x + y) % 2 ? 26 : 2;
                 rand_string(a, la, letters, &st);
                 rand_string(b, lb, letters, &st);
                 int want = ed_ref(a, la, b, lb);
-                expect(0, a, la, b, lb, want, seed);
+                if ((round == 0 && !tk_small()) || la + lb <= diag_max)
+                    expect(0, a, la, b, lb, want, seed);
                 if ((la < lb ? la : lb) <= ED_BLOCK_MAX)
                     expect(1, a, la, b, lb, want, seed);
                 if ((la < lb ? la : lb) <= ED_BATCH_MAX)
                     expect(2, a, la, b, lb, want, seed);
-                expect(0, a, la, a, la, 0, seed);   /* equal strings */
+                if (y == 0) {                       /* equal strings */
+                    if (round == 0 && 2 * la <= diag_max)
+                        expect(0, a, la, a, la, 0, seed);
+                    if (la <= ED_BLOCK_MAX) expect(1, a, la, a, la, 0, seed);
+                    if (la <= ED_BATCH_MAX) expect(2, a, la, a, la, 0, seed);
+                }
                 free(a);
                 free(b);
             }
@@ -124,8 +141,18 @@ static void ed_long_known(void **s)
     int k = 0;
     for (size_t i = 0; i < n; i += 1 + tk_next(&st) % 2000, k++) b[i] = 'z';
     expect(0, a, n, b, n, k, seed);
-    expect(1, a, 3000, b, n, ed_ref(a, 3000, b, n), seed);
-    expect(2, a, 200, b, n, ed_ref(a, 200, b, n), seed);
+    /* the known distance again, by the other two where they apply: the
+     * first 4000 (block) and 256 (batch) characters and their copies */
+    int k4000 = 0, k256 = 0;
+    for (size_t i = 0; i < 4000; i++) {
+        k4000 += b[i] == 'z';
+        k256 += i < 256 && b[i] == 'z';
+    }
+    expect(1, a, 4000, b, 4000, k4000, seed);
+    expect(2, a, 256, b, 256, k256, seed);
+    /* a short string against a long one, by the CPU (6 x 10^7 entries) */
+    expect(1, a, 3000, b, 20000, ed_ref(a, 3000, b, 20000), seed);
+    expect(2, a, 200, b, 20000, ed_ref(a, 200, b, 20000), seed);
     free(a);
     free(b);
 }
@@ -143,7 +170,10 @@ static void ed_batches(void **s)
         size_t total = 0;
         off[0] = 0;
         for (size_t k = 0; k < 2 * pairs; k++) {
-            size_t len = tk_next(&st) % 300;   /* some over ED_BATCH_MAX */
+            /* some over ED_BATCH_MAX; under the sanitizer short strings,
+             * and one pair (the fourth) with both strings too long */
+            size_t len = tk_next(&st) % 300;
+            if (tk_small()) len = k / 2 == 3 ? 257 + k % 2 : len % 40;
             total += len;
             off[k + 1] = total;
         }
@@ -159,6 +189,9 @@ static void ed_batches(void **s)
         char *ds = tk_dev_bytes(total + 1);
         size_t *doff = tk_dev_bytes((2 * pairs + 1) * sizeof *doff);
         int *dd = tk_dev_bytes(pairs * sizeof(int));
+        /* poisoned with 0x5a5a5a5a, not -1: a pair the kernel skips must
+         * not pass as rejected */
+        TK_CUDA(cudaMemset(dd, 0x5a, pairs * sizeof(int)));
         tk_upload_bytes(ds, chars, total + 1);
         tk_upload_bytes(doff, off, (2 * pairs + 1) * sizeof *off);
         TK_CUDA(ed_batch(ds, nchars, doff, pairs, dd));
@@ -166,13 +199,21 @@ static void ed_batches(void **s)
         int *got = tk_malloc(pairs * sizeof *got);
         tk_download_bytes(got, dd, pairs * sizeof *got);
         size_t bad = 0;
+        /* The CPU's DP for every pair up to 1000; of 10^5, for every
+         * seventh (seven is odd, so every warp of a block is sampled), and
+         * for any other whose result is not within the bounds of a
+         * distance, |la - lb| to max(la, lb) (the poison is not). */
+        size_t every = pairs > 1000 ? 7 : 1;
         for (size_t k = 0; k < pairs; k++) {
             size_t a0 = off[2 * k], b0 = off[2 * k + 1], e = off[2 * k + 2];
             int want;
             if (a0 > b0 || b0 > e || e > nchars) want = -1;
             else {
                 size_t la = b0 - a0, lb = e - b0;
+                long lo = la > lb ? (long)(la - lb) : (long)(lb - la);
+                long hi = la > lb ? (long)la : (long)lb;
                 if ((la < lb ? la : lb) > ED_BATCH_MAX) want = -1;
+                else if (k % every && got[k] >= lo && got[k] <= hi) continue;
                 else want = ed_ref(chars + a0, la, chars + b0, lb);
             }
             if (got[k] != want && bad++ < 5)
@@ -254,8 +295,11 @@ static void ref_known_answers(void **s)
 
 /* ---- root-to-leaf numbers ---------------------------------------------- */
 
-enum { T_PATH_LEFT, T_PATH_ZIGZAG, T_COMPLETE, T_RANDOM };
-/* A tree of n nodes: node 0 the root, children after their parents. */
+enum { T_PATH_LEFT, T_PATH_ZIGZAG, T_COMPLETE, T_RANDOM, T_RANDOM_NEAR };
+/* A tree of n nodes: node 0 the root, children after their parents.
+ * T_RANDOM attaches each node to any earlier node with a free slot;
+ * T_RANDOM_NEAR to one of the 64 nodes before it (a deep random tree whose
+ * CPU walk stays in cache: 10^7 nodes in well under a second). */
 static void make_tree(int shape, size_t n, int *left, int *right,
                       unsigned char *val, uint64_t *st)
 {
@@ -272,7 +316,8 @@ static void make_tree(int shape, size_t n, int *left, int *right,
             if (i % 2) left[p] = (int)i; else right[p] = (int)i;
         } else {   /* attach to a random earlier node with a free slot */
             for (;;) {
-                size_t p = tk_next(st) % i;
+                size_t span = shape == T_RANDOM || i < 64 ? i : 64;
+                size_t p = i - 1 - tk_next(st) % span;
                 int side = (int)(tk_next(st) % 2);
                 int *slot = side ? &right[p] : &left[p];
                 if (*slot < 0) { *slot = (int)i; break; }
@@ -301,7 +346,7 @@ static uint64_t tree_gpu(const int *left, const int *right,
 }
 
 static const char *tname[] = {"left path", "zig-zag path", "complete",
-                              "random"};
+                              "random", "random (parents near)"};
 static void check_tree(int shape, size_t n, int round)
 {
     uint64_t seed = tk_seed(round), st = seed;
@@ -330,12 +375,14 @@ static void tree_shapes(void **s)
         check_tree(T_PATH_ZIGZAG, big, round);
         check_tree(T_COMPLETE, 7, round);
         check_tree(T_COMPLETE, tk_small() ? 4095 : ((size_t)1 << 20) - 1, round);
-        const size_t rs[] = {3, 33, 1000, 100000, 10000000};
+        const size_t rs[] = {3, 33, 1000, 100000, 1000000};
         for (size_t k = 0; k < 5; k++) {
-            if (tk_small() && rs[k] > 100000) continue;
-            if (round > 0 && rs[k] > 1000000) continue;
+            if (tk_small() && rs[k] > 10000) continue;
             check_tree(T_RANDOM, rs[k], round);
         }
+        if (!tk_small() && round == 0)
+            check_tree(T_RANDOM_NEAR, 10000000, round);
+        check_tree(T_RANDOM_NEAR, tk_small() ? 5000 : 100000, round);
     }
 }
 
