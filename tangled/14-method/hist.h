@@ -1,0 +1,24 @@
+// hist.h -- chapter 14: histograms of bytes, five ways.
+// x: n bytes in device memory; bins: 256 unsigned counters in device
+// memory, zeroed by the launcher, then counted into.  n < 2^32 (the counts
+// are 32 bits) else cudaErrorInvalidValue, as for null pointers.  The
+// _vec, _warp and _runs launchers read 16 bytes at a time and need x
+// 16-byte aligned (cudaMalloc's pointers are), else cudaErrorInvalidValue.
+#ifndef HIST_H
+#define HIST_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#define HIST_BINS 256
+#ifdef __cplusplus
+extern "C" {
+#endif
+cudaError_t hist_global(const unsigned char *x, size_t n, unsigned *bins);
+cudaError_t hist_shared(const unsigned char *x, size_t n, unsigned *bins);
+cudaError_t hist_shared_vec(const unsigned char *x, size_t n,
+                            unsigned *bins);
+cudaError_t hist_warp(const unsigned char *x, size_t n, unsigned *bins);
+cudaError_t hist_runs(const unsigned char *x, size_t n, unsigned *bins);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+// editdist.h -- appendix A: the Levenshtein distance on the GPU.
+// Strings are bytes in device memory (a pointer may be null where its
+// length is 0); lengths at most ED_MAX_LEN, else cudaErrorInvalidValue.
+// The distance goes to *dist, one int in device memory.
+#ifndef EDITDIST_H
+#define EDITDIST_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#define ED_MAX_LEN (((size_t)1 << 30) - 1)   // m + n + 1 fits an int
+#define ED_BLOCK_MAX 4000   // ed_block: the shorter string's limit
+#define ED_BATCH_MAX 256    // ed_batch: each pair's shorter string's limit
+// Work for ed_diagonals: ints, device memory.
+#define ED_WORK_INTS(la, lb) (3 * (((la) < (lb) ? (la) : (lb)) + 1))
+#ifdef __cplusplus
+extern "C" {
+#endif
+// One kernel a diagonal: any lengths; work holds ED_WORK_INTS ints.
+cudaError_t ed_diagonals(const char *a, size_t la, const char *b, size_t lb,
+                         int *work, int *dist);
+// One block sweeping the diagonals in shared memory: min(la, lb) <=
+// ED_BLOCK_MAX, else cudaErrorInvalidValue.
+cudaError_t ed_block(const char *a, size_t la, const char *b, size_t lb,
+                     int *dist);
+// Many pairs, one warp each.  Pair k is the strings s[off[2k], off[2k+1])
+// and s[off[2k+1], off[2k+2]); off has 2 pairs + 1 entries (device), s has
+// nchars bytes.  dist[k] is the distance, or -1 where the pair's offsets
+// decrease, pass nchars, or its shorter string exceeds ED_BATCH_MAX.
+cudaError_t ed_batch(const char *s, size_t nchars, const size_t *off,
+                     size_t pairs, int *dist);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,23 @@
+// tree.h -- appendix A: the sum of root-to-leaf numbers on the GPU.
+// left, right (int) and val (digits; any byte works) are device arrays of
+// n nodes; node 0 is the root, a child index outside [1, n) means none.
+// The sum of the leaves' numbers, mod 2^64, goes to *sum (device).  n <
+// 2^31 and every pointer non-null, else cudaErrorInvalidValue.  work:
+// TREE_WORK_BYTES(n) bytes of device memory, 8-byte aligned.  A malformed
+// tree (a node with two parents, a cycle) gives an unspecified sum, never
+// an access out of bounds.
+#ifndef TREE_H
+#define TREE_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#define TREE_WORK_BYTES(n) ((size_t)(n) * 40)
+#ifdef __cplusplus
+extern "C" {
+#endif
+cudaError_t tree_path_sum(const int *left, const int *right,
+                          const unsigned char *val, size_t n, void *work,
+                          unsigned long long *sum);
+#ifdef __cplusplus
+}
+#endif
+#endif

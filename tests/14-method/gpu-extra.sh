@@ -1,0 +1,56 @@
+#!/bin/bash
+# gpu-extra.sh -- chapter 14's counters, run by `make bench` after the
+# benchmarks.  Nsight Compute profiles one launch of each histogram on 2^28
+# bytes, uniform and one repeated byte (build/14-method/bench --ncu): DRAM
+# throughput, achieved occupancy, cycles between issues, and the stall
+# reasons in cycles per issued instruction; the values go to
+# figures/data/$BOOK_GPU/14-method-ncu.csv.
+set -o pipefail
+. tools/ncu-lib.sh
+ncu_find || exit 1
+gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
+bench=build/14-method/bench
+[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+# Metric names have changed between Nsight Compute versions: each column
+# takes the first of its names that this ncu knows (ncu --query-metrics
+# lists base names, without the .ratio or .pct suffix).
+known=$("$NCU" --query-metrics 2>/dev/null | awk '{ print $1 }')
+pick() {
+  local m
+  for m in "$@"; do grep -qxF "${m%.*}" <<< "$known" && { echo "$m"; return; }; done
+  echo "$1"   # none known: ask for the first, and let ncu say what is wrong
+}
+st=smsp__average_warps_issue_stalled
+lat=smsp__average_warp_latency_issue_stalled
+stall() { pick "${st}_$1_per_issue_active.ratio" "${lat}_$1.ratio"; }
+metrics="dram__throughput.avg.pct_of_peak_sustained_elapsed
+sm__warps_active.avg.pct_of_peak_sustained_active
+$(pick smsp__average_warps_active_per_issue_active.ratio smsp__average_warp_latency_per_inst_issued.ratio)
+$(stall lg_throttle) $(stall long_scoreboard) $(stall mio_throttle)
+$(stall short_scoreboard) $(stall barrier)"
+metrics=$(echo $metrics)
+out=figures/data/$gpu/14-method-ncu.csv
+mkdir -p "$(dirname "$out")"
+tmp=$out.tmp; log=$out.log
+trap 'rm -f "$tmp" "$log"' EXIT
+ncu_header "one launch each on 2^28 bytes, ncu --clock-control none; stalls in cycles per issued instruction" \
+  "variant,dram_pct,occupancy_pct,cpi,lg_throttle,long_sb,mio_throttle,short_sb,barrier" > "$tmp"
+# One process, ten launches (the five variants on uniform bytes, then on
+# one repeated byte); the log is split by ncu's result ID.
+if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
+     --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
+  echo "gpu-extra: ncu failed:"; cat "$log"; exit 1
+fi
+id=0
+for input in uniform same; do
+  for v in global shared shared_vec warp runs; do
+    awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
+    vals=$(ncu_values "$log.one" $metrics) || { cat "$log"; exit 1; }
+    echo "${v}_$input,$vals" >> "$tmp"
+    echo "gpu-extra: $(tail -1 "$tmp")"
+    id=$((id + 1))
+  done
+done
+rm -f "$log.one"
+mv "$tmp" "$out"
+echo "gpu-extra: wrote $out"

@@ -1,0 +1,200 @@
+// bench_interview.cu -- appendix A's measurements (make bench): each GPU
+// version against the CPU reference (one thread), on the same inputs.
+// GPU times are kernels only (inputs already on the GPU), median of 20
+// runs after warm-up; gpu_h2d_ms adds the upload of the inputs over PCIe,
+// for the case where the data starts on the host.  CPU times are the
+// median of 3 runs (1 for the largest; the batch's is ten times that of its
+// first tenth).  Writes 15-interview.csv.
+#include <chrono>
+#include <cstring>
+#include <vector>
+#include <algorithm>
+#include "benchkit.h"
+#include "common/book.h"
+#include "15-interview/editdist.h"
+#include "15-interview/tree.h"
+#include "15-interview/interview_ref.h"
+
+static unsigned long long st = 0x1234567ull;
+static unsigned long long next_rand(void)
+{
+    unsigned long long z = (st += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static double now_ms(void)
+{
+    using namespace std::chrono;
+    return duration<double, std::milli>(
+        steady_clock::now().time_since_epoch()).count();
+}
+template <typename F> static double cpu_ms(F f, int reps)
+{
+    std::vector<double> t;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ms();
+        f();
+        t.push_back(now_ms() - t0);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+static double h2d_ms(const void *h, size_t bytes)
+{
+    void *d;
+    BOOK_CHECK(cudaMalloc(&d, bytes));
+    double t0 = now_ms();
+    BOOK_CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+    double t = now_ms() - t0;
+    BOOK_CHECK(cudaFree(d));
+    return t;
+}
+
+struct ctx {
+    int which;
+    const char *a, *b; size_t la, lb; int *work, *dist;
+    const char *s; size_t nchars; const size_t *off; size_t pairs;
+    const int *l, *r; const unsigned char *v; size_t n; void *tw;
+    unsigned long long *sum;
+};
+static cudaError_t run(void *p)
+{
+    ctx *c = (ctx *)p;
+    if (c->which == 0) return ed_diagonals(c->a, c->la, c->b, c->lb, c->work, c->dist);
+    if (c->which == 1) return ed_block(c->a, c->la, c->b, c->lb, c->dist);
+    if (c->which == 2) return ed_batch(c->s, c->nchars, c->off, c->pairs, c->dist);
+    return tree_path_sum(c->l, c->r, c->v, c->n, c->tw, c->sum);
+}
+
+static FILE *f;
+// One row: a unique key, what ran, its size, the times and the ratios.
+static void row(const char *key, const char *name, const char *size,
+                double gpu, double h2d, double cpu)
+{
+    bk_row(f, "%s,%s,%s,%.4f,%.4f,%.4f,%.3f,%.3f\n", key, name, size, gpu,
+           gpu + h2d, cpu, cpu / gpu, cpu / (gpu + h2d));
+}
+
+static void edit_distances(void)
+{
+    const size_t big = 20000;
+    std::vector<char> a(big), b(big);
+    for (size_t i = 0; i < big; i++) {
+        a[i] = (char)('a' + next_rand() % 4);
+        b[i] = (char)('a' + next_rand() % 4);
+    }
+    ctx c;
+    memset(&c, 0, sizeof c);
+    char *d;
+    BOOK_CHECK(cudaMalloc(&d, 2 * big));
+    BOOK_CHECK(cudaMemcpy(d, a.data(), big, cudaMemcpyHostToDevice));
+    BOOK_CHECK(cudaMemcpy(d + big, b.data(), big, cudaMemcpyHostToDevice));
+    BOOK_CHECK(cudaMalloc(&c.work, ED_WORK_INTS(big, big) * sizeof(int)));
+    BOOK_CHECK(cudaMalloc(&c.dist, 200000 * sizeof(int)));
+    c.a = d; c.b = d + big;
+    const size_t lens[] = {1000, 4000, 20000};
+    for (size_t L : lens) {
+        c.la = c.lb = L;
+        char size[32], key[64];
+        snprintf(size, sizeof size, "%zux%zu", L, L);
+        double cpu = cpu_ms([&] { ed_ref(a.data(), L, b.data(), L); },
+                            L > 4000 ? 1 : 3);
+        double h2d = h2d_ms(a.data(), 2 * L);
+        c.which = 0;
+        snprintf(key, sizeof key, "ed_diagonals_%zu", L);
+        row(key, "one kernel a diagonal", size, bk_median_ms(run, &c, 20),
+            h2d, cpu);
+        if (L <= ED_BLOCK_MAX) {
+            c.which = 1;
+            snprintf(key, sizeof key, "ed_block_%zu", L);
+            row(key, "one block", size, bk_median_ms(run, &c, 20), h2d, cpu);
+        }
+    }
+    // A batch of 10^5 pairs of lengths 32 to 127 over 4 letters.
+    const size_t pairs = 100000;
+    std::vector<size_t> off(2 * pairs + 1);
+    off[0] = 0;
+    for (size_t k = 0; k < 2 * pairs; k++) off[k + 1] = off[k] + 32 + next_rand() % 96;
+    std::vector<char> s(off[2 * pairs]);
+    for (char &ch : s) ch = (char)('a' + next_rand() % 4);
+    char *ds;
+    size_t *doff;
+    BOOK_CHECK(cudaMalloc(&ds, s.size()));
+    BOOK_CHECK(cudaMalloc(&doff, off.size() * sizeof(size_t)));
+    BOOK_CHECK(cudaMemcpy(ds, s.data(), s.size(), cudaMemcpyHostToDevice));
+    BOOK_CHECK(cudaMemcpy(doff, off.data(), off.size() * sizeof(size_t),
+                          cudaMemcpyHostToDevice));
+    c.which = 2; c.s = ds; c.nchars = s.size(); c.off = doff; c.pairs = pairs;
+    // The CPU on the first tenth of the pairs, times ten (the pairs are
+    // drawn alike; the whole batch would take the CPU seconds).
+    double cpu = 10 * cpu_ms([&] {
+        for (size_t k = 0; k < pairs / 10; k++)
+            ed_ref(&s[off[2 * k]], off[2 * k + 1] - off[2 * k],
+                   &s[off[2 * k + 1]], off[2 * k + 2] - off[2 * k + 1]);
+    }, 1);
+    double h2d = h2d_ms(s.data(), s.size()) +
+                 h2d_ms(off.data(), off.size() * sizeof(size_t));
+    row("ed_batch", "a warp a pair", "100000 pairs of 32-127",
+        bk_median_ms(run, &c, 20), h2d, cpu);
+    BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(ds)); BOOK_CHECK(cudaFree(doff));
+    BOOK_CHECK(cudaFree(c.work)); BOOK_CHECK(cudaFree(c.dist));
+}
+
+static void trees(void)
+{
+    struct { const char *key, *name; int shape; size_t n; } cases[] = {
+        {"tree_random_1000", "random tree", 2, 1000},
+        {"tree_random_10000000", "random tree", 2, 10000000},
+        {"tree_path", "path", 0, 1000000},
+        {"tree_complete", "complete tree", 1, ((size_t)1 << 24) - 1},
+    };
+    for (auto &t : cases) {
+        size_t n = t.n;
+        std::vector<int> l(n, -1), r(n, -1);
+        std::vector<unsigned char> v(n);
+        for (size_t i = 0; i < n; i++) v[i] = (unsigned char)(next_rand() % 10);
+        for (size_t i = 1; i < n; i++) {
+            if (t.shape == 0) { l[i - 1] = (int)i; continue; }
+            if (t.shape == 1) { (i % 2 ? l : r)[(i - 1) / 2] = (int)i; continue; }
+            for (;;) {
+                size_t p = next_rand() % i;
+                if (l[p] < 0) { l[p] = (int)i; break; }
+                if (r[p] < 0) { r[p] = (int)i; break; }
+            }
+        }
+        ctx c;
+        memset(&c, 0, sizeof c);
+        int *dl, *dr;
+        unsigned char *dv;
+        BOOK_CHECK(cudaMalloc(&dl, n * sizeof(int)));
+        BOOK_CHECK(cudaMalloc(&dr, n * sizeof(int)));
+        BOOK_CHECK(cudaMalloc(&dv, n));
+        BOOK_CHECK(cudaMalloc(&c.tw, TREE_WORK_BYTES(n)));
+        BOOK_CHECK(cudaMalloc(&c.sum, sizeof *c.sum));
+        BOOK_CHECK(cudaMemcpy(dl, l.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        BOOK_CHECK(cudaMemcpy(dr, r.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        BOOK_CHECK(cudaMemcpy(dv, v.data(), n, cudaMemcpyHostToDevice));
+        c.which = 3; c.l = dl; c.r = dr; c.v = dv; c.n = n;
+        double cpu = cpu_ms([&] { tree_ref(l.data(), r.data(), v.data(), n); },
+                            n > 1000000 ? 1 : 3);
+        double h2d = h2d_ms(l.data(), n * sizeof(int)) +
+                     h2d_ms(r.data(), n * sizeof(int)) + h2d_ms(v.data(), n);
+        char size[32];
+        snprintf(size, sizeof size, "%zu nodes", n);
+        row(t.key, t.name, size, bk_median_ms(run, &c, 20), h2d, cpu);
+        BOOK_CHECK(cudaFree(dl)); BOOK_CHECK(cudaFree(dr)); BOOK_CHECK(cudaFree(dv));
+        BOOK_CHECK(cudaFree(c.tw)); BOOK_CHECK(cudaFree(c.sum));
+    }
+}
+
+int main(void)
+{
+    f = bk_csv_open("15-interview",
+                    "key,case,size,gpu_ms,gpu_h2d_ms,cpu_ms,cpu_over_gpu,"
+                    "cpu_over_gpu_h2d");
+    edit_distances();
+    trees();
+    bk_csv_close(f);
+    return 0;
+}
