@@ -107,7 +107,9 @@ LIBS     := -lcublas $(CMOCKA_LIBS) -lm
 # the setting does (tools/setting.sh): changing one rebuilds what uses it.
 # A dry run (make -n) only compares, so that it changes nothing for later.
 DRAFTING := $(if $(filter-out 0 no,$(DRAFT)),1,0)
-DRY      := $(if $(findstring n,$(firstword -$(MAKEFLAGS))),dry)
+# make's one-letter options are MAKEFLAGS' first word; the --no-builtin-rules
+# this Makefile adds above is not one (its n once made every run look dry).
+DRY      := $(if $(findstring n,$(filter-out --%,$(firstword -$(MAKEFLAGS)))),dry)
 SET_NVCC  := $(shell tools/setting.sh build/nvcc.flags '$(NVCC) $(NVFLAGS)' $(DRY))
 SET_CC    := $(shell tools/setting.sh build/cc.flags '$(CC) $(CFLAGS) $(LIBS)' $(DRY))
 SET_WEAVE := $(shell tools/setting.sh build/weave.flags 'draft=$(DRAFTING) gpu=$(GPU)' $(DRY))

@@ -105,6 +105,16 @@ t_rebuilds_exactly_what_changed() {
   echo "timing: one-chapter rebuild: $(( (t1 - t0) / 1000000 )) ms"
   # Flags are an input: other architectures rebuild everything.
   test "$(compiles "$tmp/f" build/01-tiny/test sm_80 | wc -l)" -ge 3 || { echo "ARCHS=sm_80 rebuilt nothing"; return 1; }
+  # And in a real build, not only make -n, run as a reader does (no -s: with
+  # no one-letter option, MAKEFLAGS once made every run look dry): ARCH=sm_80
+  # reaches the flags file and recompiles, and so does going back.  (Not
+  # make -C, which adds its own one-letter w.)
+  touch "$tmp/mark"; sleep 1
+  (cd "$tmp/f" && make build/01-tiny/test ARCH=sm_80 > /dev/null 2>&1) && grep -q 'code=\[sm_80' "$tmp/f/build/nvcc.flags" &&
+    [ "$tmp/f/build/obj/01-tiny/tiny.o" -nt "$tmp/mark" ] || { echo "a build with ARCH=sm_80 did not recompile"; return 1; }
+  touch "$tmp/mark"; sleep 1
+  (cd "$tmp/f" && make build/01-tiny/test > /dev/null 2>&1) && ! grep -q 'code=\[sm_80' "$tmp/f/build/nvcc.flags" &&
+    [ "$tmp/f/build/obj/01-tiny/tiny.o" -nt "$tmp/mark" ] || { echo "going back from ARCH=sm_80 did not recompile"; return 1; }
   # A header is an input: the launcher's header changes the test program too.
   sed -i 's/^cudaError_t tiny_scale(float \*x, size_t n);/cudaError_t tiny_scale(float *x, size_t n); \/\/ scales by 2/' "$tmp/f/chapters/01-tiny.nw" &&
   make -C "$tmp/f" -s tangle > /dev/null &&
