@@ -119,7 +119,9 @@ function csvmul(spec,    a, x, q, n, m) {  # FILE:K=A:COL:FACTOR:FORMAT, FACTOR 
     if (x !~ /^[-+0-9.eE]+$/) { err("csvmul: " x " is not a number"); return "??" }
     return fmt(a[5], x * n / m)
 }
-function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep) {
+function longest_word(h,    p, k, m) { m = 0; k = split(h, p, " "); while (k > 0) { if (length(p[k]) > m) m = length(p[k]); k-- }; return m }
+function dashes(k,    d) { d = ""; while (k-- > 0) d = d "-"; return d }
+function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, body) {
     split(spec, a, ":")
     if (!loadcsv(a[1])) return "*[Table not yet measured: " a[1] "]*\n"
     n = split(a[2], cols, ","); split(a[3], hdrs, ","); split(a[4], fmts, ",")
@@ -132,16 +134,24 @@ function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep) {
             }
             err("no column " cols[i] " in " a[1]); return ""
         }
-        out = out "| " hdrs[i] " "; sep = sep (i == 1 ? "|:--" : "|--:")
+        out = out "| " hdrs[i] " "; w[i] = longest_word(hdrs[i])
     }
-    out = out "|\n" sep "|\n"
+    # A wide table wraps to the text width with column widths in proportion
+    # to the dashes of its separator line (pandoc): as many as the widest cell.
+    body = ""
     for (r = 1; r <= csvrows[a[1]]; r++) {
         for (i = 1; i <= n; i++) {
             if (!(c = csvcol[a[1], cols[i]])) continue
-            out = out "| " fmt(fmts[i], csvcell[a[1], r, c]) " "
+            v = fmt(fmts[i], csvcell[a[1], r, c]); if (length(v) > w[i]) w[i] = length(v)
+            body = body "| " v " "
         }
-        out = out "|\n"
+        body = body "|\n"
     }
+    for (i = 1; i <= n; i++) {
+        if (!csvcol[a[1], cols[i]]) continue
+        sep = sep (i == 1 ? "|:" : "|") dashes(w[i] < 3 ? 3 : w[i]) (i == 1 ? "" : ":")
+    }
+    out = out "|\n" sep "|\n" body
     return out "\n: Measured: " csvprov[a[1]] ". Source: `" a[1] "`.\n"
 }
 function directives(s,    out, i, j, d) {

@@ -1,4 +1,4 @@
-/* render-png.c DIR -- chapter 13's pictures, made when the book is built:
+/* render-png.c DIR -- the renderer chapter's pictures, made when the book is built:
  * the CPU reference (tangled/13-renderer/render_ref.h) renders every scene
  * at SIDE x SIDE and libpng writes DIR/<scene>.png; DIR/heat.png is the
  * number of circles whose box meets each 16 x 16 tile of biglittle at

@@ -1,4 +1,4 @@
-/* circle.h -- chapter 13: a circle, a pixel, the shading modes, the
+/* circle.h -- renderer: a circle, a pixel, the shading modes, the
  * limits.  Plain C, no CUDA. */
 #ifndef CIRCLE_H
 #define CIRCLE_H

@@ -1,4 +1,4 @@
-// render.cu -- chapter 13: the circle renderers.
+// render.cu -- renderer: the circle renderers.
 #include "common/book.h"
 #include "09-scan/scan.cuh"
 #include "13-renderer/render.h"

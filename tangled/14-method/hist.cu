@@ -1,4 +1,4 @@
-// hist.cu -- chapter 14: byte histograms and their launchers.
+// hist.cu -- the method: byte histograms and their launchers.
 #include "common/book.h"
 #include "common/per_device.cuh"
 #include "14-method/hist.h"

@@ -1,4 +1,4 @@
-// hist.h -- chapter 14: histograms of bytes, five ways.
+// hist.h -- the method: histograms of bytes, five ways.
 // x: n bytes in device memory; bins: 256 unsigned counters in device
 // memory, zeroed by the launcher, then counted into.  n < 2^32 (the counts
 // are 32 bits) else cudaErrorInvalidValue, as for null pointers.  The

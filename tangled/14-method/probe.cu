@@ -1,4 +1,4 @@
-// probe.cu -- chapter 14: the empty kernel and the latency chains.
+// probe.cu -- the method: the empty kernel and the latency chains.
 #include "common/book.h"
 #include "14-method/probe.h"
 

@@ -1,4 +1,4 @@
-// probe.h -- chapter 14: an empty kernel, and one warp timing a chain of
+// probe.h -- the method: an empty kernel, and one warp timing a chain of
 // dependent operations with clock64.
 #ifndef PROBE_H
 #define PROBE_H
