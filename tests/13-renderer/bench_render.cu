@@ -1,4 +1,4 @@
-// bench_render.cu -- chapter 13's measurements (make bench).
+// bench_render.cu -- the renderer chapter's measurements (make bench).
 // Every scene at 1024 x 1024, every renderer: the median of up to 20 runs
 // (CUDA events; fewer for slow renderers, see timed_ms: the CSV's reps
 // column), the one-thread CPU reference (one run, wall clock, on a CPU

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 13's counters, run by `make bench` after the
+# gpu-extra.sh -- the renderer chapter's counters, run by `make bench` after the
 # benchmark.  Nsight Compute profiles one launch of step 3 (tile_batch) and
 # one of step 4 (tile_scan) on rand100k at 1024 x 1024 (build/13-renderer/
 # bench --ncu batch|scan): warp instructions executed, shared-memory

@@ -1,9 +1,9 @@
-/* test_render.c -- chapter 13's tests.  CPU side: the scenes are the same
- * on every run, the reference's box never leaves out a covered pixel, the
- * float reference stays within its derived bound of one in double, bad
- * arguments are refused.  GPU side: every correct renderer is bit-identical
- * to the reference on every scene at 250 x 190 and on rand10k at
- * 1024 x 1024, on empty and edge scenes and odd sizes; the per-circle
+/* test_render.c -- the renderer chapter's tests.  CPU side: the scenes are
+ * the same on every run, the reference's box never leaves out a covered
+ * pixel, the float reference stays within its derived bound of one in
+ * double, bad arguments are refused.  GPU side: every correct renderer is
+ * bit-identical to the reference on every scene at 250 x 190 and on rand10k
+ * at 1024 x 1024, on empty and edge scenes and odd sizes; the per-circle
  * renderer differs from it, and only where circles overlap. */
 #include "testkit.h"
 #include <math.h>

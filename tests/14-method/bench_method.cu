@@ -1,4 +1,4 @@
-// bench_method.cu -- chapter 14's measurements (make bench).
+// bench_method.cu -- the method chapter's measurements (make bench).
 //   14-method.csv        the five histograms and CUB's HistogramEven on
 //                        2^28 bytes, uniform and one repeated byte, beside
 //                        the streaming-read ceiling of the same run

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 14's counters, run by `make bench` after the
+# gpu-extra.sh -- the method chapter's counters, run by `make bench` after the
 # benchmarks.  Nsight Compute profiles one launch of each histogram on 2^28
 # bytes, uniform and one repeated byte (build/14-method/bench --ncu): DRAM
 # throughput, achieved occupancy, cycles between issues, and the stall

@@ -1,8 +1,9 @@
-/* test_method.c -- chapter 14's tests: the five byte histograms against a
- * CPU count (every bin exact) on uniform random bytes, one repeated byte
- * and runs of equal bytes, at the book's ladder of sizes up to 2^28 + 3 and
- * at unaligned tails; bad arguments; the latency chains' results against
- * the same recurrences on the CPU; the empty kernel's checks. */
+/* test_method.c -- the method chapter's tests: the five byte histograms
+ * against a CPU count (every bin exact) on uniform random bytes, one
+ * repeated byte and runs of equal bytes, at the book's ladder of sizes up to
+ * 2^28 + 3 and at unaligned tails; bad arguments; the latency chains'
+ * results against the same recurrences on the CPU; the empty kernel's
+ * checks. */
 #include "testkit.h"
 #include "14-method/hist.h"
 #include "14-method/probe.h"
