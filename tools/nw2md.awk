@@ -121,7 +121,7 @@ function csvmul(spec,    a, x, q, n, m) {  # FILE:K=A:COL:FACTOR:FORMAT, FACTOR 
 }
 function longest_word(h,    p, k, m) { m = 0; k = split(h, p, " "); while (k > 0) { if (length(p[k]) > m) m = length(p[k]); k-- }; return m }
 function dashes(k,    d) { d = ""; while (k-- > 0) d = d "-"; return d }
-function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, body) {
+function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, body, lw, sp, len, fixed, wide, k) {
     split(spec, a, ":")
     if (!loadcsv(a[1])) return "*[Table not yet measured: " a[1] "]*\n"
     n = split(a[2], cols, ","); split(a[3], hdrs, ","); split(a[4], fmts, ",")
@@ -134,7 +134,7 @@ function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, body
             }
             err("no column " cols[i] " in " a[1]); return ""
         }
-        out = out "| " hdrs[i] " "; w[i] = longest_word(hdrs[i])
+        out = out "| " hdrs[i] " "; w[i] = lw[i] = longest_word(hdrs[i]); sp[i] = 0
     }
     # A wide table wraps to the text width with column widths in proportion
     # to the dashes of its separator line (pandoc): as many as the widest cell.
@@ -143,9 +143,26 @@ function csvtable(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, body
         for (i = 1; i <= n; i++) {
             if (!(c = csvcol[a[1], cols[i]])) continue
             v = fmt(fmts[i], csvcell[a[1], r, c]); if (length(v) > w[i]) w[i] = length(v)
+            if (longest_word(v) > lw[i]) lw[i] = longest_word(v)
+            if (index(v, " ")) sp[i] = 1
             body = body "| " v " "
         }
         body = body "|\n"
+    }
+    # Too wide for the text (about 74 characters of the separator line, what
+    # pandoc wraps past 72): the columns whose cells have spaces wrap, the
+    # others (numbers) keep their widest cell and a character to spare, as a
+    # header word such as "upload" prints wider than as many digits; a
+    # wrapping column keeps at least its longest word.  All doubled, so that
+    # the line stays past 72 and pandoc keeps the proportions.
+    len = 1; fixed = 0; wide = 0; k = 0
+    for (i = 1; i <= n; i++) if (csvcol[a[1], cols[i]]) { len += w[i] + 2; if (sp[i]) wide += w[i]; else fixed += w[i] + 2; k++ }
+    if (len > 72 && wide > 0) {
+        for (i = 1; i <= n; i++) {
+            if (!csvcol[a[1], cols[i]]) continue
+            if (!sp[i]) w[i] = 2 * (w[i] + 1)
+            else { v = int(w[i] * (74 - fixed - k) / wide); w[i] = 2 * (v > lw[i] + 1 ? v : lw[i] + 1) }
+        }
     }
     for (i = 1; i <= n; i++) {
         if (!csvcol[a[1], cols[i]]) continue
