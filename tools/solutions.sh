@@ -15,8 +15,11 @@
 set -e
 out=$1 list=$2
 : > "$list"
+# \appendix once: when the chapters already switched to appendices (the
+# interview problems, the glossary), a second one would restart the letters
+# at A and the solutions would repeat the first appendix's letter.
 cat > "$out" <<'HEAD'
-`\appendix`{=latex}
+`\makeatletter\def\book@app{\appendixname}\ifx\@chapapp\book@app\else\appendix\fi\makeatother`{=latex}
 
 # Solutions {#ch:solutions}
 
