@@ -70,6 +70,8 @@ function refs(s,    out, lab) {
     return out s
 }
 
+# A chapter's number as LaTeX prints it: after \appendix, A, B, ...
+function chapter_name(k) { return (app_from && k >= app_from) ? sprintf("%c", 64 + k - app_from + 1) : k }
 # ---- pass 1: read everything; number chapters, sections and figures -------
 { line[++nl] = $0 }
 END {
@@ -83,6 +85,8 @@ END {
         if (fence != "") {
             if (s ~ ("^" fence "[ \t]*$")) {
                 if (kind[start] == "latex") { blockend[start] = ln; rawtex[start] = body }
+                # \appendix: later chapters are lettered A, B, ... as LaTeX does
+                if (kind[start] == "latex" && body ~ /^[ \t]*\\appendix[ \t]*$/) app_from = sec[1] + 1
                 fence = ""
                 if (kind[start] == "latex" && index(body, "\\begin{figure}")) {
                     parse_figure(body)
@@ -98,8 +102,8 @@ END {
             unnum = s ~ /\{([^}]* )?(-|\.unnumbered)( [^}]*)?\}[ \t]*$/
             if (!unnum) {
                 sec[lvl]++; for (k = lvl + 1; k <= 6; k++) sec[k] = 0
-                if (lvl == 1) { chapter = sec[1]; figk = 0 }
-                n = sec[1]; for (k = 2; k <= lvl; k++) n = n "." sec[k]
+                if (lvl == 1) { chapter = chapter_name(sec[1]); figk = 0 }
+                n = chapter_name(sec[1]); for (k = 2; k <= lvl; k++) n = n "." sec[k]
             } else { n = ""; if (lvl == 1) { chapter = 0; figk = 0 } }
             if (match(s, /\{#[^ }]+/)) { lab = substr(s, RSTART + 2, RLENGTH - 2); if (n != "") num[lab] = n }
         }
@@ -120,6 +124,9 @@ END {
                     else printf "<p class=\"nwmissing\">[not yet measured]</p>\n"
                     printf "<figcaption>\n```\n\n**Figure %s.** %s\n\n```{=html}\n</figcaption>\n</figure>\n```\n", figat[ln], tex2md(fig_caption)
                 }
+            } else if (b ~ /^[ \t]*\\appendix[ \t]*$/) {
+                # tells html-site.awk to letter the chapters from here on
+                printf "```{=html}\n<!-- appendix -->\n```\n"
             } else if (b ~ /\\newcommand/) {
                 for (k = ln + 1; k < blockend[ln]; k++) print line[k] > macros
             }

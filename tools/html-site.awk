@@ -22,6 +22,22 @@ function plain(s) {          # the text of an HTML fragment
     gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&#39;/, "'", s); gsub(/&amp;/, "\\&", s)
     return s
 }
+function letter_one(num,    k) {   # "13.4" -> "A.4" when chapter 13 is the first after the mark
+    k = num; sub(/\..*/, "", k)
+    if (k !~ /^[0-9]+$/) return num
+    if (!app_from) app_from = k + 0
+    if (k + 0 < app_from) return num
+    return sprintf("%c", 65 + k - app_from) substr(num, length(k) + 1)
+}
+function letter_numbers(s,    out, v) {
+    out = ""
+    while (match(s, /(data-number="|header-section-number">)[0-9][0-9.]*/)) {
+        v = substr(s, RSTART, RLENGTH); sub(/^[^0-9]*/, "", v)
+        out = out substr(s, 1, RSTART + RLENGTH - 1 - length(v)) letter_one(v)
+        s = substr(s, RSTART + RLENGTH)
+    }
+    return out s
+}
 function h(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
 function js(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 function yaml(s) { sub(/^[a-z]+:[ \t]*/, "", s); gsub(/^"|"[ \t]*$/, "", s); return s }
@@ -40,6 +56,10 @@ FILENAME ~ /book\.yaml$/ {
     else { sub(/.*\//, "", f); sub(/\.nw$/, "", f); page[np] = f ".html" }
     next
 }
+# After html-pre.awk's mark, chapters are lettered as in the PDF: pandoc's
+# numbers N, N.k become A, A.k from the first chapter after the mark on.
+/^<!-- appendix -->$/ { app_mark = 1; next }
+app_mark && /data-number="|header-section-number">/ { $0 = letter_numbers($0) }
 {
     if (!np) { print "html-site: text before the first <!-- nwfile --> mark" > "/dev/stderr"; exit 1 }
     L[np, ++nl[np]] = $0

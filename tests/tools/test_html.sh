@@ -40,6 +40,17 @@ else
   for t in $checks screenshots checker_catches_faults; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
   exit 1
 fi
+# The chapters after \appendix are lettered, as in the PDF: their pages'
+# headings carry A, A.1, ..., never a chapter number.
+echo "[ RUN      ] html_appendices_lettered"
+apps=$(awk '/^<!-- nwfile chapters\// { f = $3; sub(/.*\//, "", f); sub(/\.nw$/, "", f); if (a) print f ".html" }
+            /^<!-- appendix -->$/ && !a { a = 1; print f ".html" }' build/html-src/body.html)
+if [ -z "$apps" ]; then echo "skipped: the book has no appendix"; echo "[  SKIPPED ] html_appendices_lettered"
+elif bad=$(cd build/html && grep -o '<h[1-6][^>]*data-number="[0-9][^"]*"' $apps | head -3) && [ -n "$bad" ]; then
+  echo "numbered, not lettered: $bad"; echo "[  FAILED  ] html_appendices_lettered"
+elif ! (cd build/html && grep -q '<h1[^>]*data-number="A"' $apps); then
+  echo "no heading lettered A in $apps"; echo "[  FAILED  ] html_appendices_lettered"
+else echo "[       OK ] html_appendices_lettered"; fi
 browser=$(command -v chromium || command -v chromium-browser)
 [ -n "$browser" ] || skip_all "$nochromium" "$checks screenshots checker_catches_faults"
 
