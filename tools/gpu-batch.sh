@@ -1,38 +1,47 @@
 #!/bin/bash
 # gpu-batch.sh -- on the GPU machine, the programs tools/gpu-pack.sh packed
-# (carried in .gpu-run/): every test program and solution at once, then the
+# into .gpu-run/: every test program and solution at once, then the
 # benchmarks one after another (timing wants the GPU alone), then the
-# sanitizer, several runs at once.  Each step has a time limit, so one slow
-# step cannot starve the next: TEST_LIMIT, BENCH_LIMIT, SANITIZE_LIMIT
-# seconds (defaults 120, 300, 180).  Logs and the CSVs made go into one
-# tarball, $OUT/results.tgz (the device tool returns a limited number of
-# files), and a summary is printed last.
+# sanitizer, several runs at once.  GPU_STEPS picks steps (default "test
+# bench sanitize").  Each step has a time limit, so one slow step cannot
+# starve the next: TEST_LIMIT, BENCH_LIMIT, SANITIZE_LIMIT seconds
+# (defaults 120, 300, 180).  Logs and the CSVs made go into one tarball,
+# $OUT/results.tgz (default build/gpu-out; the device tool returns a
+# limited number of files), refreshed after each step; a summary is
+# printed last.
 cd "$(dirname "$0")/.." || exit 1
-[ -d .gpu-run/build ] || { echo "gpu-batch: no .gpu-run/build (run tools/gpu-pack.sh here, and carry .gpu-run)"; exit 1; }
+[ -d .gpu-run/build ] || { echo "gpu-batch: no .gpu-run/build (run tools/gpu-pack.sh, and carry .gpu-run)"; exit 1; }
 OUT=${OUT:-build/gpu-out}; mkdir -p "$OUT"
 cp -rp .gpu-run/build . && { [ -d .gpu-run/.deps ] && cp -rp .gpu-run/.deps . || true; }
 export LD_LIBRARY_PATH=$PWD/.deps/cmocka/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export BOOK_COMMIT; BOOK_COMMIT=$(cat .gpu-run/commit)
 chs=$(cat .gpu-run/chapters); gpu=${GPU:-$(tools/gpu-slug.sh)} || exit 1
-L=build/logs; rm -rf "$L"; mkdir -p "$L"
+steps=${GPU_STEPS:-test bench sanitize}
+L=build/logs; mkdir -p "$L"
 t0=$(date +%s); el() { echo "$(( $(date +%s) - t0 )) s"; }
 pack() { tar czf "$OUT/results.tgz" "$L" $(ls -d figures/data/"$gpu" 2>/dev/null); }
 { nvidia-smi; nvcc --version; date -u; } > "$L/machine.txt" 2>&1
-T=(); for c in $chs; do T+=("build/$c/test"); done
-S=$(find build/sol -type f 2>/dev/null | sort)
-for t in "${T[@]}" $S; do
-  ( timeout "${TEST_LIMIT:-120}" tools/run-tests.sh "$t" > "$L/test.$(echo "$t" | tr / _).log" 2>&1 ) &
-done
-wait
-grep -h "^--- " "$L"/test.*.log | tee "$L/test-summary.txt"
-awk '{ p += $(NF-5); f += $(NF-3); s += $(NF-1) } END { print "tests:", p + 0, "passed,", f + 0, "failed,", s + 0, "skipped" }' \
-  "$L/test-summary.txt"
-echo "tests done, $(el)"; pack
-B=(); for c in $chs; do [ -x "build/$c/bench" ] && B+=("build/$c/bench"); done
-timeout "${BENCH_LIMIT:-300}" tools/bench.sh "$gpu" "$chs" "${B[@]}" > "$L/bench.log" 2>&1
-echo "bench: exit $? (124: out of time), $(el)"; grep -E "failed" "$L/bench.log"; pack
-SANITIZE_JOBS=${SANITIZE_JOBS:-$(nproc)} SANITIZE_TIMEOUT=${SANITIZE_LIMIT:-180} \
-  timeout "$(( ${SANITIZE_LIMIT:-180} + 10 ))" tools/sanitize.sh "${T[@]}" > "$L/sanitize.log" 2>&1
-echo "sanitize: exit $?, $(el)"; cp build/sanitize/*.log "$L/" 2>/dev/null
-grep -v "^ok" "$L/sanitize.log" | tail -12; pack
+T=(); S=(); for c in $chs; do T+=("build/$c/test"); S+=($(find ".gpu-run/build/sol/$c" -type f 2>/dev/null | sed 's|^\.gpu-run/||' | sort)); done
+if [[ $steps == *test* ]]; then
+  rm -f "$L"/test.*.log
+  for t in "${T[@]}" "${S[@]}"; do
+    ( timeout "${TEST_LIMIT:-120}" tools/run-tests.sh "$t" > "$L/test.$(echo "$t" | tr / _).log" 2>&1 ) &
+  done
+  wait
+  grep -h "^--- " "$L"/test.*.log | tee "$L/test-summary.txt"
+  awk '{ p += $(NF-5); f += $(NF-3); s += $(NF-1) } END { print "tests:", p + 0, "passed,", f + 0, "failed,", s + 0, "skipped" }' \
+    "$L/test-summary.txt"
+  echo "tests done, $(el)"; pack
+fi
+if [[ $steps == *bench* ]]; then
+  B=(); for c in $chs; do [ -x "build/$c/bench" ] && B+=("build/$c/bench"); done
+  timeout "${BENCH_LIMIT:-300}" tools/bench.sh "$gpu" "$chs" "${B[@]}" > "$L/bench.log" 2>&1
+  echo "bench: exit $? (124: out of time), $(el)"; grep -E "failed" "$L/bench.log"; pack
+fi
+if [[ $steps == *sanitize* ]]; then
+  SANITIZE_JOBS=${SANITIZE_JOBS:-$(nproc)} SANITIZE_TIMEOUT=${SANITIZE_LIMIT:-180} \
+    timeout "$(( ${SANITIZE_LIMIT:-180} + 10 ))" tools/sanitize.sh "${T[@]}" > "$L/sanitize.log" 2>&1
+  echo "sanitize: exit $?, $(el)"; cp build/sanitize/*.log "$L/" 2>/dev/null
+  grep -v "^ok" "$L/sanitize.log" | tail -12; pack
+fi
 echo "results: $OUT/results.tgz"
