@@ -185,6 +185,8 @@ build/$(1)/bench: $$($(1)_BENCH) $$($(1)_OBJ) build/obj/benchkit.o build/nvcc.fl
 	$$(NVCC) $$(NVFLAGS) -Itests/$(1) -MMD -MP -MF build/$(1)/bench.d -o $$@ $$(filter %.cu %.o,$$^) -lcublas
 endef
 $(foreach c,$(CODE_CH),$(eval $(call chapter_rules,$(c))))
+# Chapter 11's benchmark measures the FMA peak with chapter 2's kernel.
+build/11-convolution/bench: build/obj/02-memory/memory.o
 -include $(wildcard build/obj/*.d build/obj/*/*.d build/*/*.d)
 
 
@@ -332,3 +334,8 @@ build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-sit
 
 clean:
 	rm -rf build
+
+# Chapter 12 calls chapter 3's transpose, chapter 4's matmul and chapter 7's
+# softmax, and its benchmark chapter 2's FMA peak: their objects link in.
+build/12-attention/test: build/obj/03-transpose/transpose.o build/obj/04-matmul/matmul.o build/obj/07-softmax/softmax.o
+build/12-attention/bench: build/obj/02-memory/memory.o build/obj/03-transpose/transpose.o build/obj/04-matmul/matmul.o build/obj/07-softmax/softmax.o

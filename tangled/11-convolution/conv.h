@@ -1,0 +1,63 @@
+// conv.h -- chapter 11: valid cross-correlation ("convolution"), fp32.
+// Pointers are device pointers, aligned to 4 bytes; the output overlaps no
+// input.  cudaErrorInvalidValue for: a null or misaligned pointer, an
+// overlap, a zero size, n (or h, w) above CONV_MAX_N, a filter above the
+// variant's limit, a 2D output of more than CONV2D_MAX_ROWS rows or
+// CONV2D_MAX_COLS columns.  A filter
+// larger than its input (k > n, kh > h or kw > w) has no output: cudaSuccess,
+// nothing launched or written.  Variants with the filter in constant memory
+// copy it there on the default stream: not for several host threads at once.
+#ifndef CONV_H
+#define CONV_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#define CONV_MAX_N ((size_t)1 << 38)      // elements of an input
+#define CONV_MAX_TAPS 8192                // 1D filters in constant memory
+#define CONV2D_MAX_K 32                   // kh, kw of the 2D tiled kernels
+#define CONV2D_MAX_ROWS (65535 * 8)       // output rows of a 2D launch
+#define CONV2D_MAX_COLS ((size_t)1 << 35) // output columns of a 2D launch
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// <<Declarations of the 1D launchers>>
+// y[i] = sum_{j<k} x[i + j] w[j] for i < n - k + 1.  naive: any k; the
+// others k <= CONV_MAX_TAPS.  _rotated: lane L of a warp starts at tap
+// L mod k (the same sum in another order; constant-cache replays).
+cudaError_t conv1d_naive(const float *x, size_t n, const float *w, size_t k,
+                         float *y);
+cudaError_t conv1d_const(const float *x, size_t n, const float *w, size_t k,
+                         float *y);
+cudaError_t conv1d_const_rotated(const float *x, size_t n, const float *w,
+                                 size_t k, float *y);
+cudaError_t conv1d_tiled(const float *x, size_t n, const float *w, size_t k,
+                         float *y);
+cudaError_t conv1d_window(const float *x, size_t n, const float *w, size_t k,
+                          float *y);
+// Zero-padded "same": n outputs, y[i] = sum_j x[i + j - (k - 1) / 2] w[j],
+// x = 0 outside [0, n); any k <= CONV_MAX_TAPS, also k > n.
+cudaError_t conv1d_same(const float *x, size_t n, const float *w, size_t k,
+                        float *y);
+
+// <<Declarations of the 2D launchers>>
+// x: h x w row-major; f: kh x kw; y: (h - kh + 1) x (w - kw + 1).
+// naive: any kh, kw; tiled and blocked: kh, kw <= CONV2D_MAX_K.
+cudaError_t conv2d_naive(const float *x, size_t h, size_t w, const float *f,
+                         size_t kh, size_t kw, float *y);
+cudaError_t conv2d_tiled(const float *x, size_t h, size_t w, const float *f,
+                         size_t kh, size_t kw, float *y);
+cudaError_t conv2d_blocked(const float *x, size_t h, size_t w,
+                           const float *f, size_t kh, size_t kw, float *y);
+// The filter fcol (kh taps) times frow (kw taps), as two passes through
+// work, which holds h x (w - kw + 1) floats and overlaps nothing else.
+cudaError_t conv2d_separable(const float *x, size_t h, size_t w,
+                             const float *fcol, size_t kh, const float *frow,
+                             size_t kw, float *work, float *y);
+// Wrong on purpose (seed 000, 7.4): square k <= 32; its shared tile gets
+// no bytes.
+cudaError_t conv2d_tiled_seed(const float *x, size_t h, size_t w,
+                              const float *f, size_t k, float *y);
+#ifdef __cplusplus
+}
+#endif
+#endif

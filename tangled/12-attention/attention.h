@@ -1,0 +1,45 @@
+// attention.h -- chapter 12: O = softmax(Q K^T / sqrt(D)) V in fp32.
+// q, k, v, o are device pointers to row-major [B][H][S][D] arrays: q and
+// o hold B*H*Sq rows of D floats, k and v hold B*H*Sk rows.  With causal
+// set, query i sees key j only when j <= i + Sk - Sq (aligned at the
+// bottom right; Sq = Sk gives j <= i).  A query that sees no key gets a
+// row of zeros.  o must not overlap q, k or v.  Every launcher returns
+// cudaErrorInvalidValue, without launching, for null pointers, overlap,
+// sizes whose products overflow, or what its line below excludes; it
+// returns the status of its last launch otherwise.
+#ifndef ATTENTION_H
+#define ATTENTION_H
+#include <cuda_runtime_api.h>
+#include <cublas_v2.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef struct { size_t B, H, Sq, Sk, D; int causal; } attn_dims;
+// Bytes of device workspace the unfused forms need (256-byte aligned).
+size_t attention_work_bytes(attn_dims a);
+// Three kernels: chapter 4's matmul, chapter 7's row softmax; any D >= 1;
+// Sq, Sk and D below 2^31.
+cudaError_t attention_three_kernel(const float *q, const float *k,
+                                   const float *v, float *o, attn_dims a,
+                                   void *work);
+// The same pipeline with cuBLAS strided-batched SGEMM (B*H below 2^31).
+cudaError_t attention_cublas(cublasHandle_t h, const float *q,
+                             const float *k, const float *v, float *o,
+                             attn_dims a, void *work);
+// Fused: a warp per query row; D = 32, 64 or 128.
+cudaError_t attention_warp(const float *q, const float *k, const float *v,
+                           float *o, attn_dims a);
+// Fused and tiled; D = 32, 64 or 128, pointers 16-byte aligned, B*H
+// below 2^31, Sq at most 64 * 65535; cudaErrorNotSupported where a
+// block cannot have the shared memory it needs (D = 64, 128 on cc 7.5).
+cudaError_t attention_tiled(const float *q, const float *k, const float *v,
+                            float *o, attn_dims a);
+// Wrong on purpose: the warp kernel that forgets to rescale o.
+cudaError_t attention_warp_no_rescale(const float *q, const float *k,
+                                      const float *v, float *o,
+                                      attn_dims a);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,444 @@
+/* test_conv.c -- chapter 11's tests: the references' semantics on the CPU
+ * (flip, valid and same sizes), every 1D and 2D launcher against the
+ * double reference on random inputs over edge sizes and filters, bad
+ * arguments, a size where (n - k + 1) k passes 2^31, the separable
+ * Gaussian against the direct kernel, and the seed's tiled kernel, wrong
+ * on purpose (last: it may leave the context unusable).
+ * Tolerance: |got - ref| <= 2 k u sum_j |x w| + 1e-30, u = 2^-24, where k
+ * is the number of taps (kh + kw for the separable filter). */
+#define _POSIX_C_SOURCE 200809L
+#include "testkit.h"
+#include "11-convolution/conv.h"
+#include "11-convolution/conv_ref.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define U (1.0 / 16777216.0)
+
+/* Elements of got[0..m) that break the bound; prints the first few. */
+static size_t check(const char *what, const float *got, const double *ref,
+                    const double *abs_, size_t m, double taps, uint64_t seed)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < m; i++) {
+        double tol = 2 * taps * U * abs_[i] + 1e-30;
+        if (!(fabs((double)got[i] - ref[i]) <= tol)) {
+            if (++bad <= 5)
+                print_error("%s: y[%zu] = %.9g, reference %.9g (tol %.3g), "
+                            "seed %llu\n", what, i, got[i], ref[i], tol,
+                            (unsigned long long)seed);
+        }
+    }
+    return bad;
+}
+
+/* ---- CPU -------------------------------------------------------------- */
+
+static void flip_is_convolution(void **s)
+{
+    (void)s;
+    float x[5] = {1, 2, 3, 4, 5}, w[3] = {1, 0, -1}, wr[3] = {-1, 0, 1};
+    double full[7], corr[3];
+    conv1d_flip_ref(x, 5, w, 3, full);
+    conv1d_ref(x, 5, wr, 3, 0, 3, corr, NULL);
+    /* The valid part of the convolution is the correlation with the
+     * reversed filter: full[i + k - 1] = corr[i]. */
+    for (int i = 0; i < 3; i++) assert_true(full[i + 2] == corr[i]);
+    conv1d_ref(x, 5, w, 3, 0, 3, corr, NULL);      /* no flip: x0 - x2 */
+    for (int i = 0; i < 3; i++) assert_true(corr[i] == -2.0);
+    assert_true(full[2] == 2.0);                    /* with flip: x2 - x0 */
+    /* Same: n outputs, (k - 1) / 2 zeros on the left. */
+    double same[5];
+    conv1d_ref(x, 5, w, 3, 1, 5, same, NULL);
+    assert_true(same[0] == -2.0 && same[2] == -2.0 && same[4] == 4.0);
+    float w4[4] = {1, 1, 1, 1};                     /* even k: pad 1 left */
+    conv1d_ref(x, 5, w4, 4, 1, 5, same, NULL);
+    assert_true(same[0] == 6.0 && same[3] == 12.0 && same[4] == 9.0);
+}
+
+/* ---- 1D ---------------------------------------------------------------- */
+
+typedef cudaError_t (*c1_fn)(const float *, size_t, const float *, size_t,
+                             float *);
+static const struct { const char *name; c1_fn fn; } k1[] = {
+    {"naive", conv1d_naive}, {"const", conv1d_const},
+    {"rotated", conv1d_const_rotated}, {"tiled", conv1d_tiled},
+    {"window", conv1d_window},
+};
+#define N1 (sizeof k1 / sizeof k1[0])
+
+/* Run every 1D launcher (and same) on n inputs and k taps, two seeds. */
+static void one_case_1d(size_t n, size_t k)
+{
+    for (int round = 0; round < 2; round++) {
+        uint64_t seed = tk_seed(round) ^ (n * 131 + k), st = seed;
+        size_t m = k <= n ? n - k + 1 : 0;
+        float *x = tk_malloc(n * 4), *w = tk_malloc(k * 4);
+        float *y = tk_malloc(n * 4);
+        double *ref = tk_malloc(n * 8), *a = tk_malloc(n * 8);
+        tk_fill(x, n, -1, 1, &st);
+        tk_fill(w, k, -1, 1, &st);
+        float *dx = tk_dev_floats(n), *dw = tk_dev_floats(k);
+        float *dy = tk_dev_floats(n);
+        tk_upload(dx, x, n);
+        tk_upload(dw, w, k);
+        conv1d_ref(x, n, w, k, 0, m, ref, a);
+        for (size_t v = 0; v < N1; v++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s n=%zu k=%zu", k1[v].name, n, k);
+            tk_poison(dy, n * 4);
+            TK_CUDA(k1[v].fn(dx, n, dw, k, dy));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(y, dy, n);
+            assert_int_equal(check(what, y, ref, a, m, k, seed), 0);
+            for (size_t i = m; i < n; i++) assert_true(isnan(y[i]));
+        }
+        conv1d_ref(x, n, w, k, (k - 1) / 2, n, ref, a);
+        tk_poison(dy, n * 4);
+        TK_CUDA(conv1d_same(dx, n, dw, k, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, n);
+        assert_int_equal(check("same", y, ref, a, n, k, seed), 0);
+        tk_free(dx); tk_free(dw); tk_free(dy);
+        free(x); free(w); free(y); free(ref); free(a);
+    }
+}
+
+static void conv1d_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t ks[] = {1, 2, 3, 4, 7, 16, 17, 31, 32, 33, 48, 100};
+    static const size_t ns[] = {1, 2, 31, 33, 257, 1000, 2047, 2049, 4099};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++)
+            one_case_1d(ns[i], ks[j]);
+    one_case_1d(5000, 5000);                         /* k = n */
+    one_case_1d(5000, 4999);
+    one_case_1d(10000, 2047);
+    one_case_1d(9000, 8192);                         /* the largest k */
+    if (!tk_small()) one_case_1d(1000003, 513);
+}
+
+/* k > n: no output, no launch: the output stays poisoned. */
+static void conv1d_empty(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    float *dx = tk_dev_floats(8), *dw = tk_dev_floats(9), *dy = tk_dev_floats(8);
+    float y[8];
+    for (size_t v = 0; v < N1; v++) {
+        assert_int_equal(k1[v].fn(dx, 8, dw, 9, dy), cudaSuccess);
+        tk_download(y, dy, 8);
+        for (int i = 0; i < 8; i++) assert_true(isnan(y[i]));
+    }
+    tk_free(dx); tk_free(dw); tk_free(dy);
+}
+
+static void conv1d_bad_arguments(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    float *dx = tk_dev_floats(100), *dw = tk_dev_floats(CONV_MAX_TAPS + 1);
+    float *dy = tk_dev_floats(100);
+    const cudaError_t bad = cudaErrorInvalidValue;
+    for (size_t v = 0; v < N1; v++) {
+        c1_fn f = k1[v].fn;
+        assert_int_equal(f(NULL, 100, dw, 3, dy), bad);
+        assert_int_equal(f(dx, 100, NULL, 3, dy), bad);
+        assert_int_equal(f(dx, 100, dw, 3, NULL), bad);
+        assert_int_equal(f(dx, 0, dw, 3, dy), bad);
+        assert_int_equal(f(dx, 100, dw, 0, dy), bad);
+        assert_int_equal(f(dx, CONV_MAX_N + 1, dw, 3, dy), bad);
+        assert_int_equal(f((const float *)((char *)dx + 1), 50, dw, 3, dy), bad);
+        assert_int_equal(f(dx, 50, (const float *)((char *)dw + 2), 3, dy), bad);
+        assert_int_equal(f(dx, 50, dw, 3, (float *)((char *)dy + 1)), bad);
+        assert_int_equal(f(dx, 100, dw, 3, dx + 10), bad);      /* overlap */
+        assert_int_equal(f(dx, 100, dw, 3, dw + 2), bad);
+        if (f != conv1d_naive)
+            assert_int_equal(f(dx, 100, dw, CONV_MAX_TAPS + 1, dy), bad);
+    }
+    assert_int_equal(conv1d_same(dx, 100, dw, CONV_MAX_TAPS + 1, dy), bad);
+    assert_int_equal(conv1d_same(NULL, 100, dw, 3, dy), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 3, dx + 99), bad);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_free(dx); tk_free(dw); tk_free(dy);
+}
+
+/* Pointers one float off 16-byte alignment are fine. */
+static void conv1d_offset_pointers(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = 3001, k = 45, m = n - k + 1;
+    uint64_t seed = tk_seed(1), st = seed;
+    float *x = tk_malloc(n * 4), *w = tk_malloc(k * 4), *y = tk_malloc(m * 4);
+    double *ref = tk_malloc(m * 8), *a = tk_malloc(m * 8);
+    tk_fill(x, n, -1, 1, &st);
+    tk_fill(w, k, -1, 1, &st);
+    conv1d_ref(x, n, w, k, 0, m, ref, a);
+    float *dx = tk_dev_floats(n + 1), *dw = tk_dev_floats(k + 3);
+    float *dy = tk_dev_floats(m + 2);
+    tk_upload(dx + 1, x, n);
+    tk_upload(dw + 3, w, k);
+    for (size_t v = 0; v < N1; v++) {
+        tk_poison(dy, (m + 2) * 4);
+        TK_CUDA(k1[v].fn(dx + 1, n, dw + 3, k, dy + 1));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy + 1, m);
+        assert_int_equal(check(k1[v].name, y, ref, a, m, k, seed), 0);
+    }
+    tk_free(dx); tk_free(dw); tk_free(dy);
+    free(x); free(w); free(y); free(ref); free(a);
+}
+
+/* (n - k + 1) k = 2^20 * 4096 = 2^32 multiply-adds: 32-bit products of
+ * the two would wrap.  Checked at 4096 sampled outputs and both ends. */
+static void conv1d_product_past_2_31(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("2^32 multiply-adds are too slow under the tool");
+    const size_t k = 4096, m = (size_t)1 << 20, n = m + k - 1;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(n * 4), *w = tk_malloc(k * 4), *y = tk_malloc(m * 4);
+    tk_fill(x, n, -1, 1, &st);
+    tk_fill(w, k, -1, 1, &st);
+    float *dx = tk_dev_floats(n), *dw = tk_dev_floats(k), *dy = tk_dev_floats(m);
+    tk_upload(dx, x, n);
+    tk_upload(dw, w, k);
+    for (size_t v = 0; v < N1; v++) {
+        tk_poison(dy, m * 4);
+        TK_CUDA(k1[v].fn(dx, n, dw, k, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, m);
+        size_t bad = 0;
+        for (size_t t = 0; t < 4098; t++) {
+            size_t i = t == 4096 ? 0 : t == 4097 ? m - 1 : tk_next(&st) % m;
+            double r, a;
+            r = conv2d_ref_at(x + i, n, w, 1, k, 0, 0, &a);
+            bad += check(k1[v].name, y + i, &r, &a, 1, k, seed);
+        }
+        assert_int_equal(bad, 0);
+    }
+    tk_free(dx); tk_free(dw); tk_free(dy);
+    free(x); free(w); free(y);
+}
+
+/* ---- 2D ---------------------------------------------------------------- */
+
+typedef cudaError_t (*c2_fn)(const float *, size_t, size_t, const float *,
+                             size_t, size_t, float *);
+static const struct { const char *name; c2_fn fn; } k2[] = {
+    {"naive", conv2d_naive}, {"tiled", conv2d_tiled},
+    {"blocked", conv2d_blocked},
+};
+#define N2 (sizeof k2 / sizeof k2[0])
+
+static void one_case_2d(size_t h, size_t w, size_t kh, size_t kw)
+{
+    uint64_t seed = tk_seed(1) ^ (h * 7 + w * 131 + kh * 17 + kw), st = seed;
+    size_t ho = kh <= h && kw <= w ? h - kh + 1 : 0;
+    size_t wo = ho ? w - kw + 1 : 0, hw = h * w;
+    float *x = tk_malloc(hw * 4), *f = tk_malloc(kh * kw * 4);
+    float *y = tk_malloc(hw * 4);
+    double *ref = tk_malloc(hw * 8 + 8), *a = tk_malloc(hw * 8 + 8);
+    tk_fill(x, hw, -1, 1, &st);
+    tk_fill(f, kh * kw, -1, 1, &st);
+    for (size_t r = 0; r < ho; r++)
+        for (size_t c = 0; c < wo; c++)
+            ref[r * wo + c] = conv2d_ref_at(x, w, f, kh, kw, r, c,
+                                            &a[r * wo + c]);
+    float *dx = tk_dev_floats(hw), *df = tk_dev_floats(kh * kw);
+    float *dy = tk_dev_floats(hw);
+    tk_upload(dx, x, hw);
+    tk_upload(df, f, kh * kw);
+    for (size_t v = 0; v < N2; v++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s %zux%zu, %zux%zu", k2[v].name, h, w,
+                 kh, kw);
+        tk_poison(dy, hw * 4);
+        TK_CUDA(k2[v].fn(dx, h, w, df, kh, kw, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, hw);
+        assert_int_equal(check(what, y, ref, a, ho * wo, kh * kw, seed), 0);
+        for (size_t i = ho * wo; i < hw; i++) assert_true(isnan(y[i]));
+    }
+    tk_free(dx); tk_free(df); tk_free(dy);
+    free(x); free(f); free(y); free(ref); free(a);
+}
+
+static void conv2d_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t hw[][2] = {{1, 1}, {1, 37}, {37, 1}, {9, 33},
+                                   {33, 257}, {100, 301}, {257, 33},
+                                   {40, 520}};
+    static const size_t kk[][2] = {{1, 1}, {2, 2}, {3, 3}, {5, 5}, {4, 7},
+                                   {7, 4}, {15, 15}, {16, 17}, {31, 31},
+                                   {32, 32}, {1, 31}, {31, 1}};
+    for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++)
+        for (size_t j = 0; j < sizeof kk / sizeof kk[0]; j++)
+            one_case_2d(hw[i][0], hw[i][1], kk[j][0], kk[j][1]);
+    one_case_2d(31, 31, 31, 31);                   /* k = n: one output */
+    one_case_2d(32, 100, 32, 5);                   /* kh = h */
+    one_case_2d(20, 30, 5, 31);                    /* kw > w: empty */
+    if (!tk_small()) one_case_2d(515, 1031, 15, 15);
+}
+
+static void conv2d_bad_arguments(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    float *dx = tk_dev_floats(4096), *df = tk_dev_floats(33 * 33);
+    float *dy = tk_dev_floats(4096);
+    const cudaError_t bad = cudaErrorInvalidValue;
+    for (size_t v = 0; v < N2; v++) {
+        c2_fn f = k2[v].fn;
+        assert_int_equal(f(NULL, 64, 64, df, 3, 3, dy), bad);
+        assert_int_equal(f(dx, 64, 64, NULL, 3, 3, dy), bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 3, NULL), bad);
+        assert_int_equal(f(dx, 0, 64, df, 3, 3, dy), bad);
+        assert_int_equal(f(dx, 64, 0, df, 3, 3, dy), bad);
+        assert_int_equal(f(dx, 64, 64, df, 0, 3, dy), bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 0, dy), bad);
+        assert_int_equal(f(dx, CONV2D_MAX_ROWS + 3, 1, df, 3, 1, dy), bad);
+        assert_int_equal(f(dx, CONV_MAX_N, 2, df, 3, 1, dy), bad);
+        assert_int_equal(f(dx, 1, CONV2D_MAX_COLS + 1, df, 1, 1, dy), bad);
+        assert_int_equal(f((const float *)((char *)dx + 2), 8, 8, df, 3, 3, dy),
+                         bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 3, dx + 5), bad);
+        if (f != conv2d_naive) {
+            assert_int_equal(f(dx, 64, 64, df, 33, 3, dy), bad);
+            assert_int_equal(f(dx, 64, 64, df, 3, 33, dy), bad);
+        }
+    }
+    float *dw = tk_dev_floats(4096);
+    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, NULL, dy), bad);
+    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, dy, dy), bad);
+    assert_int_equal(conv2d_separable(dx, 64, 64, NULL, 3, df, 3, dw, dy), bad);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_free(dx); tk_free(df); tk_free(dy); tk_free(dw);
+}
+
+/* A normalized Gaussian of k taps, sigma = k / 6. */
+static void gaussian(float *g, size_t k)
+{
+    double sum = 0, c = (k - 1) / 2.0, sg = k / 6.0;
+    for (size_t i = 0; i < k; i++) sum += exp(-(i - c) * (i - c) / (2 * sg * sg));
+    for (size_t i = 0; i < k; i++)
+        g[i] = (float)(exp(-(i - c) * (i - c) / (2 * sg * sg)) / sum);
+}
+
+/* The separable blur matches the direct kernel with the outer-product
+ * filter, and the reference. */
+static void separable_matches_direct(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t cases[][3] = {{300, 517, 31}, {64, 64, 5},
+                                      {40, 33, 1}, {33, 40, 32}, {31, 100, 31}};
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        size_t h = cases[t][0], w = cases[t][1], k = cases[t][2];
+        size_t ho = h - k + 1, wo = w - k + 1, hw = h * w;
+        uint64_t seed = tk_seed(0) ^ t, st = seed;
+        float *x = tk_malloc(hw * 4), *g = tk_malloc(k * 4);
+        float *f = tk_malloc(k * k * 4), *y = tk_malloc(hw * 4);
+        float *yd = tk_malloc(hw * 4);
+        double *ref = tk_malloc(hw * 8), *a = tk_malloc(hw * 8);
+        tk_fill(x, hw, -1, 1, &st);
+        gaussian(g, k);
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < k; j++) f[i * k + j] = g[i] * g[j];
+        for (size_t r = 0; r < ho; r++)
+            for (size_t c = 0; c < wo; c++)
+                ref[r * wo + c] = conv2d_ref_at(x, w, f, k, k, r, c,
+                                                &a[r * wo + c]);
+        float *dx = tk_dev_floats(hw), *dg = tk_dev_floats(k);
+        float *df = tk_dev_floats(k * k), *dy = tk_dev_floats(hw);
+        float *dwork = tk_dev_floats(h * wo);
+        tk_upload(dx, x, hw);
+        tk_upload(dg, g, k);
+        tk_upload(df, f, k * k);
+        TK_CUDA(conv2d_separable(dx, h, w, dg, k, dg, k, dwork, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, ho * wo);
+        TK_CUDA(conv2d_blocked(dx, h, w, df, k, k, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(yd, dy, ho * wo);
+        /* g_i g_j rounded to float differs from f_ij by at most u |f_ij|. */
+        assert_int_equal(check("separable", y, ref, a, ho * wo, 2 * k + 1,
+                               seed), 0);
+        assert_int_equal(check("direct", yd, ref, a, ho * wo, k * k, seed), 0);
+        tk_free(dx); tk_free(dg); tk_free(df); tk_free(dy); tk_free(dwork);
+        free(x); free(g); free(f); free(y); free(yd); free(ref); free(a);
+    }
+}
+
+/* ---- wrong on purpose --------------------------------------------------- */
+
+/* The seed's tiled kernel gets no shared memory for its tile.  It either
+ * faults (the launch or the synchronization reports an error) or, where
+ * the hardware lets the writes through, blocks overwrite one another's
+ * tiles and the outputs are wrong.  Either way it fails the reference; the
+ * test asserts that.  Runs last: a fault leaves the context unusable.
+ * Under make sanitize it runs alone under memcheck, which must report
+ * the out-of-bounds shared writes (sanitize.expect). */
+static void wrong_seed_tiled_2d(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    TK_SKIP_IN_CLEAN_SANITIZER_RUN();
+    /* 1548 blocks of 1024 threads: several to an SM, so that even where
+     * the writes went through, blocks would share (and spoil) a tile. */
+    const size_t h = 1000, w = 1200, k = 5, ho = h - k + 1, wo = w - k + 1;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(h * w * 4), *f = tk_malloc(k * k * 4);
+    float *y = tk_malloc(ho * wo * 4);
+    double *ref = tk_malloc(ho * wo * 8), *a = tk_malloc(ho * wo * 8);
+    tk_fill(x, h * w, -1, 1, &st);
+    tk_fill(f, k * k, -1, 1, &st);
+    for (size_t r = 0; r < ho; r++)
+        for (size_t c = 0; c < wo; c++)
+            ref[r * wo + c] = conv2d_ref_at(x, w, f, k, k, r, c, &a[r * wo + c]);
+    float *dx = tk_dev_floats(h * w), *df = tk_dev_floats(k * k);
+    float *dy = tk_dev_floats(ho * wo);
+    tk_upload(dx, x, h * w);
+    tk_upload(df, f, k * k);
+    cudaError_t e = conv2d_tiled_seed(dx, h, w, df, k, dy);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        print_message("the seed's kernel failed as expected: %s\n",
+                      cudaGetErrorString(e));
+        free(x); free(f); free(y); free(ref); free(a);
+        return;                      /* the context is gone: no frees */
+    }
+    tk_download(y, dy, ho * wo);
+    size_t bad = 0;
+    for (size_t i = 0; i < ho * wo; i++)
+        bad += !(fabs((double)y[i] - ref[i]) <= 2 * 25 * U * a[i] + 1e-30);
+    print_message("the seed's kernel: %zu of %zu outputs wrong\n", bad,
+                  ho * wo);
+    assert_true(bad > 0);
+    tk_free(dx); tk_free(df); tk_free(dy);
+    free(x); free(f); free(y); free(ref); free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(flip_is_convolution),
+        cmocka_unit_test(conv1d_sizes),
+        cmocka_unit_test(conv1d_empty),
+        cmocka_unit_test(conv1d_bad_arguments),
+        cmocka_unit_test(conv1d_offset_pointers),
+        cmocka_unit_test(conv1d_product_past_2_31),
+        cmocka_unit_test(conv2d_sizes),
+        cmocka_unit_test(conv2d_bad_arguments),
+        cmocka_unit_test(separable_matches_direct),
+        cmocka_unit_test(wrong_seed_tiled_2d),
+    };
+    return tk_run_tests("11-convolution", tests);
+}

@@ -1,0 +1,365 @@
+/* test_attention.c -- chapter 12's tests: the (m, d, o) triple on the CPU
+ * against a two-pass double reference, every attention launcher against
+ * that reference on edge shapes (S = 1, tile sizes and one either side,
+ * 4097, Sq != Sk with fully masked rows, Sk = 0), large scores, causal and
+ * not, D = 32, 64, 128 (and 48 for the unfused forms), the launchers'
+ * refusals, and the update that forgets to rescale o (wrong on purpose). */
+#define _POSIX_C_SOURCE 200809L
+#include "testkit.h"
+#include "12-attention/mdo.h"
+#include "12-attention/attention.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EPS (1.0 / 16777216.0) /* 2^-24, a float's unit roundoff */
+
+/* ---- the reference: two passes in double ----------------------------- */
+/* Keys query i sees (attention.h's rule). */
+static size_t seen(const attn_dims *a, size_t i)
+{
+    long long n = (long long)i + 1 + (long long)a->Sk - (long long)a->Sq;
+    if (!a->causal || n > (long long)a->Sk) return a->Sk;
+    return n < 0 ? 0 : (size_t)n;
+}
+/* ref = O in double; *amax = the largest sum_d |q_d k_d| / sqrt(D) over
+ * seen pairs (what bounds the error of a computed score). */
+static void attn_ref(const float *q, const float *k, const float *v,
+                     double *ref, const attn_dims *a, double *amax,
+                     double *smax)
+{
+    size_t D = a->D, bh = a->B * a->H;
+    double *s = tk_malloc((a->Sk + 1) * sizeof(double)), c = 1.0 / sqrt((double)D);
+    *amax = 0.0; *smax = 0.0;
+    for (size_t h = 0; h < bh; h++)
+        for (size_t i = 0; i < a->Sq; i++) {
+            const float *qr = q + (h * a->Sq + i) * D;
+            double *o = ref + (h * a->Sq + i) * D, m = -INFINITY, d = 0.0;
+            size_t n = seen(a, i);
+            for (size_t j = 0; j < n; j++) {
+                const float *kr = k + (h * a->Sk + j) * D;
+                double t = 0.0, u = 0.0;
+                for (size_t e = 0; e < D; e++) {
+                    t += (double)qr[e] * kr[e];
+                    u += fabs((double)qr[e] * kr[e]);
+                }
+                s[j] = t * c;
+                if (u * c > *amax) *amax = u * c;
+                if (fabs(s[j]) > *smax) *smax = fabs(s[j]);
+                if (s[j] > m) m = s[j];
+            }
+            for (size_t e = 0; e < D; e++) o[e] = 0.0;
+            for (size_t j = 0; j < n; j++) {
+                double w = exp(s[j] - m);
+                d += w;
+                for (size_t e = 0; e < D; e++)
+                    o[e] += w * v[(h * a->Sk + j) * D + e];
+            }
+            for (size_t e = 0; e < D; e++) o[e] = d > 0.0 ? o[e] / d : 0.0;
+        }
+    free(s);
+}
+/* The tolerance, per element: a score carries an error up to D eps A
+ * (A = amax), which changes each weight by a relative 2 D eps A at most
+ * (the score and the maximum); that moves O by twice that times max |v|.
+ * Summing Sk terms adds Sk eps max|v|; 16 eps covers the scaling, exp2f
+ * and the final division. */
+static double attn_tol(const attn_dims *a, double amax, double vmax)
+{
+    return EPS * vmax * (4.0 * (double)a->D * amax + (double)a->Sk + 16.0);
+}
+
+/* ---- CPU: the streamed triple equals the two-pass result -------------- */
+static void streamed_equals_two_pass(void **st)
+{
+    (void)st;
+    enum { N = 1000, D = 64 };
+    for (int round = 0; round < 2; round++) {
+        uint64_t seed = tk_seed(round), r = seed;
+        float *x = tk_malloc(N * sizeof(float)), *v = tk_malloc(N * D * sizeof(float));
+        float o[D], o2[D], ob[D];
+        double ref[D], m = -INFINITY, d = 0.0;
+        tk_fill(x, N, -30, 30, &r);         /* scores past expf's range */
+        tk_fill(v, N * D, -1, 1, &r);
+        x[7] = -INFINITY;                   /* a masked key */
+        for (int j = 0; j < N; j++) if (x[j] > m) m = x[j];
+        for (int e = 0; e < D; e++) ref[e] = 0.0;
+        for (int j = 0; j < N; j++) {
+            double w = exp((double)x[j] - m);
+            d += w;
+            for (int e = 0; e < D; e++) ref[e] += w * v[j * D + e];
+        }
+        for (int e = 0; e < D; e++) ref[e] /= d;
+        /* One stream over the whole row. */
+        md_t s = md_identity();
+        memset(o, 0, sizeof o);
+        for (int j = 0; j < N; j++) mdo_push(&s, o, D, x[j], v + j * D);
+        mdo_finish(s, o, D);
+        double tol = EPS * (4.0 * 30 + N + 16);
+        assert_int_equal(tk_compare("streamed", o, ref, D, tol, 0, seed), 0);
+        /* Two streams over halves, combined: the operator is associative. */
+        md_t a = md_identity(), b = md_identity();
+        memset(o2, 0, sizeof o2); memset(ob, 0, sizeof ob);
+        for (int j = 0; j < N / 3; j++) mdo_push(&a, o2, D, x[j], v + j * D);
+        for (int j = N / 3; j < N; j++) mdo_push(&b, ob, D, x[j], v + j * D);
+        mdo_combine(&a, o2, b, ob, D);
+        mdo_finish(a, o2, D);
+        assert_int_equal(tk_compare("combined", o2, ref, D, tol, 0, seed), 0);
+        free(x); free(v);
+    }
+    /* A row whose every key is masked gives zeros. */
+    md_t s = md_identity();
+    float o[4] = {0, 0, 0, 0}, v[4] = {1, 2, 3, 4};
+    mdo_push(&s, o, 4, -INFINITY, v);
+    mdo_finish(s, o, 4);
+    for (int e = 0; e < 4; e++) assert_true(o[e] == 0.0f);
+}
+
+/* ---- GPU: every launcher against the reference ------------------------ */
+enum { THREE, CUBLAS, WARP, TILED, NLAUNCH };
+static const char *const lname[NLAUNCH] = {"three_kernel", "cublas", "warp",
+                                           "tiled"};
+static cudaError_t launch(int which, cublasHandle_t h, const float *q,
+                          const float *k, const float *v, float *o,
+                          attn_dims a, void *work)
+{
+    switch (which) {
+    case THREE: return attention_three_kernel(q, k, v, o, a, work);
+    case CUBLAS: return attention_cublas(h, q, k, v, o, a, work);
+    case WARP: return attention_warp(q, k, v, o, a);
+    default: return attention_tiled(q, k, v, o, a);
+    }
+}
+/* Run every launcher on one shape with q and k in [-r, r], v in [-1, 1];
+ * fused launchers must refuse D other than 32, 64, 128.  Returns the
+ * largest |score| of the inputs. */
+static double check_shape(attn_dims a, double r, int rounds,
+                          cublasHandle_t h)
+{
+    double largest = 0.0;
+    size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
+    for (int round = 0; round < rounds; round++) {
+        uint64_t seed = tk_seed(round), st = seed;
+        float *q = tk_malloc((nq + 1) * 4), *k = tk_malloc((nk + 1) * 4);
+        float *v = tk_malloc((nk + 1) * 4), *got = tk_malloc((nq + 1) * 4);
+        double *ref = tk_malloc((nq + 1) * sizeof(double)), amax, smax;
+        tk_fill(q, nq, -r, r, &st);
+        tk_fill(k, nk, -r, r, &st);
+        tk_fill(v, nk, -1, 1, &st);
+        attn_ref(q, k, v, ref, &a, &amax, &smax);
+        if (smax > largest) largest = smax;
+        float *dq = tk_dev_floats(nq + 1), *dk = tk_dev_floats(nk + 1);
+        float *dv = tk_dev_floats(nk + 1), *dout = tk_dev_floats(nq + 1);
+        size_t wb = attention_work_bytes(a);
+        assert_true(wb > 0);
+        void *work = tk_dev_bytes(wb);
+        tk_upload(dq, q, nq); tk_upload(dk, k, nk); tk_upload(dv, v, nk);
+        double tol = attn_tol(&a, amax, 1.0);
+        for (int w = 0; w < NLAUNCH; w++) {
+            tk_poison(dout, (nq + 1) * 4);
+            cudaError_t e = launch(w, h, dq, dk, dv, dout, a, work);
+            if (w >= WARP && a.D != 32 && a.D != 64 && a.D != 128) {
+                assert_int_equal(e, cudaErrorInvalidValue);
+                continue;
+            }
+            if (w == TILED && e == cudaErrorNotSupported) {
+                print_message("skipped: the tiled kernel for D = %zu needs "
+                              "more shared memory than this GPU gives a "
+                              "block\n", a.D);
+                continue;
+            }
+            TK_CUDA(e);
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(got, dout, nq + 1);
+            char what[160];
+            snprintf(what, sizeof what, "%s B%zu H%zu Sq%zu Sk%zu D%zu%s",
+                     lname[w], a.B, a.H, a.Sq, a.Sk, a.D,
+                     a.causal ? " causal" : "");
+            assert_int_equal(tk_compare(what, got, ref, nq, tol, 0, seed), 0);
+            assert_true(isnan(got[nq]));      /* nothing written past o */
+        }
+        tk_free(dq); tk_free(dk); tk_free(dv); tk_free(dout); tk_free(work);
+        free(q); free(k); free(v); free(got); free(ref);
+    }
+    return largest;
+}
+/* One cuBLAS handle for the tests, fp32 without TF32; main destroys it. */
+static cublasHandle_t the_handle;
+static cublasHandle_t handle(void)
+{
+    if (!the_handle) {
+        assert_int_equal(cublasCreate(&the_handle), CUBLAS_STATUS_SUCCESS);
+        assert_int_equal(cublasSetMathMode(the_handle, CUBLAS_DEFAULT_MATH),
+                         CUBLAS_STATUS_SUCCESS);
+    }
+    return the_handle;
+}
+
+/* S = 1, a warp, the tile sizes (64, 128) and one either side; Sq != Sk
+ * both ways (with Sq > Sk the first Sq - Sk causal rows see no key);
+ * Sk = 0; D = 48 for the unfused forms. */
+static void edge_shapes(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    static const attn_dims cases[] = {
+        {1, 1, 1, 1, 64, 0},    {1, 1, 1, 1, 32, 1},
+        {2, 3, 33, 33, 32, 0},  {1, 2, 63, 63, 128, 1},
+        {2, 1, 65, 65, 64, 1},  {1, 2, 127, 127, 128, 0},
+        {1, 1, 129, 129, 64, 0}, {1, 1, 129, 129, 32, 1},
+        {3, 2, 100, 37, 64, 1}, {1, 1, 37, 100, 128, 1},
+        {2, 1, 50, 0, 64, 0},   {1, 2, 65, 65, 48, 1},
+        {1, 1, 300, 257, 64, 0}, {2, 2, 191, 191, 128, 1},
+    };
+    /* Under the sanitizer (BOOK_SMALL) the fixed seed only: the tools look
+     * at the indices, which the seed does not change. */
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        check_shape(cases[c], 1.0, tk_small() ? 1 : 2, handle());
+}
+static void long_rows_4097(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("S = 4097 takes minutes under the sanitizer");
+    check_shape((attn_dims){1, 1, 4097, 4097, 64, 1}, 1.0, 1, handle());
+    check_shape((attn_dims){1, 1, 4097, 4097, 128, 0}, 1.0, 1, handle());
+    check_shape((attn_dims){1, 2, 1025, 1025, 32, 0}, 1.0, 1, handle());
+}
+/* Scores up to a few hundred: e^s overflows a float past 88.7, so a
+ * softmax without the maximum would give inf / inf. */
+static void large_scores(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    attn_dims a = {1, 2, 129, 129, 64, 0};
+    assert_true(check_shape(a, 16.0, 2, handle()) > 200.0);
+    a.causal = 1;
+    assert_true(check_shape(a, 16.0, 1, handle()) > 200.0);
+}
+
+/* Rows that see no key are exactly zero in every form. */
+static void masked_rows_are_zero(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    attn_dims a = {1, 1, 70, 5, 32, 1};     /* rows 0 .. 64 see no key */
+    size_t nq = 70 * 32, nk = 5 * 32;
+    float *dq = tk_dev_floats(nq), *dk = tk_dev_floats(nk);
+    float *dv = tk_dev_floats(nk), *dout = tk_dev_floats(nq);
+    float *got = tk_malloc(nq * 4), *h = tk_malloc(nq * 4);
+    void *work = tk_dev_bytes(attention_work_bytes(a));
+    uint64_t r = tk_seed(0);
+    tk_fill(h, nq, -1, 1, &r);
+    tk_upload(dq, h, nq); tk_upload(dk, h, nk); tk_upload(dv, h, nk);
+    for (int w = 0; w < NLAUNCH; w++) {
+        tk_poison(dout, nq * 4);
+        TK_CUDA(launch(w, handle(), dq, dk, dv, dout, a, work));
+        tk_download(got, dout, nq);
+        for (size_t e = 0; e < 65 * 32; e++) assert_true(got[e] == 0.0f);
+        for (size_t e = 65 * 32; e < nq; e++) assert_false(isnan(got[e]));
+    }
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(dout); tk_free(work);
+    free(got); free(h);
+}
+
+/* What every launcher refuses, before launching. */
+static void refusals(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    attn_dims a = {1, 1, 64, 64, 64, 0};
+    enum { N = 64 * 128 };            /* room for D up to 128: no overlap */
+    float *b = tk_dev_floats(4 * N + 1);
+    float *q = b, *k = b + N, *v = b + 2 * N, *o = b + 3 * N;
+    void *work = tk_dev_bytes(attention_work_bytes(a));
+    for (int w = 0; w < NLAUNCH; w++) {
+        assert_int_equal(launch(w, handle(), NULL, k, v, o, a, work),
+                         cudaErrorInvalidValue);
+        assert_int_equal(launch(w, handle(), q, k, v, q, a, work),
+                         cudaErrorInvalidValue);          /* o overlaps q */
+        assert_int_equal(launch(w, handle(), q, k, v, k + 5, a, work),
+                         cudaErrorInvalidValue);          /* o overlaps k */
+        attn_dims z = a;
+        z.D = 0;
+        assert_int_equal(launch(w, handle(), q, k, v, o, z, work),
+                         cudaErrorInvalidValue);
+        z = a;
+        z.B = SIZE_MAX / 2;
+        assert_int_equal(launch(w, handle(), q, k, v, o, z, work),
+                         cudaErrorInvalidValue);          /* overflow */
+    }
+    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_cublas(NULL, q, k, v, o, a, work),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_tiled(q + 1, k, v, o, a),
+                     cudaErrorInvalidValue);              /* misaligned */
+    a.D = 96;
+    assert_int_equal(attention_warp(q, k, v, o, a), cudaErrorInvalidValue);
+    assert_int_equal(attention_tiled(q, k, v, o, a), cudaErrorInvalidValue);
+    assert_int_equal(attention_work_bytes((attn_dims){SIZE_MAX, 2, 1, 1, 1, 0}), 0);
+    TK_CUDA(cudaGetLastError());
+    tk_free(b); tk_free(work);
+}
+
+/* Wrong on purpose: without the rescale of o, terms added under an old
+ * maximum keep their old, too large weight.  Scores that grow along the
+ * row make the maximum grow at every key and the output far too large;
+ * scores that shrink never move the maximum, and the bug hides. */
+static void no_rescale_is_wrong(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    enum { S = 64, D = 32 };
+    attn_dims a = {1, 1, S, S, D, 0};
+    float *q = tk_malloc(S * D * 4), *k = tk_malloc(S * D * 4);
+    float *v = tk_malloc(S * D * 4), *got = tk_malloc(S * D * 4);
+    double *ref = tk_malloc(S * D * sizeof(double)), amax, smax;
+    uint64_t r = tk_seed(0);
+    tk_fill(v, S * D, 0, 1, &r);
+    float *dq = tk_dev_floats(S * D), *dk = tk_dev_floats(S * D);
+    float *dv = tk_dev_floats(S * D), *dout = tk_dev_floats(S * D);
+    tk_upload(dv, v, S * D);
+    for (int grow = 1; grow >= 0; grow--) {
+        memset(q, 0, S * D * 4);
+        memset(k, 0, S * D * 4);
+        for (int i = 0; i < S; i++) q[i * D] = 1.0f;
+        /* score of key j: (grow ? j : S - j) / 2 */
+        for (int j = 0; j < S; j++)
+            k[j * D] = (grow ? j : S - j) * 0.5f * sqrtf((float)D);
+        attn_ref(q, k, v, ref, &a, &amax, &smax);
+        tk_upload(dq, q, S * D); tk_upload(dk, k, S * D);
+        double tol = attn_tol(&a, amax, 1.0);
+        tk_poison(dout, S * D * 4);
+        TK_CUDA(attention_warp(dq, dk, dv, dout, a));
+        tk_download(got, dout, S * D);
+        assert_int_equal(tk_compare("warp", got, ref, S * D, tol, 0, 0), 0);
+        tk_poison(dout, S * D * 4);
+        TK_CUDA(attention_warp_no_rescale(dq, dk, dv, dout, a));
+        tk_download(got, dout, S * D);
+        size_t bad = tk_compare(grow ? "no rescale, growing scores (expected "
+                                       "to fail)" : "no rescale, shrinking",
+                                got, ref, S * D, tol, 0, 0);
+        if (grow) assert_true(bad == S * D);   /* every element is wrong */
+        else assert_int_equal(bad, 0);
+    }
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(dout);
+    free(q); free(k); free(v); free(got); free(ref);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(streamed_equals_two_pass),
+        cmocka_unit_test(edge_shapes),
+        cmocka_unit_test(long_rows_4097),
+        cmocka_unit_test(large_scores),
+        cmocka_unit_test(masked_rows_are_zero),
+        cmocka_unit_test(refusals),
+        cmocka_unit_test(no_rescale_is_wrong),
+    };
+    int failed = tk_run_tests("12-attention", tests);
+    if (the_handle && cublasDestroy(the_handle) != CUBLAS_STATUS_SUCCESS)
+        failed++;
+    return failed;
+}
