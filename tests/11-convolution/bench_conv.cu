@@ -1,17 +1,46 @@
 // bench_conv.cu -- chapter 11's measurements (make bench).
-// Five cases: conv1d n = 2^24, k = 2047 and n = 2^26, k = 31; conv2d
-// 3072^2 with 15x15, 8192^2 with 5x5 and 8192^2 with 31x31 (and its
-// separable Gaussian).  Each variant beside cuDNN (cudnnConvolutionForward,
-// fp32 with CUDNN_FMA_MATH, the fastest algorithm that
-// cudnnFindConvolutionForwardAlgorithm finds, its workspace included)
-// where the machine has it, and beside two ceilings measured in this run:
-// the device-to-device copy and the FMA peak (chapter 2's fma_peak
-// kernel).  CUDNN_FMA_MATH, not CUDNN_DEFAULT_MATH: from compute capability
-// 8.0 on, the default lets cuDNN run fp32 convolutions in TF32 on the
-// tensor cores, and the comparison is fp32 against fp32 (PyTorch with TF32
-// off, which measured the issue's targets, asks for CUDNN_FMA_MATH too).
-// Run time on an H200, estimated: about 20 s, most of it cuDNN (23 calls
-// of some 113 ms and 215 ms in the k = 2047 and 31x31 cases, and its Find).
+// Five cases, the cheap ones first: conv2d 3072^2 with 15x15, conv1d
+// n = 2^26 with k = 31, conv2d 8192^2 with 5x5, conv1d n = 2^24 with
+// k = 2047, conv2d 8192^2 with 31x31 (and its separable Gaussian).  Each
+// variant beside cuDNN (cudnnConvolutionForward, fp32 with CUDNN_FMA_MATH,
+// its workspace included) where the machine has it, and beside two ceilings
+// measured in this run: the device-to-device copy and the FMA peak
+// (chapter 2's fma_peak kernel).  CUDNN_FMA_MATH, not CUDNN_DEFAULT_MATH:
+// from compute capability 8.0 on, the default lets cuDNN run fp32
+// convolutions in TF32 on the tensor cores, and the comparison is fp32
+// against fp32 (PyTorch with TF32 off, which measured the issue's targets,
+// asks for CUDNN_FMA_MATH too).
+//
+// Timing: bk_timed_ms, the book's rule (chapter 13's): the median of 20
+// runs after 3 warm-ups when 20 runs fit in 200 ms, otherwise of as many
+// as fit, at least 3, after one warm-up; the CSV's reps column says how
+// many.
+//
+// cuDNN's algorithm: not cudnnFindConvolutionForwardAlgorithm.  Find runs
+// every algorithm cuDNN has for the case, whatever requestedAlgoCount says
+// (that only bounds how many results it returns), on workspaces it
+// allocates itself, with no limit on time or memory; on a 1 x 2^24 image
+// with a 1 x 2047 filter the first H200 run spent more than 225 s without
+// leaving a trace of which algorithm.  Instead the bench lists the
+// algorithms that cudnnGetConvolutionForwardAlgorithm_v7 returns, with
+// their workspaces (cudnnGetConvolutionForwardWorkspaceSize), and times the
+// supported ones itself in the heuristic's order: a candidate whose
+// workspace passes kWsLimit (4 GiB) or cannot be allocated is skipped; each
+// other is called once (cold) and, if that took at most kOnceMs (2 s),
+// once more, the second time being its time; no further candidate starts
+// once the search has spent kSearchMs (2 s).  The fastest is kept, which
+// is what Find would return among the algorithms tried.  Every candidate
+// and its times go to stderr.
+//
+// Progress: a line on stderr, flushed, before and after every case and
+// variant and every cuDNN call of the search, with the seconds since the
+// start; and every 10 s a line naming what the bench is still doing.  A
+// case's rows go to the CSV (and stdout), flushed, as soon as the case is
+// done, so a killed run leaves them in NAME.tmp and in its log.
+//
+// Run time on an H200, estimated from the FLOPs, the bytes and the rule
+// above: about 10 s, most of it cuDNN in the last two cases (some 113 ms
+// and 215 ms a call: the search's 2 to 6 calls, then 4 timed calls).
 // Bytes: the input read once and the output written once;
 // FLOPs: 2 x outputs x taps (the separable filter counted as the direct
 // one, so that its rate compares).  limit is the roofline's bound for the
@@ -23,7 +52,12 @@
 #include "02-memory/memory.h"
 #include "11-convolution/conv.h"
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #if __has_include(<cudnn.h>)
 #include <cudnn.h>
 #include <dlfcn.h>
@@ -44,6 +78,46 @@ enum { NAIVE, CONST, ROTATED, TILED, WINDOW, BLOCKED, SEPARABLE, CUDNN };
 static const char *vname[] = {"naive", "const", "const-rotated", "tiled",
                               "window", "blocked", "separable", "cudnn"};
 
+// Progress on stderr, flushed at once: the log of a run killed midway says
+// where it was.  A thread repeats the last line every 10 s with how long
+// it has been running, so that one call that never ends is named too.
+static const auto t_start = std::chrono::steady_clock::now();
+static double since_start(void)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         t_start).count();
+}
+// On the heap, never destroyed: a BOOK_CHECK that calls exit() while the
+// thread waits must not wait for the condition variable's destructor.
+static std::mutex &stage_mu = *new std::mutex;
+static std::condition_variable &stage_cv = *new std::condition_variable;
+static char stage[256] = "start";
+static double stage_at = 0;
+static bool finished = false;
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...)
+{
+    va_list a;
+    va_start(a, fmt);
+    std::lock_guard<std::mutex> g(stage_mu);
+    vsnprintf(stage, sizeof stage, fmt, a);
+    va_end(a);
+    stage_at = since_start();
+    fprintf(stderr, "bench_conv %8.2f s: %s\n", stage_at, stage);
+    fflush(stderr);
+}
+static void heartbeat(void)
+{
+    std::unique_lock<std::mutex> l(stage_mu);
+    while (!stage_cv.wait_for(l, std::chrono::seconds(10),
+                              [] { return finished; })) {
+        double t = since_start();
+        fprintf(stderr, "bench_conv %8.2f s: still busy, %.1f s after: %s\n",
+                t, t - stage_at, stage);
+        fflush(stderr);
+    }
+}
+
 #ifdef HAVE_CUDNN_H
 // cuDNN is loaded at run time (as in chapter 7), so the bench builds and
 // runs without it.
@@ -56,7 +130,8 @@ struct cudnn_api {
     decltype(&cudnnCreateConvolutionDescriptor) cdesc;
     decltype(&cudnnSetConvolution2dDescriptor) set_c;
     decltype(&cudnnSetConvolutionMathType) set_math;
-    decltype(&cudnnFindConvolutionForwardAlgorithm) find;
+    decltype(&cudnnGetConvolutionForwardAlgorithm_v7) heur;
+    decltype(&cudnnGetConvolutionForwardWorkspaceSize) ws_size;
     decltype(&cudnnConvolutionForward) fwd;
     cudnnHandle_t h;
     cudnnTensorDescriptor_t xd, yd;
@@ -82,7 +157,8 @@ static bool cudnn_load(void)
               DNN_SYM(cdesc, "cudnnCreateConvolutionDescriptor") &&
               DNN_SYM(set_c, "cudnnSetConvolution2dDescriptor") &&
               DNN_SYM(set_math, "cudnnSetConvolutionMathType") &&
-              DNN_SYM(find, "cudnnFindConvolutionForwardAlgorithm") &&
+              DNN_SYM(heur, "cudnnGetConvolutionForwardAlgorithm_v7") &&
+              DNN_SYM(ws_size, "cudnnGetConvolutionForwardWorkspaceSize") &&
               DNN_SYM(fwd, "cudnnConvolutionForward");
     return ok && dnn.create(&dnn.h) == CUDNN_STATUS_SUCCESS &&
            dnn.tdesc(&dnn.xd) == CUDNN_STATUS_SUCCESS &&
@@ -90,8 +166,42 @@ static bool cudnn_load(void)
            dnn.fdesc(&dnn.fd) == CUDNN_STATUS_SUCCESS &&
            dnn.cdesc(&dnn.cd) == CUDNN_STATUS_SUCCESS;
 }
+static const char *algo_name[] = {
+    "IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT",
+    "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
+static const char *aname(int a)
+{
+    return a >= 0 && a < CUDNN_CONVOLUTION_FWD_ALGO_COUNT ? algo_name[a] : "?";
+}
+// The limits of the search (see the header).
+static const size_t kWsLimit = (size_t)4 << 30;   // bytes of workspace
+static const double kOnceMs = 2000;   // a first call this slow: no second
+static const double kSearchMs = 2000; // no new candidate after this long
+// One call of cudnnConvolutionForward with algorithm ALGO and workspace
+// WS, timed with events; a negative time if cuDNN refuses it.
+static double cudnn_call_ms(const float *x, const float *f, float *y,
+                            cudnnConvolutionFwdAlgo_t algo, void *ws,
+                            size_t ws_bytes, cudnnStatus_t *st)
+{
+    const float one = 1.0f, zero = 0.0f;
+    cudaEvent_t a, b;
+    float ms = 0;
+    BOOK_CHECK(cudaEventCreate(&a));
+    BOOK_CHECK(cudaEventCreate(&b));
+    BOOK_CHECK(cudaEventRecord(a));
+    *st = dnn.fwd(dnn.h, &one, dnn.xd, x, dnn.fd, f, dnn.cd, algo, ws,
+                  ws_bytes, &zero, dnn.yd, y);
+    BOOK_CHECK(cudaEventRecord(b));
+    BOOK_CHECK(cudaEventSynchronize(b));
+    BOOK_CHECK(cudaGetLastError());
+    BOOK_CHECK(cudaEventElapsedTime(&ms, a, b));
+    BOOK_CHECK(cudaEventDestroy(a));
+    BOOK_CHECK(cudaEventDestroy(b));
+    return *st == CUDNN_STATUS_SUCCESS ? ms : -1.0;
+}
 // Describe one case (N = C = K = 1, valid cross-correlation, fp32 on the
-// FMA units, no TF32) and pick the fastest algorithm; false if cuDNN fails.
+// FMA units, no TF32) and pick the fastest algorithm of the bounded search
+// described in the header; false if cuDNN fails or no candidate runs.
 static bool cudnn_setup(const cas &c, const float *x, const float *f,
                         float *y)
 {
@@ -105,17 +215,80 @@ static bool cudnn_setup(const cas &c, const float *x, const float *f,
         return false;
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int got = 0;
-    if (dnn.find(dnn.h, dnn.xd, dnn.fd, dnn.cd, dnn.yd,
-                 CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf) ||
-        got < 1 || perf[0].status != CUDNN_STATUS_SUCCESS)
+    progress("%s/cudnn: heuristic list (GetConvolutionForwardAlgorithm_v7)",
+             c.name);
+    cudnnStatus_t hs = dnn.heur(dnn.h, dnn.xd, dnn.fd, dnn.cd, dnn.yd,
+                                CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf);
+    if (hs != CUDNN_STATUS_SUCCESS || got < 1) {
+        progress("%s/cudnn: heuristic failed, status %d", c.name, (int)hs);
         return false;
-    dnn.algo = perf[0].algo;
-    dnn.ws_bytes = perf[0].memory;
+    }
+    size_t ws[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    for (int i = 0; i < got; i++) {
+        ws[i] = 0;
+        cudnnStatus_t s = dnn.ws_size(dnn.h, dnn.xd, dnn.fd, dnn.cd, dnn.yd,
+                                      perf[i].algo, &ws[i]);
+        if (s != CUDNN_STATUS_SUCCESS) ws[i] = SIZE_MAX;
+        progress("%s/cudnn: candidate %d: algo %d %s, status %d, math %d, "
+                 "workspace %.3f MiB (status %d; heuristic says %.3f MiB)",
+                 c.name, i, (int)perf[i].algo, aname(perf[i].algo),
+                 (int)perf[i].status, (int)perf[i].mathType,
+                 s == CUDNN_STATUS_SUCCESS ? ws[i] / 1048576.0 : -1.0, (int)s,
+                 perf[i].memory / 1048576.0);
+    }
+    double best = INFINITY, spent = 0;
     dnn.ws = NULL;
-    if (dnn.ws_bytes) BOOK_CHECK(cudaMalloc(&dnn.ws, dnn.ws_bytes));
-    printf("cuDNN %s: algorithm %d, workspace %zu bytes, %.3f ms in Find\n",
-           c.name, (int)dnn.algo, dnn.ws_bytes, perf[0].time);
-    (void)x; (void)f; (void)y;
+    dnn.ws_bytes = 0;
+    for (int i = 0; i < got; i++) {
+        const int al = (int)perf[i].algo;
+        const char *why = NULL;
+        if (perf[i].status != CUDNN_STATUS_SUCCESS) why = "not supported";
+        else if (perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
+                 perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+            why = "tensor-core math";
+        else if (ws[i] == SIZE_MAX) why = "no workspace size";
+        else if (ws[i] > kWsLimit) why = "workspace over 4 GiB";
+        else if (spent > kSearchMs) why = "search time spent";
+        void *w = NULL;
+        if (!why && ws[i] && cudaMalloc(&w, ws[i]) != cudaSuccess) {
+            (void)cudaGetLastError();
+            w = NULL;
+            why = "workspace not allocated";
+        }
+        if (why) {
+            progress("%s/cudnn: algo %d %s skipped: %s", c.name, al, aname(al),
+                     why);
+            continue;
+        }
+        cudnnStatus_t st;
+        progress("%s/cudnn: algo %d %s: first call", c.name, al, aname(al));
+        double t1 = cudnn_call_ms(x, f, y, perf[i].algo, w, ws[i], &st);
+        double t = t1;
+        spent += t1 > 0 ? t1 : 0;
+        if (t1 >= 0 && t1 <= kOnceMs) {
+            progress("%s/cudnn: algo %d %s: first call %.3f ms, second call",
+                     c.name, al, aname(al), t1);
+            t = cudnn_call_ms(x, f, y, perf[i].algo, w, ws[i], &st);
+            spent += t > 0 ? t : 0;
+        }
+        progress("%s/cudnn: algo %d %s: %.3f ms%s (first call %.3f ms), "
+                 "status %d", c.name, al, aname(al), t,
+                 t1 > kOnceMs ? ", one call only" : "", t1, (int)st);
+        if (t >= 0 && t < best) {
+            if (dnn.ws) BOOK_CHECK(cudaFree(dnn.ws));
+            best = t;
+            dnn.algo = perf[i].algo;
+            dnn.ws = w;
+            dnn.ws_bytes = ws[i];
+        } else if (w) {
+            BOOK_CHECK(cudaFree(w));
+        }
+    }
+    if (isinf(best)) return false;
+    printf("cuDNN %s: algorithm %d (%s), workspace %zu bytes, %.3f ms in the "
+           "search\n", c.name, (int)dnn.algo, aname(dnn.algo), dnn.ws_bytes,
+           best);
+    fflush(stdout);
     return true;
 }
 static cudaError_t run_cudnn(const ctx *k)
@@ -175,21 +348,25 @@ static double fma_peak_tflops(void)
 
 int main(void)
 {
+    std::thread beat(heartbeat);
     const size_t most = (size_t)1 << 26;            // floats: 256 MiB
+    progress("ceilings: copy and FMA peak");
     double copy = bk_copy_gbps((size_t)1 << 30);    // GB/s, read + write
     double peak = fma_peak_tflops();                // TFLOP/s
+    progress("ceilings: copy %.1f GB/s, FMA peak %.2f TFLOP/s", copy, peak);
+    // The cheap cases first, so that a run stopped midway has them.
     static const cas cases[] = {
-        {"1d-16M-k2047", 1, (size_t)1 << 24, 1, 2047},
-        {"1d-64M-k31", 1, (size_t)1 << 26, 1, 31},
         {"2d-3072-15x15", 3072, 3072, 15, 15},
+        {"1d-64M-k31", 1, (size_t)1 << 26, 1, 31},
         {"2d-8192-5x5", 8192, 8192, 5, 5},
+        {"1d-16M-k2047", 1, (size_t)1 << 24, 1, 2047},
         {"2d-8192-31x31", 8192, 8192, 31, 31},
     };
     static const int vars[][8] = {
-        {NAIVE, CONST, TILED, WINDOW, CUDNN, -1},
-        {NAIVE, CONST, ROTATED, TILED, WINDOW, CUDNN, -1},
         {NAIVE, TILED, BLOCKED, CUDNN, -1},
+        {NAIVE, CONST, ROTATED, TILED, WINDOW, CUDNN, -1},
         {NAIVE, TILED, BLOCKED, SEPARABLE, CUDNN, -1},
+        {NAIVE, CONST, TILED, WINDOW, CUDNN, -1},
         {TILED, BLOCKED, SEPARABLE, CUDNN, -1},
     };
     ctx k;
@@ -204,18 +381,22 @@ int main(void)
     bk_fill_random(f, CONV_MAX_TAPS, -1, 1, 12);
     bk_fill_random(g, 64, 0, 1, 13);      // any positive factor will do
     k.x = x; k.y = y; k.f = f; k.g = g; k.work = work;
+    progress("cuDNN: loading");
 #ifdef HAVE_CUDNN_H
     bool have_dnn = cudnn_load();
 #else
     bool have_dnn = false;
 #endif
+    progress("cuDNN: %s", have_dnn ? "loaded" : "not loadable, not measured");
     if (!have_dnn) printf("cuDNN: not loadable, not measured\n");
 
     FILE *csv = bk_csv_open("11-convolution",
-                            "id,case,variant,ms,tflops,gbps,flop_per_byte,"
-                            "limit,of_limit,of_peak,of_copy,of_cudnn");
+                            "id,case,variant,ms,reps,tflops,gbps,"
+                            "flop_per_byte,limit,of_limit,of_peak,of_copy,"
+                            "of_cudnn");
     fprintf(csv, "# ceilings measured in this run: copy %.1f GB/s, FMA peak "
                  "%.2f TFLOP/s (11-convolution-ceilings.csv)\n", copy, peak);
+    fflush(csv);
     FILE *cf = bk_csv_open("11-convolution-ceilings", "ceiling,value,unit");
     bk_row(cf, "copy,%.1f,GB/s\n", copy);
     bk_row(cf, "fma_peak,%.2f,TFLOP/s\n", peak);
@@ -230,32 +411,56 @@ int main(void)
         double t_mem = bytes / (copy * 1e6), t_fma = flops / (peak * 1e9);
         const char *limit = t_fma > t_mem ? "fma" : "copy";
         double t_lim = t_fma > t_mem ? t_fma : t_mem;
-        double dnn_ms = NAN;
-#ifdef HAVE_CUDNN_H
-        bool dnn_ok = have_dnn && cudnn_setup(c, x, f, y);
-        if (have_dnn && !dnn_ok) printf("cuDNN %s: set-up failed\n", c.name);
-        if (dnn_ok) {
-            k.v = CUDNN;
-            dnn_ms = bk_median_ms(run, &k, 20);
-        }
-#endif
+        double case_at = since_start();
+        progress("%s: start (bound %s, %.3f ms)", c.name, limit, t_lim);
+        // The kernels first, cuDNN last; the rows when all are timed (each
+        // needs cuDNN's time for of_cudnn).
+        double ms[8];
+        int reps[8];
         for (int j = 0; vars[i][j] >= 0; j++) {
             k.v = vars[i][j];
-            double ms;
+            ms[j] = NAN;
+            reps[j] = 0;
+            double at = since_start(), first = NAN;
             if (k.v == CUDNN) {
-                if (isnan(dnn_ms)) continue;
-                ms = dnn_ms;
-            } else {
-                ms = bk_median_ms(run, &k, 20);
+#ifdef HAVE_CUDNN_H
+                if (!have_dnn) continue;
+                progress("%s/cudnn: algorithm search", c.name);
+                if (!cudnn_setup(c, x, f, y)) {
+                    progress("%s/cudnn: set-up failed, not measured", c.name);
+                    printf("cuDNN %s: set-up failed\n", c.name);
+                    fflush(stdout);
+                    continue;
+                }
+                at = since_start();
+#else
+                continue;
+#endif
             }
-            double tf = flops / (ms * 1e9), gb = bytes / (ms * 1e6);
-            bk_row(csv, "%s/%s,%s,%s,%.4f,%.3f,%.1f,%.1f,%s,%.3f,%.3f,%.3f,%.2f\n",
-                   c.name, vname[k.v], c.name, vname[k.v], ms, tf, gb, flops / bytes, limit,
-                   t_lim / ms, tf / peak, gb / copy, dnn_ms / ms);
+            progress("%s/%s: start", c.name, vname[k.v]);
+            ms[j] = bk_timed_ms(run, &k, &reps[j], &first);
+            progress("%s/%s: %.4f ms a call (median of %d, first call %.4f "
+                     "ms), %.2f s", c.name, vname[k.v], ms[j], reps[j], first,
+                     since_start() - at);
+        }
+        double dnn_ms = NAN;
+        for (int j = 0; vars[i][j] >= 0; j++)
+            if (vars[i][j] == CUDNN) dnn_ms = ms[j];
+        for (int j = 0; vars[i][j] >= 0; j++) {
+            if (isnan(ms[j])) continue;
+            const char *v = vname[vars[i][j]];
+            double tf = flops / (ms[j] * 1e9), gb = bytes / (ms[j] * 1e6);
+            bk_row(csv, "%s/%s,%s,%s,%.4f,%d,%.3f,%.1f,%.1f,%s,%.3f,%.3f,%.3f,"
+                        "%.2f\n", c.name, v, c.name, v, ms[j], reps[j], tf,
+                   gb, flops / bytes, limit, t_lim / ms[j], tf / peak,
+                   gb / copy, dnn_ms / ms[j]);
         }
 #ifdef HAVE_CUDNN_H
-        if (dnn_ok && dnn.ws) BOOK_CHECK(cudaFree(dnn.ws));
+        if (dnn.ws) BOOK_CHECK(cudaFree(dnn.ws));
+        dnn.ws = NULL;
 #endif
+        progress("%s: done, rows written, %.2f s", c.name,
+                 since_start() - case_at);
     }
     bk_csv_close(csv);
     BOOK_CHECK(cudaFree(x));
@@ -263,5 +468,12 @@ int main(void)
     BOOK_CHECK(cudaFree(work));
     BOOK_CHECK(cudaFree(f));
     BOOK_CHECK(cudaFree(g));
+    progress("finished");
+    {
+        std::lock_guard<std::mutex> l(stage_mu);
+        finished = true;
+    }
+    stage_cv.notify_all();
+    beat.join();
     return 0;
 }

@@ -39,6 +39,40 @@ double bk_median_ms(bk_work fn, void *ctx, int reps)
     return median_ms(fn, ctx, reps, NULL, NULL);
 }
 
+double bk_event_ms(bk_work fn, void *ctx)
+{
+    cudaEvent_t a, b;
+    float ms = 0;
+    BOOK_CHECK(cudaEventCreate(&a));
+    BOOK_CHECK(cudaEventCreate(&b));
+    BOOK_CHECK(cudaEventRecord(a));
+    BOOK_CHECK(fn(ctx));
+    BOOK_CHECK(cudaEventRecord(b));
+    BOOK_CHECK(cudaEventSynchronize(b));
+    BOOK_CHECK(cudaEventElapsedTime(&ms, a, b));
+    BOOK_CHECK(cudaEventDestroy(a));
+    BOOK_CHECK(cudaEventDestroy(b));
+    return ms;
+}
+
+double bk_timed_ms(bk_work fn, void *ctx, int *reps, double *first_ms)
+{
+    const int fast = 20, slow = 3;
+    const double budget = 200;                  // ms
+    const double first = bk_event_ms(fn, ctx);
+    if (first_ms) *first_ms = first;
+    if (first * fast <= budget) {
+        *reps = fast;
+        return bk_median_ms(fn, ctx, fast);     // 3 warm-ups, 20 runs
+    }
+    *reps = std::min(std::max(slow, (int)(budget / first)), fast);
+    std::vector<double> t((size_t)*reps);
+    for (int i = 0; i < *reps; i++) t[(size_t)i] = bk_event_ms(fn, ctx);
+    std::sort(t.begin(), t.end());
+    const size_t r = (size_t)*reps;
+    return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
+}
+
 struct copy_ctx { void *dst; const void *src; size_t bytes; };
 static cudaError_t run_copy(void *p)
 {
@@ -192,6 +226,8 @@ void bk_row(FILE *csv, const char *fmt, ...)
     va_copy(b, a);
     vfprintf(csv, fmt, a);
     vprintf(fmt, b);
+    fflush(csv);
+    fflush(stdout);
     va_end(b);
     va_end(a);
 }

@@ -25,6 +25,16 @@ double bk_median_ms(bk_work fn, void *ctx, int reps);
  * run finds in L2 what the one before it left there.  For work whose bytes
  * are not far beyond the L2. */
 double bk_median_ms_cold(bk_work fn, void *ctx, int reps);
+/* One call timed with CUDA events, in milliseconds (no warm-up). */
+double bk_event_ms(bk_work fn, void *ctx);
+/* The book's rule for work too slow for 20 runs (stated in chapter 13,
+ * whose bench_render.cu has the same rule as its own timed_ms): one timed
+ * call of t ms; when 20 runs fit in 200 ms (20 t <= 200), three warm-ups
+ * and the median of 20 runs (bk_median_ms); otherwise the median of as many
+ * runs as fit in 200 ms, at least 3 and at most 20, the first call their
+ * only warm-up.  *reps gets the number of timed runs (the CSVs' column
+ * reps); *first_ms, when not NULL, the time of the first call. */
+double bk_timed_ms(bk_work fn, void *ctx, int *reps, double *first_ms);
 /* Ceilings, in GB/s of bytes moved, over buffers of BYTES each. */
 double bk_copy_gbps(size_t bytes);   /* cudaMemcpy device to device: read + write */
 double bk_read_gbps(size_t bytes);   /* a float4 kernel that reads and sums */
@@ -34,7 +44,8 @@ FILE *bk_csv_open(const char *chapter, const char *columns);
  * benchmark that stops midway leaves the old data whole. */
 void bk_csv_close(FILE *csv);
 /* One row of a chapter's CSV, formatted once: written to the file and
- * echoed to the terminal. */
+ * echoed to the terminal, both flushed at once, so that the rows written
+ * before a benchmark is killed are in NAME.tmp and in its log. */
 void bk_row(FILE *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Fill n floats in device memory with uniform random values in [lo, hi). */
 void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed);
