@@ -39,6 +39,40 @@ double bk_median_ms(bk_work fn, void *ctx, int reps)
     return median_ms(fn, ctx, reps, NULL, NULL);
 }
 
+// See benchkit.h: 20 runs when they fit in 200 ms, else fewer, at least 3.
+static float event_ms(bk_work fn, void *ctx)
+{
+    cudaEvent_t a, b;
+    float ms = 0;
+    BOOK_CHECK(cudaEventCreate(&a));
+    BOOK_CHECK(cudaEventCreate(&b));
+    BOOK_CHECK(cudaEventRecord(a));
+    BOOK_CHECK(fn(ctx));
+    BOOK_CHECK(cudaEventRecord(b));
+    BOOK_CHECK(cudaEventSynchronize(b));
+    BOOK_CHECK(cudaEventElapsedTime(&ms, a, b));
+    BOOK_CHECK(cudaEventDestroy(a));
+    BOOK_CHECK(cudaEventDestroy(b));
+    return ms;
+}
+double bk_timed_ms(bk_work fn, void *ctx, int *reps)
+{
+    const int fast = 20, slow = 3;
+    const double budget_ms = 200;
+    const double first = event_ms(fn, ctx);
+    if (first * fast <= budget_ms) {
+        *reps = fast;
+        return bk_median_ms(fn, ctx, fast);
+    }
+    *reps = std::min(fast, std::max(slow, (int)(budget_ms / first)));
+    std::vector<float> t((size_t)*reps);
+    for (int i = 0; i < *reps; i++) t[(size_t)i] = event_ms(fn, ctx);
+    std::sort(t.begin(), t.end());
+    const int r = *reps;
+    return r % 2 ? t[(size_t)r / 2]
+                 : 0.5 * (t[(size_t)r / 2 - 1] + t[(size_t)r / 2]);
+}
+
 struct copy_ctx { void *dst; const void *src; size_t bytes; };
 static cudaError_t run_copy(void *p)
 {

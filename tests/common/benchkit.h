@@ -1,7 +1,8 @@
 /* benchkit.h -- what every chapter's benchmark shares (BOOK-DESIGN §5).
  *
  * A variant is timed with CUDA events: three warm-up runs, then the median
- * of at least 20.  Ceilings are measured in the same process: a device-to-
+ * of at least 20 (bk_median_ms); work too slow for that in a short
+ * benchmark is timed by bk_timed_ms, with fewer runs.  Ceilings are measured in the same process: a device-to-
  * device copy and a streaming read.  Results go to
  * figures/data/$BOOK_GPU/<chapter>.csv, headed by $BOOK_PROVENANCE (both set
  * by make bench, tools/bench.sh). */
@@ -25,6 +26,12 @@ double bk_median_ms(bk_work fn, void *ctx, int reps);
  * run finds in L2 what the one before it left there.  For work whose bytes
  * are not far beyond the L2. */
 double bk_median_ms_cold(bk_work fn, void *ctx, int reps);
+/* The rule for variants too slow for 20 runs in a short benchmark: one
+ * timed probe run; when 20 runs of that time fit in 200 ms, bk_median_ms
+ * (3 warm-ups, the median of 20); otherwise the probe was the warm-up and
+ * the median of as many runs as fit in 200 ms, at least 3 (at most 20).
+ * *REPS gets the number of timed runs, for the CSV's reps column. */
+double bk_timed_ms(bk_work fn, void *ctx, int *reps);
 /* Ceilings, in GB/s of bytes moved, over buffers of BYTES each. */
 double bk_copy_gbps(size_t bytes);   /* cudaMemcpy device to device: read + write */
 double bk_read_gbps(size_t bytes);   /* a float4 kernel that reads and sums */
