@@ -1,15 +1,21 @@
-// bench_attention.cu -- chapter 12's measurements: the three-kernel form,
-// the cuBLAS unfused pipeline, the warp-per-row and the tiled kernels at
-// B8 H16 S4096 D64 and B4 H16 S4096 D128, causal and not, against chapter
-// 2's FMA peak measured in the same run (12-attention.csv); and time
-// against S at B2 H16 D64 for the unfused and fused forms
-// (12-attention-sweep.csv).  fp32 throughout; cuBLAS in its default math
-// mode (no TF32).
+// bench_attention.cu -- chapter 12's measurements: the tiled kernel and
+// the cuBLAS unfused pipeline (the targets compare them), then the
+// three-kernel form and the warp-per-row kernel, at B8 H16 S4096 D64 and
+// B4 H16 S4096 D128, causal and not, against chapter 2's FMA peak measured
+// in the same run (12-attention.csv); then time against S at B2 H16 D64
+// for the unfused and fused forms (12-attention-sweep.csv).  fp32
+// throughout; cuBLAS in its default math mode (no TF32).  Each variant is
+// timed by bk_timed_ms: the median of 20 runs when 20 fit in 200 ms, else
+// of as many as fit, at least 3 (the reps columns).  Progress goes to
+// stderr, flushed, with the elapsed seconds, and each row is flushed to the
+// CSV's .tmp and to stdout as soon as it is known, so that a run killed
+// midway leaves a log that says where it was and the rows done so far.
 #include "benchkit.h"
 #include "02-memory/memory.h"
 #include "12-attention/attention.h"
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 struct job {
     int which;                    // 0 three, 1 cublas, 2 warp, 3 tiled, 4 fma
@@ -33,6 +39,36 @@ static cudaError_t run(void *p)
 }
 static const char *const names[4] = {"three_kernel", "cublas", "warp", "tiled"};
 
+// Seconds since the first call, for the progress lines.
+static double elapsed_s(void)
+{
+    static double t0 = -1;
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    const double now = t.tv_sec + t.tv_nsec * 1e-9;
+    if (t0 < 0) t0 = now;
+    return now - t0;
+}
+// One variant on one shape, timed by bk_timed_ms, with a progress line on
+// stderr before and after.
+static double timed(struct job *j, const char *what, int *reps)
+{
+    fprintf(stderr, "bench_attention: %7.2f s  %s %s ...\n", elapsed_s(),
+            what, j->which < 4 ? names[j->which] : "fma_peak");
+    fflush(stderr);
+    double ms = bk_timed_ms(run, j, reps, NULL);
+    fprintf(stderr, "bench_attention: %7.2f s  %s %s: %.4f ms a call, "
+            "median of %d\n", elapsed_s(), what,
+            j->which < 4 ? names[j->which] : "fma_peak", ms, *reps);
+    fflush(stderr);
+    return ms;
+}
+static void flush_row(FILE *f)
+{
+    fflush(f);
+    fflush(stdout);
+}
+
 // FLOPs: 4 D for every (query, key) pair that is not masked.
 static double flops(attn_dims a)
 {
@@ -42,8 +78,11 @@ static double flops(attn_dims a)
 
 int main(void)
 {
+    elapsed_s();
     cudaDeviceProp prop;
     BOOK_CHECK(cudaGetDeviceProperties(&prop, 0));
+    fprintf(stderr, "bench_attention: %7.2f s  device %s\n", elapsed_s(),
+            prop.name);
     const size_t n = (size_t)8 * 16 * 4096 * 64;       // floats of q (max)
     attn_dims big = {8, 16, 4096, 4096, 64, 0};
     // The workspace for the largest case: the scores of B8 H16 S4096 and of
@@ -69,49 +108,78 @@ int main(void)
         fprintf(stderr, "bench_attention: cuBLAS handle failed\n");
         return 1;
     }
+    fprintf(stderr, "bench_attention: %7.2f s  %.1f GiB allocated, inputs "
+            "filled, cuBLAS ready\n", elapsed_s(),
+            (4.0 * n * 4 + wb) / (1 << 30));
     struct job j = {4, q, k, v, o, big, work, h, 0};
     // The FMA peak, chapter 2's kernel, in this run.
     j.n = (size_t)prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor * 4;
-    double ms = bk_median_ms(run, &j, 20);
+    int reps;
+    double ms = timed(&j, "FMA peak", &reps);
     double peak = 2.0 * 8 * 16384 * (double)j.n / (ms * 1e9);
-    FILE *f = bk_csv_open("12-attention",
-                          "case,shape,causal,variant,ms,tflops,of_peak,vs_cublas");
-    bk_row(f, "fma_peak,-,0,fma_peak,%.4f,%.2f,1.000,-\n", ms, peak);
+    FILE *f = bk_csv_open("12-attention", "case,shape,causal,variant,ms,reps,"
+                                          "tflops,of_peak,vs_cublas");
+    fprintf(stderr, "bench_attention: rows go to the CSV's .tmp, renamed "
+            "when the four shapes are done\n");
+    bk_row(f, "fma_peak,-,0,fma_peak,%.4f,%d,%.2f,1.000,-\n", ms, reps, peak);
+    flush_row(f);
+    // Tiled and cuBLAS first: the targets compare them, and the ratio
+    // needs cuBLAS's time before any row of the shape is written.
+    static const int order[4] = {3, 1, 0, 2};
     attn_dims shapes[2] = {{8, 16, 4096, 4096, 64, 0}, {4, 16, 4096, 4096, 128, 0}};
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++) {
             j.a = shapes[s];
             j.a.causal = c;
-            char shape[64];
+            char shape[64], what[80];
             snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu", j.a.B, j.a.H,
                      j.a.Sq, j.a.D);
+            snprintf(what, sizeof what, "%s causal=%d", shape, c);
             double t[4];
-            for (int w = 0; w < 4; w++) {
+            int r[4];
+            for (int i = 0; i < 4; i++) {
+                int w = order[i];
                 j.which = w;
-                t[w] = bk_median_ms(run, &j, 20);
-            }
-            for (int w = 0; w < 4; w++) {
-                double tf = flops(j.a) / (t[w] * 1e9);
-                bk_row(f, "d%zu%s/%s,%s,%d,%s,%.4f,%.2f,%.3f,%.2f\n", j.a.D,
-                       c ? "c" : "", names[w], shape, c, names[w], t[w], tf,
-                       tf / peak, t[1] / t[w]);
+                t[w] = timed(&j, what, &r[w]);
+                if (i == 0) continue;           // tiled waits for cuBLAS
+                for (int x = i == 1 ? 0 : i; x <= i; x++) {
+                    int y = order[x];
+                    double tf = flops(j.a) / (t[y] * 1e9);
+                    bk_row(f, "d%zu%s/%s,%s,%d,%s,%.4f,%d,%.2f,%.3f,%.2f\n",
+                           j.a.D, c ? "c" : "", names[y], shape, c, names[y],
+                           t[y], r[y], tf, tf / peak, t[1] / t[y]);
+                }
+                flush_row(f);
             }
         }
     bk_csv_close(f);
+    fprintf(stderr, "bench_attention: %7.2f s  12-attention.csv written; "
+            "the sweep\n", elapsed_s());
     // Time against S: the unfused forms grow with S^2 bytes, the fused not.
-    FILE *g = bk_csv_open("12-attention-sweep", "S,three_kernel,cublas,warp,tiled");
+    // Tiled and cuBLAS first again; the warp kernel stops at S = 4096.
+    FILE *g = bk_csv_open("12-attention-sweep", "S,three_kernel,cublas,warp,"
+                          "tiled,reps_three_kernel,reps_cublas,reps_warp,"
+                          "reps_tiled");
     for (size_t S = 512; S <= 8192; S *= 2) {
         j.a = (attn_dims){2, 16, S, S, 64, 0};
+        char what[80];
+        snprintf(what, sizeof what, "sweep B2H16S%zuD64", S);
         double t[4];
-        for (int w = 0; w < 4; w++) {
+        int r[4];
+        for (int i = 0; i < 4; i++) {
+            int w = order[i];
             j.which = w;
-            t[w] = w == 2 && S > 4096 ? NAN : bk_median_ms(run, &j, 20);
+            r[w] = 0;
+            t[w] = w == 2 && S > 4096 ? NAN : timed(&j, what, &r[w]);
         }
-        bk_row(g, "%zu,%.4f,%.4f,%.4f,%.4f\n", S, t[0], t[1], t[2], t[3]);
+        bk_row(g, "%zu,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d\n", S, t[0], t[1],
+               t[2], t[3], r[0], r[1], r[2], r[3]);
+        flush_row(g);
     }
     bk_csv_close(g);
     if (cublasDestroy(h) != CUBLAS_STATUS_SUCCESS) return 1;
     BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k)); BOOK_CHECK(cudaFree(v));
     BOOK_CHECK(cudaFree(o)); BOOK_CHECK(cudaFree(work));
+    fprintf(stderr, "bench_attention: %7.2f s  done\n", elapsed_s());
     return 0;
 }

@@ -1,6 +1,6 @@
 // bench_render.cu -- the renderer chapter's measurements (make bench).
 // Every scene at 1024 x 1024, every renderer: the median of up to 20 runs
-// (CUDA events; fewer for slow renderers, see timed_ms: the CSV's reps
+// (CUDA events; fewer for slow renderers, see bk_timed_ms: the CSV's reps
 // column), the one-thread CPU reference (one run, wall clock, on a CPU
 // thread of its own while the GPU renderers are timed), and a floor
 // from the work itself: the scene's blends, counted by the reference, at
@@ -51,45 +51,6 @@ static cudaError_t run(void *p)
     default: return render_binned(x->c, x->n, x->mode, x->bg, x->img, kW,
                                   kH, x->scratch, x->bytes);
     }
-}
-
-// The run budget: `make bench` must stay short (the per-pixel loop takes
-// about half a second a run on micro2M).  One timed warm-up run of t ms;
-// then kFastReps runs after two more warm-ups when 20 runs fit in
-// kBudgetMs, else as many as fit, at least kSlowReps.  *reps gets the
-// number of timed runs, which the CSV records.
-static const int kFastReps = 20, kSlowReps = 3;
-static const double kBudgetMs = 200;
-static float event_ms(cudaError_t (*fn)(void *), void *p)
-{
-    cudaEvent_t a, b;
-    float ms = 0;
-    BOOK_CHECK(cudaEventCreate(&a));
-    BOOK_CHECK(cudaEventCreate(&b));
-    BOOK_CHECK(cudaEventRecord(a));
-    BOOK_CHECK(fn(p));
-    BOOK_CHECK(cudaEventRecord(b));
-    BOOK_CHECK(cudaEventSynchronize(b));
-    BOOK_CHECK(cudaEventElapsedTime(&ms, a, b));
-    BOOK_CHECK(cudaEventDestroy(a));
-    BOOK_CHECK(cudaEventDestroy(b));
-    return ms;
-}
-static double timed_ms(cudaError_t (*fn)(void *), void *p, int *reps)
-{
-    const double first = event_ms(fn, p);
-    if (first * kFastReps <= kBudgetMs) {
-        *reps = kFastReps;
-        return bk_median_ms(fn, p, kFastReps);   // 3 warm-ups, 20 runs
-    }
-    *reps = std::max(kSlowReps, (int)(kBudgetMs / first));
-    *reps = std::min(*reps, kFastReps);
-    std::vector<float> t((size_t)*reps);
-    for (int i = 0; i < *reps; i++) t[(size_t)i] = event_ms(fn, p);
-    std::sort(t.begin(), t.end());
-    const int r = *reps;
-    return r % 2 ? t[(size_t)r / 2]
-                 : 0.5 * (t[(size_t)r / 2 - 1] + t[(size_t)r / 2]);
 }
 
 // Separately rounded multiplies and adds a second: 8 independent chains.
@@ -186,7 +147,7 @@ int main(int argc, char **argv)
         int reps[NV];
         for (int v = 0; v < NV; v++) {
             x.v = v;
-            ms[v] = timed_ms(run, &x, &reps[v]);
+            ms[v] = bk_timed_ms(run, &x, &reps[v], NULL);  // the rule: benchkit.h
         }
         cpu.join();
         const double floor_ms =

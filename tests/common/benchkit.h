@@ -27,8 +27,8 @@ double bk_median_ms(bk_work fn, void *ctx, int reps);
 double bk_median_ms_cold(bk_work fn, void *ctx, int reps);
 /* One call timed with CUDA events, in milliseconds (no warm-up). */
 double bk_event_ms(bk_work fn, void *ctx);
-/* The book's rule for work too slow for 20 runs (stated in chapter 13,
- * whose bench_render.cu has the same rule as its own timed_ms): one timed
+/* The book's rule for work too slow for 20 runs (stated in the renderer
+ * chapter, whose bench uses it, as do convolution and attention): one timed
  * call of t ms; when 20 runs fit in 200 ms (20 t <= 200), three warm-ups
  * and the median of 20 runs (bk_median_ms); otherwise the median of as many
  * runs as fit in 200 ms, at least 3 and at most 20, the first call their
