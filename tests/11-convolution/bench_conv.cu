@@ -28,8 +28,13 @@
 // workspace passes kWsLimit (4 GiB) or cannot be allocated is skipped; each
 // other is called once (cold) and, if that took at most kOnceMs (2 s),
 // once more, the second time being its time; no further candidate starts
-// once the search has spent kSearchMs (2 s).  The fastest is kept, which
-// is what Find would return among the algorithms tried.  Every candidate
+// once the search has spent kSearchMs (2 s).  The two FFT algorithms are
+// not tried: where an H200 ran them (2026-12-01) they took 0.50 s and 1.49 s
+// a call on 3072^2 with 15x15 and 8192^2 with 5x5, 400 and 1000 times
+// cuDNN's GEMM there, and on 8192^2 with 31x31 FFT_TILING's first call
+// had not returned after 220 s (a call cannot be stopped from the host).
+// The fastest is kept, which is what Find would return among the
+// algorithms tried.  Every candidate
 // and its times go to stderr.
 //
 // Progress: a line on stderr, flushed, before and after every case and
@@ -246,6 +251,9 @@ static bool cudnn_setup(const cas &c, const float *x, const float *f,
         else if (perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
                  perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
             why = "tensor-core math";
+        else if (perf[i].algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT ||
+                 perf[i].algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING)
+            why = "FFT: not tried (see the header)";
         else if (ws[i] == SIZE_MAX) why = "no workspace size";
         else if (ws[i] > kWsLimit) why = "workspace over 4 GiB";
         else if (spent > kSearchMs) why = "search time spent";
