@@ -159,3 +159,83 @@ extern "C" cudaError_t ed_batch(const char *s, size_t nchars,
                                                          pairs, dist);
     return cudaGetLastError();
 }
+
+// <<A tile's edges and characters in shared memory>>
+constexpr int kEdTile = ED_TILE, kEdTileWarps = 4;   // tiles a block
+constexpr int kEdTileSteps = kEdTile / 32 * kEdTile + 31;
+static_assert(kEdTile % 32 == 0, "a tile is strips of 32 rows");
+struct ed_tile_edges {
+    int up[kEdTile];        // the row above lane 0's row (D[.][j0 + 1 + c])
+    int left[kEdTile + 1];  // D[i0 + r][j0], r = 0..T: corner, left column
+    char a[kEdTile], b[kEdTile];                  // the tile's characters
+};
+
+// <<Compute one tile with one warp>>
+// Tile (ti, tj), ti + tj = k: entries (i0 + 1 + r, j0 + 1 + c), r and c in
+// [0, ED_TILE).  row: D[i0][j0 + c], c = 0..T, its column of tiles' edge;
+// col: D[i0 + 1 + r][j0], its row of tiles' edge.  Both are read, then
+// overwritten with the tile's bottom row and right column.
+__global__ void ed_tiled_kernel(const char *a, int m, const char *b, int n,
+                                int k, int lo, int tiles, int *rows,
+                                int *cols, int *dist)
+{
+    __shared__ ed_tile_edges sh[kEdTileWarps];
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int t = (int)blockIdx.x * kEdTileWarps + w;
+    if (t >= tiles) return;                      // the whole warp leaves
+    const int ti = lo + t, tj = k - ti, i0 = ti * kEdTile, j0 = tj * kEdTile;
+    int *row = rows + (size_t)tj * (kEdTile + 1);
+    int *col = cols + (size_t)ti * kEdTile;
+    ed_tile_edges &e = sh[w];
+    // <<Load a tile's edges and characters>>
+    for (int x = lane; x < kEdTile; x += 32) {
+        e.up[x] = ti == 0 ? j0 + 1 + x : row[1 + x];
+        e.left[1 + x] = tj == 0 ? i0 + 1 + x : col[x];
+        e.a[x] = i0 + x < m ? a[i0 + x] : 0;       // past the end: any value
+        e.b[x] = j0 + x < n ? b[j0 + x] : 0;
+    }
+    if (lane == 0) e.left[0] = ti == 0 ? j0 : row[0];
+    __syncwarp();
+    // <<Sweep the tile, a lane a row>>
+    // Step s: lane l is at row r = l + 32p and column c, where pT + c = s - l;
+    // lane l - 1 was at row r - 1, column c, at step s - 1.
+    int v = 0, diag = 0;                     // D[r][c - 1], D[r - 1][c - 1]
+    char ac = 0;
+    for (int s = 0; s < kEdTileSteps; s++) {
+        int above = __shfl_up_sync(0xffffffffu, v, 1);   // lane l - 1's last
+        int q = s - lane;
+        if (q >= 0 && q < kEdTileSteps - 31) {
+            int r = lane + 32 * (q / kEdTile), c = q % kEdTile;
+            if (c == 0) { diag = e.left[r]; v = e.left[r + 1]; ac = e.a[r]; }
+            int up = lane == 0 ? e.up[c] : above;
+            v = min(min(up, v) + 1, diag + (ac != e.b[c]));
+            diag = up;
+            if (lane == 31) e.up[c] = v;     // the row above lane 0's next row
+            if (c == kEdTile - 1) col[r] = v;            // the right column
+            if (i0 + r == m - 1 && j0 + c == n - 1) *dist = v;    // D[m][n]
+        }
+        __syncwarp();              // lane 31's e.up before lane 0 reads it
+    }
+    // <<Store the tile's bottom row>>
+    for (int x = lane; x < kEdTile; x += 32) row[1 + x] = e.up[x];
+    if (lane == 0) row[0] = e.left[kEdTile];
+}
+
+// <<Launch a kernel a diagonal of tiles>>
+extern "C" cudaError_t ed_tiled(const char *a, size_t la, const char *b,
+                                size_t lb, int *work, int *dist)
+{
+    BOOK_TRY(ed_check(a, la, b, lb, dist));
+    if (!work) return cudaErrorInvalidValue;
+    if (la == 0 || lb == 0) return ed_set(dist, (int)(la + lb));
+    int R = (int)ceil_div(la, kEdTile), C = (int)ceil_div(lb, kEdTile);
+    int *rows = work, *cols = work + (size_t)C * (kEdTile + 1);
+    for (int k = 0; k < R + C - 1; k++) {        // diagonals of tiles
+        int lo = k - C + 1 > 0 ? k - C + 1 : 0, hi = k < R ? k : R - 1;
+        unsigned grid = (unsigned)ceil_div((size_t)(hi - lo + 1),
+                                           kEdTileWarps);
+        ed_tiled_kernel<<<grid, 32 * kEdTileWarps>>>(
+            a, (int)la, b, (int)lb, k, lo, hi - lo + 1, rows, cols, dist);
+    }
+    return cudaGetLastError();
+}
