@@ -162,10 +162,9 @@ extern "C" cudaError_t ed_batch(const char *s, size_t nchars,
 
 // <<A tile's edges and characters in shared memory>>
 constexpr int kEdTile = ED_TILE, kEdTileWarps = 4;   // tiles a block
-constexpr int kEdTileSteps = kEdTile / 32 * kEdTile + 31;
-static_assert(kEdTile % 32 == 0, "a tile is strips of 32 rows");
+static_assert(kEdTile == 64, "the sweep gives each lane two rows");
 struct ed_tile_edges {
-    int up[kEdTile];        // the row above lane 0's row (D[.][j0 + 1 + c])
+    int top[kEdTile];       // D[i0][j0 + 1 + c]: the row above the tile
     int left[kEdTile + 1];  // D[i0 + r][j0], r = 0..T: corner, left column
     char a[kEdTile], b[kEdTile];                  // the tile's characters
 };
@@ -189,35 +188,45 @@ __global__ void ed_tiled_kernel(const char *a, int m, const char *b, int n,
     ed_tile_edges &e = sh[w];
     // <<Load a tile's edges and characters>>
     for (int x = lane; x < kEdTile; x += 32) {
-        e.up[x] = ti == 0 ? j0 + 1 + x : row[1 + x];
+        e.top[x] = ti == 0 ? j0 + 1 + x : row[1 + x];
         e.left[1 + x] = tj == 0 ? i0 + 1 + x : col[x];
         e.a[x] = i0 + x < m ? a[i0 + x] : 0;       // past the end: any value
         e.b[x] = j0 + x < n ? b[j0 + x] : 0;
     }
     if (lane == 0) e.left[0] = ti == 0 ? j0 : row[0];
     __syncwarp();
-    // <<Sweep the tile, a lane a row>>
-    // Step s: lane l is at row r = l + 32p and column c, where pT + c = s - l;
-    // lane l - 1 was at row r - 1, column c, at step s - 1.
-    int v = 0, diag = 0;                     // D[r][c - 1], D[r - 1][c - 1]
-    char ac = 0;
-    for (int s = 0; s < kEdTileSteps; s++) {
-        int above = __shfl_up_sync(0xffffffffu, v, 1);   // lane l - 1's last
-        int q = s - lane;
-        if (q >= 0 && q < kEdTileSteps - 31) {
-            int r = lane + 32 * (q / kEdTile), c = q % kEdTile;
-            if (c == 0) { diag = e.left[r]; v = e.left[r + 1]; ac = e.a[r]; }
-            int up = lane == 0 ? e.up[c] : above;
-            v = min(min(up, v) + 1, diag + (ac != e.b[c]));
-            diag = up;
-            if (lane == 31) e.up[c] = v;     // the row above lane 0's next row
-            if (c == kEdTile - 1) col[r] = v;            // the right column
-            if (i0 + r == m - 1 && j0 + c == n - 1) *dist = v;    // D[m][n]
-        }
-        __syncwarp();              // lane 31's e.up before lane 0 reads it
+    // <<Sweep the tile, two rows a lane>>
+    // <<Start a lane's two rows>>
+    // Lane l: rows 2l and 2l + 1, at columns ca = s - 2l and cb = ca - 1 at
+    // step s.  va, vb: the rows' last entries (their left neighbours); da:
+    // D[2l - 1][ca - 1]; pa: D[2l][cb - 1]; bp: b at column cb.
+    const int l2 = 2 * lane;
+    int va = e.left[l2 + 1], vb = e.left[l2 + 2], da = e.left[l2], pa = 0;
+    const char a0 = e.a[l2], a1 = e.a[l2 + 1];
+    char bp = 0;
+    // D[m][n], in the last tile, at column ta of row 2l or tb of row 2l + 1
+    const bool last = i0 + kEdTile >= m && j0 + kEdTile >= n;
+    const int ta = last && l2 == m - 1 - i0 ? n - 1 - j0 : -1;
+    const int tb = last && l2 + 1 == m - 1 - i0 ? n - 1 - j0 : -1;
+    for (int s = 0; s < kEdTile + 63; s++) {
+        // D[2l - 1][ca] from lane l - 1; lane 0's, the top row, from lane 31
+        int send = lane == 31 ? e.top[s & (kEdTile - 1)] : vb;
+        int up = __shfl_sync(0xffffffffu, send, (lane + 31) % 32);
+        int ca = s - l2, cb = ca - 1;
+        bool ona = ca >= 0 && ca < kEdTile, onb = cb >= 0 && cb < kEdTile;
+        char bc = e.b[ca & (kEdTile - 1)];
+        int nb = min(min(va, vb) + 1, pa + (a1 != bp));   // D[2l + 1][cb]
+        int na = min(min(up, va) + 1, da + (a0 != bc));   // D[2l][ca]
+        if (onb) vb = nb;
+        if (ona) { pa = va; va = na; da = up; }
+        if (onb && lane == 31) row[1 + cb] = vb;   // the tile's bottom row
+        if (onb && cb == tb) *dist = vb;                 // D[m][n]
+        if (ona && ca == ta) *dist = va;
+        bp = bc;
     }
-    // <<Store the tile's bottom row>>
-    for (int x = lane; x < kEdTile; x += 32) row[1 + x] = e.up[x];
+    // <<Store the tile's right column and next corner>>
+    col[l2] = va;
+    col[l2 + 1] = vb;
     if (lane == 0) row[0] = e.left[kEdTile];
 }
 

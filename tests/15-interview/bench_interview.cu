@@ -220,8 +220,27 @@ static void trees(void)
     }
 }
 
+// ED_TILED_PROFILE=1: ed_tiled on one pair of 20000 (625 launches), twice,
+// and nothing else, for a profiler (ncu -k regex:ed_tiled ...); no CSV.
+static void profile_tiled(void)
+{
+    const size_t L = 20000;
+    std::vector<char> a(2 * L);
+    for (char &ch : a) ch = (char)('a' + next_rand() % 4);
+    char *d;
+    int *work, *dist;
+    BOOK_CHECK(cudaMalloc(&d, 2 * L));
+    BOOK_CHECK(cudaMalloc(&work, ED_TILED_WORK_INTS(L, L) * sizeof(int)));
+    BOOK_CHECK(cudaMalloc(&dist, sizeof(int)));
+    BOOK_CHECK(cudaMemcpy(d, a.data(), 2 * L, cudaMemcpyHostToDevice));
+    for (int r = 0; r < 2; r++) BOOK_CHECK(ed_tiled(d, L, d + L, L, work, dist));
+    BOOK_CHECK(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(work)); BOOK_CHECK(cudaFree(dist));
+}
+
 int main(void)
 {
+    if (getenv("ED_TILED_PROFILE")) { profile_tiled(); return 0; }
     f = bk_csv_open("15-interview",
                     "key,case,size,gpu_ms,gpu_h2d_ms,cpu_ms,cpu_over_gpu,"
                     "cpu_over_gpu_h2d");
