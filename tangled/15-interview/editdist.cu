@@ -159,3 +159,92 @@ extern "C" cudaError_t ed_batch(const char *s, size_t nchars,
                                                          pairs, dist);
     return cudaGetLastError();
 }
+
+// <<A tile's edges and characters in shared memory>>
+constexpr int kEdTile = ED_TILE, kEdTileWarps = 4;   // tiles a block
+static_assert(kEdTile == 64, "the sweep gives each lane two rows");
+struct ed_tile_edges {
+    int top[kEdTile];       // D[i0][j0 + 1 + c]: the row above the tile
+    int left[kEdTile + 1];  // D[i0 + r][j0], r = 0..T: corner, left column
+    char a[kEdTile], b[kEdTile];                  // the tile's characters
+};
+
+// <<Compute one tile with one warp>>
+// Tile (ti, tj), ti + tj = k: entries (i0 + 1 + r, j0 + 1 + c), r and c in
+// [0, ED_TILE).  row: D[i0][j0 + c], c = 0..T, its column of tiles' edge;
+// col: D[i0 + 1 + r][j0], its row of tiles' edge.  Both are read, then
+// overwritten with the tile's bottom row and right column.
+__global__ void ed_tiled_kernel(const char *a, int m, const char *b, int n,
+                                int k, int lo, int tiles, int *rows,
+                                int *cols, int *dist)
+{
+    __shared__ ed_tile_edges sh[kEdTileWarps];
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int t = (int)blockIdx.x * kEdTileWarps + w;
+    if (t >= tiles) return;                      // the whole warp leaves
+    const int ti = lo + t, tj = k - ti, i0 = ti * kEdTile, j0 = tj * kEdTile;
+    int *row = rows + (size_t)tj * (kEdTile + 1);
+    int *col = cols + (size_t)ti * kEdTile;
+    ed_tile_edges &e = sh[w];
+    // <<Load a tile's edges and characters>>
+    for (int x = lane; x < kEdTile; x += 32) {
+        e.top[x] = ti == 0 ? j0 + 1 + x : row[1 + x];
+        e.left[1 + x] = tj == 0 ? i0 + 1 + x : col[x];
+        e.a[x] = i0 + x < m ? a[i0 + x] : 0;       // past the end: any value
+        e.b[x] = j0 + x < n ? b[j0 + x] : 0;
+    }
+    if (lane == 0) e.left[0] = ti == 0 ? j0 : row[0];
+    __syncwarp();
+    // <<Sweep the tile, two rows a lane>>
+    // <<Start a lane's two rows>>
+    // Lane l: rows 2l and 2l + 1, at columns ca = s - 2l and cb = ca - 1 at
+    // step s.  va, vb: the rows' last entries (their left neighbours); da:
+    // D[2l - 1][ca - 1]; pa: D[2l][cb - 1]; bp: b at column cb.
+    const int l2 = 2 * lane;
+    int va = e.left[l2 + 1], vb = e.left[l2 + 2], da = e.left[l2], pa = 0;
+    const char a0 = e.a[l2], a1 = e.a[l2 + 1];
+    char bp = 0;
+    // D[m][n], in the last tile, at column ta of row 2l or tb of row 2l + 1
+    const bool last = i0 + kEdTile >= m && j0 + kEdTile >= n;
+    const int ta = last && l2 == m - 1 - i0 ? n - 1 - j0 : -1;
+    const int tb = last && l2 + 1 == m - 1 - i0 ? n - 1 - j0 : -1;
+    for (int s = 0; s < kEdTile + 63; s++) {
+        // D[2l - 1][ca] from lane l - 1; lane 0's, the top row, from lane 31
+        int send = lane == 31 ? e.top[s & (kEdTile - 1)] : vb;
+        int up = __shfl_sync(0xffffffffu, send, (lane + 31) % 32);
+        int ca = s - l2, cb = ca - 1;
+        bool ona = ca >= 0 && ca < kEdTile, onb = cb >= 0 && cb < kEdTile;
+        char bc = e.b[ca & (kEdTile - 1)];
+        int nb = min(min(va, vb) + 1, pa + (a1 != bp));   // D[2l + 1][cb]
+        int na = min(min(up, va) + 1, da + (a0 != bc));   // D[2l][ca]
+        if (onb) vb = nb;
+        if (ona) { pa = va; va = na; da = up; }
+        if (onb && lane == 31) row[1 + cb] = vb;   // the tile's bottom row
+        if (onb && cb == tb) *dist = vb;                 // D[m][n]
+        if (ona && ca == ta) *dist = va;
+        bp = bc;
+    }
+    // <<Store the tile's right column and next corner>>
+    col[l2] = va;
+    col[l2 + 1] = vb;
+    if (lane == 0) row[0] = e.left[kEdTile];
+}
+
+// <<Launch a kernel a diagonal of tiles>>
+extern "C" cudaError_t ed_tiled(const char *a, size_t la, const char *b,
+                                size_t lb, int *work, int *dist)
+{
+    BOOK_TRY(ed_check(a, la, b, lb, dist));
+    if (!work) return cudaErrorInvalidValue;
+    if (la == 0 || lb == 0) return ed_set(dist, (int)(la + lb));
+    int R = (int)ceil_div(la, kEdTile), C = (int)ceil_div(lb, kEdTile);
+    int *rows = work, *cols = work + (size_t)C * (kEdTile + 1);
+    for (int k = 0; k < R + C - 1; k++) {        // diagonals of tiles
+        int lo = k - C + 1 > 0 ? k - C + 1 : 0, hi = k < R ? k : R - 1;
+        unsigned grid = (unsigned)ceil_div((size_t)(hi - lo + 1),
+                                           kEdTileWarps);
+        ed_tiled_kernel<<<grid, 32 * kEdTileWarps>>>(
+            a, (int)la, b, (int)lb, k, lo, hi - lo + 1, rows, cols, dist);
+    }
+    return cudaGetLastError();
+}

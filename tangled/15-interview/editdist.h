@@ -11,12 +11,23 @@
 #define ED_BATCH_MAX 256    // ed_batch: each pair's shorter string's limit
 // Work for ed_diagonals: ints, device memory.
 #define ED_WORK_INTS(la, lb) (3 * (((la) < (lb) ? (la) : (lb)) + 1))
+#define ED_TILE 64          // ed_tiled: a tile is ED_TILE x ED_TILE entries
+// Work for ed_tiled: ints, device memory; a row of ED_TILE + 1 for each
+// column of tiles, a column of ED_TILE for each row of tiles: O(la + lb).
+#define ED_TILED_WORK_INTS(la, lb)                                        \
+    ((((la) + ED_TILE - 1) / ED_TILE + ((lb) + ED_TILE - 1) / ED_TILE)    \
+     * (ED_TILE + 1))
 #ifdef __cplusplus
 extern "C" {
 #endif
 // One kernel a diagonal: any lengths; work holds ED_WORK_INTS ints.
 cudaError_t ed_diagonals(const char *a, size_t la, const char *b, size_t lb,
                          int *work, int *dist);
+// A kernel a diagonal of ED_TILE x ED_TILE tiles, a warp a tile: any
+// lengths; work holds ED_TILED_WORK_INTS(la, lb) ints (any contents, all
+// overwritten).
+cudaError_t ed_tiled(const char *a, size_t la, const char *b, size_t lb,
+                     int *work, int *dist);
 // One block sweeping the diagonals in shared memory: min(la, lb) <=
 // ED_BLOCK_MAX, else cudaErrorInvalidValue.
 cudaError_t ed_block(const char *a, size_t la, const char *b, size_t lb,

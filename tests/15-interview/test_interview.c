@@ -1,7 +1,9 @@
-/* test_interview.c -- appendix A's tests: the three edit-distance
+/* test_interview.c -- appendix A's tests: the four edit-distance
  * wavefronts against the CPU DP (empty, one empty, equal, random strings
- * over 2 and 26 letters, lengths 1 to 5000, a pair of 10^5 characters with
- * a known distance, batches with malformed offsets); the root-to-leaf sum
+ * over 2 and 26 letters, lengths 1 to 5000 with the tile's 64 and 128 and
+ * one either side, pairs of 10^5 characters with a known distance, the
+ * tiled version also on 1 x 10^5, 10^5 x 1 and a random 10^5 x 10^4 pair
+ * against the CPU, batches with malformed offsets); the root-to-leaf sum
  * by pointer jumping against the CPU on a single node, paths of 10^6, a
  * complete tree, random trees of up to 10^6 nodes (any earlier node a
  * parent) and one of 10^7 (a parent among the 64 nodes before: depth about
@@ -27,7 +29,9 @@ static void rand_string(char *s, size_t n, int letters, uint64_t *st)
 }
 
 /* The distance of a and b by one of the GPU versions (0 diagonals, 1 block,
- * 2 a batch of one pair); the launcher's status in *err. */
+ * 2 a batch of one pair, 3 tiled); the launcher's status in *err.  The
+ * result is poisoned (-1) before the run; the tiled version's work is
+ * poisoned and followed by 64 poisoned guard ints that must stay so. */
 static int ed_gpu(int how, const char *a, size_t la, const char *b,
                   size_t lb, cudaError_t *err)
 {
@@ -42,6 +46,14 @@ static int ed_gpu(int how, const char *a, size_t la, const char *b,
         tk_free(work);
     } else if (how == 1) {
         *err = ed_block(la ? d : NULL, la, lb ? d + la : NULL, lb, dd);
+    } else if (how == 3) {
+        size_t wi = ED_TILED_WORK_INTS(la, lb);
+        int *work = tk_dev_bytes((wi + 64) * sizeof(int)), guard[64];
+        *err = ed_tiled(la ? d : NULL, la, lb ? d + la : NULL, lb, work, dd);
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download_bytes(guard, work + wi, sizeof guard);
+        for (int g = 0; g < 64; g++) assert_int_equal(guard[g], -1);
+        tk_free(work);
     } else {
         size_t off[3] = {0, la, la + lb};
         size_t *doff = tk_dev_bytes(sizeof off);
@@ -57,7 +69,7 @@ static int ed_gpu(int how, const char *a, size_t la, const char *b,
     return got;
 }
 
-static const char *hname[] = {"diagonals", "block", "batch"};
+static const char *hname[] = {"diagonals", "block", "batch", "tiled"};
 static void expect(int how, const char *a, size_t la, const char *b,
                    size_t lb, int want, uint64_t seed)
 {
@@ -74,7 +86,7 @@ static void ed_edge_cases(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int how = 0; how < 3; how++) {
+    for (int how = 0; how < 4; how++) {
         expect(how, "", 0, "", 0, 0, 0);
         expect(how, "", 0, "abc", 3, 3, 0);
         expect(how, "abcd", 4, "", 0, 4, 0);
@@ -90,8 +102,8 @@ static void ed_random(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    const size_t lens[] = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 1025, 4000,
-                           5000};
+    const size_t lens[] = {1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255,
+                           256, 257, 1000, 1025, 4000, 5000};
     const size_t nl = sizeof lens / sizeof *lens;
     /* Launches of the diagonal version: every pair with the fixed seed, the
      * short ones with the fresh seed; under the sanitizer (which slows
@@ -114,11 +126,13 @@ static void ed_random(void **s)
                     expect(1, a, la, b, lb, want, seed);
                 if ((la < lb ? la : lb) <= ED_BATCH_MAX)
                     expect(2, a, la, b, lb, want, seed);
+                expect(3, a, la, b, lb, want, seed);
                 if (y == 0) {                       /* equal strings */
                     if (round == 0 && 2 * la <= diag_max)
                         expect(0, a, la, a, la, 0, seed);
                     if (la <= ED_BLOCK_MAX) expect(1, a, la, a, la, 0, seed);
                     if (la <= ED_BATCH_MAX) expect(2, a, la, a, la, 0, seed);
+                    expect(3, a, la, a, la, 0, seed);
                 }
                 free(a);
                 free(b);
@@ -127,7 +141,9 @@ static void ed_random(void **s)
 }
 
 /* 10^5 characters over a-d, and a copy with k of them replaced by z: the
- * distance is exactly k. */
+ * distance is exactly k (k substitutions do it, and each z, a letter a
+ * lacks, needs an edit of its own).  The same string with k characters
+ * deleted: exactly k (k deletions do it, and the lengths differ by k). */
 static void ed_long_known(void **s)
 {
     (void)s;
@@ -141,6 +157,25 @@ static void ed_long_known(void **s)
     int k = 0;
     for (size_t i = 0; i < n; i += 1 + tk_next(&st) % 2000, k++) b[i] = 'z';
     expect(0, a, n, b, n, k, seed);
+    expect(3, a, n, b, n, k, seed);
+    expect(3, b, n, a, n, k, seed);
+    char *c = tk_malloc(n);
+    size_t lc = 0;
+    int kd = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (tk_next(&st) % 1000 == 0) { kd++; continue; }   /* deleted */
+        c[lc++] = a[i];
+    }
+    expect(3, a, n, c, lc, kd, seed);
+    expect(3, c, lc, a, n, kd, seed);
+    /* 1 x 10^5 and 10^5 x 1, and a random 10^5 x 10^4 pair (10^9 entries
+     * of CPU DP, a second or two), by the CPU */
+    expect(3, b + 77, 1, a, n, ed_ref(b + 77, 1, a, n), seed);
+    expect(3, a, n, "z", 1, ed_ref(a, n, "z", 1), seed);
+    rand_string(c, 10000, 4, &st);
+    expect(3, a, n, c, 10000, ed_ref(a, n, c, 10000), seed);
+    expect(3, c, 3001, b, n - 1, ed_ref(c, 3001, b, n - 1), seed);
+    free(c);
     /* the known distance again, by the other two where they apply: the
      * first 4000 (block) and 256 (batch) characters and their copies */
     int k4000 = 0, k256 = 0;
@@ -243,12 +278,24 @@ static void ed_bad_arguments(void **s)
     assert_int_equal(ed_diagonals(d, 1, NULL, 1, w, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_diagonals(d, ED_MAX_LEN + 1, d, 1, w, dd),
                      cudaErrorInvalidValue);
+    assert_int_equal(ed_tiled(d, 1, d, 1, w, NULL), cudaErrorInvalidValue);
+    assert_int_equal(ed_tiled(d, 1, d, 1, NULL, dd), cudaErrorInvalidValue);
+    assert_int_equal(ed_tiled(NULL, 1, d, 1, w, dd), cudaErrorInvalidValue);
+    assert_int_equal(ed_tiled(d, 1, NULL, 1, w, dd), cudaErrorInvalidValue);
+    assert_int_equal(ed_tiled(d, 1, d, ED_MAX_LEN + 1, w, dd),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_tiled(d, ED_MAX_LEN + 1, d, 1, w, dd),
+                     cudaErrorInvalidValue);
     assert_int_equal(ed_block(d, 4001, d, 4001, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_block(NULL, 1, d, 1, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_batch(d, 10, NULL, 1, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_batch(NULL, 10, (size_t *)w, 1, dd),
                      cudaErrorInvalidValue);
     TK_CUDA(ed_batch(d, 10, (size_t *)w, 0, dd));   /* no pairs: nothing */
+    int got = 0;                         /* nothing written: still poison */
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&got, dd, sizeof got);
+    assert_int_equal(got, -1);
     tk_free(d);
     tk_free(dd);
     tk_free(w);
