@@ -359,7 +359,7 @@ static void conv2d_offset_pointers(void **s)
             ref[r * wo + c] = conv2d_ref_at(x, w, f, kh, kw, r, c,
                                             &a[r * wo + c]);
     float *dx = tk_dev_floats(hw + 1), *df = tk_dev_floats(kh * kw + 1);
-    float *dy = tk_dev_floats(ho * wo + 2);
+    float *dy = tk_dev_floats(ho * wo + 4);
     static const int offs[][2] = {{1, 0}, {0, 1}, {1, 3}};
     for (size_t o = 0; o < 3; o++) {
         int xo = offs[o][0], yo = offs[o][1];
@@ -368,7 +368,7 @@ static void conv2d_offset_pointers(void **s)
         for (size_t v = 0; v < N2; v++) {
             char what[96];
             snprintf(what, sizeof what, "%s x+%d y+%d", k2[v].name, xo, yo);
-            tk_poison(dy, (ho * wo + 2) * 4);
+            tk_poison(dy, (ho * wo + 4) * 4);
             TK_CUDA(k2[v].fn(dx + xo, h, w, df + 1, kh, kw, dy + yo));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(y, dy + yo, ho * wo);
