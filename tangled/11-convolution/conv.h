@@ -41,13 +41,17 @@ cudaError_t conv1d_same(const float *x, size_t n, const float *w, size_t k,
 
 // <<Declarations of the 2D launchers>>
 // x: h x w row-major; f: kh x kw; y: (h - kh + 1) x (w - kw + 1).
-// naive: any kh, kw; tiled and blocked: kh, kw <= CONV2D_MAX_K.
+// naive: any kh, kw; tiled, blocked and rows: kh, kw <= CONV2D_MAX_K.
 cudaError_t conv2d_naive(const float *x, size_t h, size_t w, const float *f,
                          size_t kh, size_t kw, float *y);
 cudaError_t conv2d_tiled(const float *x, size_t h, size_t w, const float *f,
                          size_t kh, size_t kw, float *y);
 cudaError_t conv2d_blocked(const float *x, size_t h, size_t w,
                            const float *f, size_t kh, size_t kw, float *y);
+// rows: the same arguments; any 4-byte-aligned x and y (float4 loads and
+// stores where x, y are 16-byte aligned and w, w - kw + 1 multiples of 4).
+cudaError_t conv2d_rows(const float *x, size_t h, size_t w, const float *f,
+                        size_t kh, size_t kw, float *y);
 // The filter fcol (kh taps) times frow (kw taps), as two passes through
 // work, which holds h x (w - kw + 1) floats and overlaps nothing else.
 cudaError_t conv2d_separable(const float *x, size_t h, size_t w,

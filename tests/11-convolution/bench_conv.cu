@@ -51,7 +51,8 @@
 // one, so that its rate compares).  limit is the roofline's bound for the
 // case, max(bytes / copy, flops / peak), and of_limit = limit time / time.
 // Writes figures/data/$BOOK_GPU/11-convolution.csv (one row a case and
-// variant) and 11-convolution-ceilings.csv.
+// variant) and 11-convolution-ceilings.csv.  bench --ncu CASE VARIANT
+// runs one call and exits (for gpu-extra.sh and Nsight Compute).
 #include "benchkit.h"
 #include "common/book.h"
 #include "02-memory/memory.h"
@@ -79,9 +80,11 @@ struct ctx {
     cas c;
     int v;                   // which variant
 };
-enum { NAIVE, CONST, ROTATED, TILED, WINDOW, BLOCKED, SEPARABLE, CUDNN };
+enum { NAIVE, CONST, ROTATED, TILED, WINDOW, BLOCKED, ROWS, SEPARABLE,
+       CUDNN };
 static const char *vname[] = {"naive", "const", "const-rotated", "tiled",
-                              "window", "blocked", "separable", "cudnn"};
+                              "window", "blocked", "rows", "separable",
+                              "cudnn"};
 
 // Progress on stderr, flushed at once: the log of a run killed midway says
 // where it was.  A thread repeats the last line every 10 s with how long
@@ -326,6 +329,7 @@ static cudaError_t run(void *p)
     case WINDOW: return conv1d_window(k->x, n, k->f, kk, k->y);
     case BLOCKED:
         return conv2d_blocked(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
+    case ROWS: return conv2d_rows(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
     case SEPARABLE:
         return conv2d_separable(k->x, c.h, c.w, k->g, c.kh, k->g, c.kw,
                                 k->work, k->y);
@@ -354,28 +358,69 @@ static double fma_peak_tflops(void)
     return 2.0 * 8 * 16384 * (double)n / (ms * 1e9);
 }
 
-int main(void)
+// The cheap cases first, so that a run stopped midway has them.
+static const cas cases[] = {
+    {"2d-3072-15x15", 3072, 3072, 15, 15},
+    {"1d-64M-k31", 1, (size_t)1 << 26, 1, 31},
+    {"2d-8192-5x5", 8192, 8192, 5, 5},
+    {"1d-16M-k2047", 1, (size_t)1 << 24, 1, 2047},
+    {"2d-8192-31x31", 8192, 8192, 31, 31},
+};
+static const int kCases = sizeof cases / sizeof cases[0];
+
+// bench --ncu CASE VARIANT: one call of VARIANT on CASE (a kernel of this
+// file, not cuDNN), then exit: for tests/11-convolution/gpu-extra.sh,
+// which reads Nsight Compute's counters of that launch.
+static int ncu_one(const char *cname, const char *var)
 {
+    ctx k;
+    memset(&k, 0, sizeof k);
+    k.v = -1;
+    for (int i = 0; i < kCases; i++)
+        if (strcmp(cases[i].name, cname) == 0) k.c = cases[i];
+    for (int v = 0; v < CUDNN; v++)
+        if (strcmp(vname[v], var) == 0) k.v = v;
+    if (!k.c.name || k.v < 0) {
+        fprintf(stderr, "bench: no case %s or variant %s\n", cname, var);
+        return 2;
+    }
+    size_t n = k.c.h * k.c.w;
+    float *x, *y, *f, *g, *work;
+    BOOK_CHECK(cudaMalloc(&x, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&y, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&work, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&f, CONV_MAX_TAPS * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&g, 64 * sizeof(float)));
+    bk_fill_random(x, n, -1, 1, 11);
+    bk_fill_random(f, CONV_MAX_TAPS, -1, 1, 12);
+    bk_fill_random(g, 64, 0, 1, 13);
+    k.x = x; k.y = y; k.f = f; k.g = g; k.work = work;
+    BOOK_CHECK(run(&k));
+    BOOK_CHECK(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaFree(x));
+    BOOK_CHECK(cudaFree(y));
+    BOOK_CHECK(cudaFree(work));
+    BOOK_CHECK(cudaFree(f));
+    BOOK_CHECK(cudaFree(g));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "--ncu") == 0)
+        return ncu_one(argv[2], argv[3]);
     std::thread beat(heartbeat);
     const size_t most = (size_t)1 << 26;            // floats: 256 MiB
     progress("ceilings: copy and FMA peak");
     double copy = bk_copy_gbps((size_t)1 << 30);    // GB/s, read + write
     double peak = fma_peak_tflops();                // TFLOP/s
     progress("ceilings: copy %.1f GB/s, FMA peak %.2f TFLOP/s", copy, peak);
-    // The cheap cases first, so that a run stopped midway has them.
-    static const cas cases[] = {
-        {"2d-3072-15x15", 3072, 3072, 15, 15},
-        {"1d-64M-k31", 1, (size_t)1 << 26, 1, 31},
-        {"2d-8192-5x5", 8192, 8192, 5, 5},
-        {"1d-16M-k2047", 1, (size_t)1 << 24, 1, 2047},
-        {"2d-8192-31x31", 8192, 8192, 31, 31},
-    };
     static const int vars[][8] = {
-        {NAIVE, TILED, BLOCKED, CUDNN, -1},
+        {NAIVE, TILED, BLOCKED, ROWS, CUDNN, -1},
         {NAIVE, CONST, ROTATED, TILED, WINDOW, CUDNN, -1},
-        {NAIVE, TILED, BLOCKED, SEPARABLE, CUDNN, -1},
+        {NAIVE, TILED, BLOCKED, ROWS, SEPARABLE, CUDNN, -1},
         {NAIVE, CONST, TILED, WINDOW, CUDNN, -1},
-        {TILED, BLOCKED, SEPARABLE, CUDNN, -1},
+        {TILED, BLOCKED, ROWS, SEPARABLE, CUDNN, -1},
     };
     ctx k;
     memset(&k, 0, sizeof k);
@@ -410,7 +455,7 @@ int main(void)
     bk_row(cf, "fma_peak,%.2f,TFLOP/s\n", peak);
     bk_row(cf, "ridge,%.2f,FLOP/byte\n", peak * 1e3 / copy);
     bk_csv_close(cf);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (int i = 0; i < kCases; i++) {
         const cas &c = cases[i];
         k.c = c;
         size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;

@@ -1,7 +1,8 @@
 /* test_conv.c -- chapter 11's tests: the references' semantics on the CPU
  * (flip, valid and same sizes), every 1D and 2D launcher against the
  * double reference on random inputs over edge sizes and filters, bad
- * arguments, a size where (n - k + 1) k passes 2^31, the separable
+ * arguments, pointers off 16-byte alignment, a size where (n - k + 1) k
+ * passes 2^31, the separable
  * Gaussian against the direct kernel, and the seed's tiled kernel, wrong
  * on purpose (last: it may leave the context unusable).
  * Tolerance: |got - ref| <= 2 k u sum_j |x w| + 1e-30, u = 2^-24, where k
@@ -232,7 +233,7 @@ typedef cudaError_t (*c2_fn)(const float *, size_t, size_t, const float *,
                              size_t, size_t, float *);
 static const struct { const char *name; c2_fn fn; } k2[] = {
     {"naive", conv2d_naive}, {"tiled", conv2d_tiled},
-    {"blocked", conv2d_blocked},
+    {"blocked", conv2d_blocked}, {"rows", conv2d_rows},
 };
 #define N2 (sizeof k2 / sizeof k2[0])
 
@@ -285,7 +286,22 @@ static void conv2d_sizes(void **s)
     one_case_2d(31, 31, 31, 31);                   /* k = n: one output */
     one_case_2d(32, 100, 32, 5);                   /* kh = h */
     one_case_2d(20, 30, 5, 31);                    /* kw > w: empty */
-    if (!tk_small()) one_case_2d(515, 1031, 15, 15);
+    one_case_2d(20, 30, 31, 5);                    /* kh > h: empty */
+    /* Widths that are multiples of 4, so that rows takes its float4
+     * paths, with wo a multiple of 4 (kw = 1, 5, 13) or not, and the
+     * halo chunk of the last block partly or wholly past the image. */
+    static const size_t v4[][4] = {{33, 1028, 5, 5}, {17, 260, 13, 13},
+                                   {50, 512, 3, 1}, {19, 264, 2, 9},
+                                   {70, 520, 32, 32}, {16, 256, 1, 1}};
+    for (size_t i = 0; i < sizeof v4 / sizeof v4[0]; i++)
+        one_case_2d(v4[i][0], v4[i][1], v4[i][2], v4[i][3]);
+    /* Every filter width rows has an instance for, odd and even heights. */
+    for (size_t kw = 1; kw <= CONV2D_MAX_K; kw++)
+        one_case_2d(45, 300 + (kw & 3), 1 + kw % 7, kw);
+    if (!tk_small()) {
+        one_case_2d(515, 1031, 15, 15);
+        one_case_2d(300, 2048, 5, 5);              /* float4, many blocks */
+    }
 }
 
 static void conv2d_bad_arguments(void **s)
@@ -321,6 +337,50 @@ static void conv2d_bad_arguments(void **s)
     assert_int_equal(conv2d_separable(dx, 64, 64, NULL, 3, df, 3, dw, dy), bad);
     TK_CUDA(cudaDeviceSynchronize());
     tk_free(dx); tk_free(df); tk_free(dy); tk_free(dw);
+}
+
+/* Pointers 4 bytes off 16-byte alignment, with widths that are multiples
+ * of 4 (so only the pointers keep rows off its float4 paths): input off,
+ * output off, both off. */
+static void conv2d_offset_pointers(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t h = 37, w = 516, kh = 5, kw = 5, ho = h - kh + 1;
+    const size_t wo = w - kw + 1, hw = h * w;
+    uint64_t seed = tk_seed(1), st = seed;
+    float *x = tk_malloc(hw * 4), *f = tk_malloc(kh * kw * 4);
+    float *y = tk_malloc(ho * wo * 4);
+    double *ref = tk_malloc(ho * wo * 8), *a = tk_malloc(ho * wo * 8);
+    tk_fill(x, hw, -1, 1, &st);
+    tk_fill(f, kh * kw, -1, 1, &st);
+    for (size_t r = 0; r < ho; r++)
+        for (size_t c = 0; c < wo; c++)
+            ref[r * wo + c] = conv2d_ref_at(x, w, f, kh, kw, r, c,
+                                            &a[r * wo + c]);
+    float *dx = tk_dev_floats(hw + 1), *df = tk_dev_floats(kh * kw + 1);
+    float *dy = tk_dev_floats(ho * wo + 4);
+    static const int offs[][2] = {{1, 0}, {0, 1}, {1, 3}};
+    for (size_t o = 0; o < 3; o++) {
+        int xo = offs[o][0], yo = offs[o][1];
+        tk_upload(dx + xo, x, hw);
+        tk_upload(df + 1, f, kh * kw);
+        for (size_t v = 0; v < N2; v++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s x+%d y+%d", k2[v].name, xo, yo);
+            tk_poison(dy, (ho * wo + 4) * 4);
+            TK_CUDA(k2[v].fn(dx + xo, h, w, df + 1, kh, kw, dy + yo));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(y, dy + yo, ho * wo);
+            assert_int_equal(check(what, y, ref, a, ho * wo, kh * kw, seed), 0);
+            float edge[2];                  /* the floats around y */
+            tk_download(edge, dy, 1);
+            tk_download(edge + 1, dy + yo + ho * wo, 1);
+            assert_true((yo == 0 || isnan(edge[0])) && isnan(edge[1]));
+        }
+    }
+    tk_free(dx); tk_free(df); tk_free(dy);
+    free(x); free(f); free(y); free(ref); free(a);
 }
 
 /* A normalized Gaussian of k taps, sigma = k / 6. */
@@ -437,6 +497,7 @@ int main(void)
         cmocka_unit_test(conv1d_product_past_2_31),
         cmocka_unit_test(conv2d_sizes),
         cmocka_unit_test(conv2d_bad_arguments),
+        cmocka_unit_test(conv2d_offset_pointers),
         cmocka_unit_test(separable_matches_direct),
         cmocka_unit_test(wrong_seed_tiled_2d),
     };

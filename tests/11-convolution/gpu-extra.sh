@@ -1,0 +1,48 @@
+#!/bin/bash
+# gpu-extra.sh -- chapter 11's hardware counters, run by `make bench` after
+# the benchmarks.  Nsight Compute profiles one launch of the blocked and
+# the patch (rows) kernels on the three 2D cases (build/11-convolution/bench
+# --ncu CASE VARIANT) and reads the instructions issued, the FFMAs among
+# them, the shared-memory loads and stores with their wavefronts and bank
+# conflicts, the share of cycles that issued, the warps resident and the
+# HBM bytes; the counts go to figures/data/$BOOK_GPU/11-convolution-ncu.csv.
+set -o pipefail
+. tools/ncu-lib.sh
+ncu_find || exit 1
+gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
+bench=build/11-convolution/bench
+[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+metrics="gpu__time_duration.sum smsp__inst_executed.sum
+ smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
+ smsp__inst_executed_op_shared_ld.sum
+ l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+ l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+ smsp__inst_executed_op_shared_st.sum
+ l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+ l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+ smsp__issue_active.avg.pct_of_peak_sustained_active
+ sm__warps_active.avg.pct_of_peak_sustained_active
+ dram__bytes_read.sum dram__bytes_write.sum"
+metrics=$(echo $metrics)
+out=figures/data/$gpu/11-convolution-ncu.csv
+mkdir -p "$(dirname "$out")"
+tmp=$out.tmp; log=$out.log
+trap 'rm -f "$tmp" "$log"' EXIT
+ncu_header "one launch each, ncu --clock-control none; inst and lds/sts counts are warp instructions, ffma thread instructions / 32" \
+  "id,case,variant,us,inst,ffma,lds,lds_wavefronts,lds_conflicts,sts,sts_wavefronts,sts_conflicts,issue_pct,warps_pct,dram_read_mb,dram_write_mb" > "$tmp"
+for c in 2d-3072-15x15 2d-8192-5x5 2d-8192-31x31; do
+  for v in blocked rows; do
+    if ! "$NCU" --clock-control none --kernel-name regex:conv2d \
+         --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$c" "$v" > "$log" 2>&1; then
+      echo "gpu-extra: ncu failed for $c/$v:"; cat "$log"; exit 1
+    fi
+    vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+    echo "$c/$v,$c,$v,$vals" | awk -F, -v OFS=, '{
+      printf "%s,%s,%s,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%.1f,%.1f,%.1f,%.1f\n",
+        $1, $2, $3, $4 / 1e3, $5, $6 / 32, $7, $8, $9, $10, $11, $12, $13, $14,
+        $15 / 1e6, $16 / 1e6 }' >> "$tmp"
+    echo "gpu-extra: $(tail -1 "$tmp")"
+  done
+done
+mv "$tmp" "$out"
+echo "gpu-extra: wrote $out"
