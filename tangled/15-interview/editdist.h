@@ -13,10 +13,11 @@
 #define ED_WORK_INTS(la, lb) (3 * (((la) < (lb) ? (la) : (lb)) + 1))
 #define ED_TILE 64          // ed_tiled: a tile is ED_TILE x ED_TILE entries
 // Work for ed_tiled: ints, device memory; a row of ED_TILE + 1 for each
-// column of tiles, a column of ED_TILE for each row of tiles: O(la + lb).
+// column of tiles (lb), a column of ED_TILE for each row of tiles (la):
+// O(la + lb).
 #define ED_TILED_WORK_INTS(la, lb)                                        \
-    ((((la) + ED_TILE - 1) / ED_TILE + ((lb) + ED_TILE - 1) / ED_TILE)    \
-     * (ED_TILE + 1))
+    (((lb) + ED_TILE - 1) / ED_TILE * (ED_TILE + 1) +                     \
+     ((la) + ED_TILE - 1) / ED_TILE * ED_TILE)
 #ifdef __cplusplus
 extern "C" {
 #endif

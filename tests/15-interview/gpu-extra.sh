@@ -57,10 +57,10 @@ IFS=, read -r -a v <<< "$vals"
 i=0
 while read -r name metric unit scale; do
   awk -v n="$name" -v x="${v[$i]}" -v s="$scale" -v u="$unit" \
-    'BEGIN { printf "%s,%.6g,%s\n", n, x * s, u }' >> "$tmp"
+    'BEGIN { printf "%s,%.10g,%s\n", n, x * s, u }' >> "$tmp"
   i=$((i + 1))
 done <<< "$rows"
-echo "warps,301,warps (the tiles of the diagonal, one warp each)" >> "$tmp"
+echo "warps,301,warps (the tiles of the diagonal; one warp each)" >> "$tmp"
 cat "$tmp" | sed 's/^/gpu-extra: /'
 mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"
