@@ -240,100 +240,112 @@ extern "C" cudaError_t attention_warp_no_rescale(const float *q,
 }
 
 // <<Tile shapes of the tiled kernel>>
-// BR query rows and BC keys a tile; a thread owns TM rows (ty + TR i) and,
-// of S, TNS columns (tx + 16 j); of O, TNO columns (groups of W).
-template <int D> struct attn_tile;
-template <> struct attn_tile<32>  { enum { BR = 128, BC = 64, TM = 8 }; };
-template <> struct attn_tile<64>  { enum { BR = 128, BC = 64, TM = 8 }; };
-template <> struct attn_tile<128> { enum { BR = 64, BC = 64, TM = 4 }; };
-template <int D> struct attn_layout {
-    enum { BR = attn_tile<D>::BR, BC = attn_tile<D>::BC,
-           TM = attn_tile<D>::TM, TR = BR / TM, THREADS = 16 * TR,
-           TNS = BC / 16, TNO = D / 16, W = TNO < 4 ? TNO : 4,
-           KS = D + 4,                 // K row stride: conflict-free float4
-           PS = BC + 16,               // P row stride: two rows a warp
-           KP = BC * KS > BR * PS ? BC * KS : BR * PS,   // K, then P
-           FLOATS = BR * D + KP + BC * D };
+// BR query rows and BC keys a tile; TX threads share a row, TY = BR / TM
+// rows of threads, TM rows a thread; MINB blocks an SM (the registers).
+template <int D_, int BR_, int BC_, int TM_, int TX_, int MINB_>
+struct attn_shape {
+    enum { D = D_, BR = BR_, BC = BC_, TM = TM_, TX = TX_, MINB = MINB_,
+           TY = BR / TM, THREADS = TX * TY,
+           TNS = BC / TX, TNO = D / TX,      // columns of S, of O a thread
+           KP = D * BC > BC * BR ? D * BC : BC * BR,     // K^T, then P^T
+           FLOATS = D * BR + KP + BC * D };              // Q^T, K^T|P^T, V
+    static_assert(TM % 4 == 0 && TNS % 4 == 0 && TNO % 4 == 0, "float4");
+    static_assert(TX % 8 == 0 && 32 % TX == 0 && TY % 8 == 0, "swizzle");
+    static_assert(BR % 32 == 0 && BC % 32 == 0, "a warp's 32 rows");
 };
+template <int D> struct attn_tile;         // D, BR, BC, TM, TX, MINB
+template <> struct attn_tile<32>  : attn_shape<32, 128, 64, 8, 8, 2> {};
+template <> struct attn_tile<64>  : attn_shape<64, 128, 64, 8, 8, 2> {};
+template <> struct attn_tile<128> : attn_shape<128, 64, 64, 8, 16, 2> {};
 
 // <<Tiled kernel helpers>>
-// Rows r0 .. r0+ROWS-1 of a [n][D] matrix into shared memory with row
-// stride STRIDE, times c; rows past n are zeros.
-template <int D, int ROWS, int STRIDE, int THREADS>
+// Rows r0 .. r0+ROWS-1 of a [n][D] matrix into shared memory, times c:
+// row-major, dst[r * D + d] (T false), or transposed, dst[d * ROWS + r]
+// (T true); rows past n are zeros.  Transposed, the 32 lanes of a warp
+// take 32 consecutive rows at the same four columns.
+template <int D, int ROWS, int THREADS, bool T>
 __device__ __forceinline__ void attn_load_rows(float *dst, const float *src,
     size_t r0, size_t n, float c)
 {
-    for (int e = threadIdx.x; e < ROWS * D / 4; e += THREADS) {
-        int r = e / (D / 4), c4 = e % (D / 4);
+    static_assert(ROWS * D / 4 % THREADS == 0, "whole rounds");
+#pragma unroll 4
+    for (int it = 0; it < ROWS * D / 4 / THREADS; it++) {
+        int e = it * THREADS + threadIdx.x;
+        int r = T ? e % ROWS : e / (D / 4), c4 = T ? e / ROWS : e % (D / 4);
         float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         if (r0 + r < n) x = ((const float4 *)(src + (r0 + r) * D))[c4];
         x.x *= c; x.y *= c; x.z *= c; x.w *= c;
-        *(float4 *)(dst + r * STRIDE + 4 * c4) = x;
+        if (T) {
+            float *p = dst + 4 * c4 * ROWS + r;
+            p[0] = x.x; p[ROWS] = x.y; p[2 * ROWS] = x.z; p[3 * ROWS] = x.w;
+        } else {
+            *(float4 *)(dst + r * D + 4 * c4) = x;
+        }
     }
 }
-// The output column of a thread's c-th accumulator.
-template <int D>
-__device__ __forceinline__ int attn_col(int c, int tx)
+// A thread's n-th row (STEP = TY, t = ty) or column (STEP = TX, t = tx).
+template <int STEP>
+__device__ __forceinline__ int attn_idx(int n, int t)
 {
-    constexpr int W = attn_layout<D>::W;
-    return c / W * 16 * W + W * tx + c % W;
+    return 4 * STEP * (n / 4) + 4 * t + n % 4;
 }
-template <int D>
-__device__ __forceinline__ void attn_scores(const float *Qs,
-    const float *Ks, int tx, int ty,
-    float (&s)[attn_layout<D>::TM][attn_layout<D>::TNS])
+// N floats of a row of shared memory: the float4 at p, p + 4 STEP, ...
+template <int N, int STEP>
+__device__ __forceinline__ void attn_frag(float (&x)[N], const float *p)
 {
-    using L = attn_layout<D>;
+#pragma unroll
+    for (int g = 0; g < N / 4; g++) {
+        float4 t = *(const float4 *)(p + 4 * STEP * g);
+        x[4 * g] = t.x; x[4 * g + 1] = t.y;
+        x[4 * g + 2] = t.z; x[4 * g + 3] = t.w;
+    }
+}
+template <class L>
+__device__ __forceinline__ void attn_scores(const float *Qt,
+    const float *Kt, int tx, int ty, float (&s)[L::TM][L::TNS])
+{
 #pragma unroll
     for (int i = 0; i < L::TM; i++)
 #pragma unroll
         for (int j = 0; j < L::TNS; j++) s[i][j] = 0.0f;
-#pragma unroll
-    for (int d = 0; d < D; d += 4) {
-        float4 qa[L::TM], kb[L::TNS];
-#pragma unroll
-        for (int i = 0; i < L::TM; i++)
-            qa[i] = *(const float4 *)(Qs + (ty + L::TR * i) * D + d);
-#pragma unroll
-        for (int j = 0; j < L::TNS; j++)
-            kb[j] = *(const float4 *)(Ks + (tx + 16 * j) * L::KS + d);
+#pragma unroll 8
+    for (int d = 0; d < L::D; d++) {
+        float qa[L::TM], kb[L::TNS];
+        attn_frag<L::TM, L::TY>(qa, Qt + d * L::BR + 4 * ty);
+        attn_frag<L::TNS, L::TX>(kb, Kt + d * L::BC + 4 * tx);
 #pragma unroll
         for (int i = 0; i < L::TM; i++)
 #pragma unroll
             for (int j = 0; j < L::TNS; j++)
-                s[i][j] = fmaf(qa[i].w, kb[j].w, fmaf(qa[i].z, kb[j].z,
-                          fmaf(qa[i].y, kb[j].y, fmaf(qa[i].x, kb[j].x,
-                                                      s[i][j]))));
+                s[i][j] = fmaf(qa[i], kb[j], s[i][j]);
     }
 }
-template <int D>
-__device__ __forceinline__ void attn_mask_tile(
-    float (&s)[attn_layout<D>::TM][attn_layout<D>::TNS], attn_dims a,
-    long long q0, long long k0, long long shift, int tx, int ty)
+template <class L>
+__device__ __forceinline__ void attn_mask_tile(float (&s)[L::TM][L::TNS],
+    attn_dims a, long long q0, long long k0, long long shift, int tx,
+    int ty)
 {
-    using L = attn_layout<D>;
 #pragma unroll
     for (int i = 0; i < L::TM; i++)
 #pragma unroll
         for (int j = 0; j < L::TNS; j++) {
-            long long qi = q0 + ty + L::TR * i, kj = k0 + tx + 16 * j;
+            long long qi = q0 + attn_idx<L::TY>(i, ty);
+            long long kj = k0 + attn_idx<L::TX>(j, tx);
             if (kj >= (long long)a.Sk || (a.causal && kj > qi + shift))
                 s[i][j] = -INFINITY;
         }
 }
-template <int D>
-__device__ __forceinline__ void attn_tile_update(
-    float (&s)[attn_layout<D>::TM][attn_layout<D>::TNS],
-    float (&m)[attn_layout<D>::TM], float (&l)[attn_layout<D>::TM],
-    float (&acc)[attn_layout<D>::TM][attn_layout<D>::TNO])
+template <class L>
+__device__ __forceinline__ void attn_tile_update(float (&s)[L::TM][L::TNS],
+    float (&m)[L::TM], float (&l)[L::TM], float (&acc)[L::TM][L::TNO])
 {
-    using L = attn_layout<D>;
 #pragma unroll
     for (int i = 0; i < L::TM; i++) {
         float mx = s[i][0];
 #pragma unroll
         for (int j = 1; j < L::TNS; j++) mx = fmaxf(mx, s[i][j]);
-        for (int off = 8; off > 0; off /= 2)         // the half-warp's row
+#pragma unroll
+        for (int off = L::TX / 2; off > 0; off /= 2)   // the row's lanes
             mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
         float mn = fmaxf(m[i], mx);
         float base = mn == -INFINITY ? 0.0f : mn;    // no key seen yet
@@ -349,61 +361,57 @@ __device__ __forceinline__ void attn_tile_update(
         m[i] = mn;
     }
 }
-template <int D>
-__device__ __forceinline__ void attn_pv(const float *Ps, const float *Vs,
-    int tx, int ty, float (&acc)[attn_layout<D>::TM][attn_layout<D>::TNO])
+__device__ __forceinline__ int attn_p_group(int key, int ty)    // swizzled
 {
-    using L = attn_layout<D>;
-#pragma unroll 2
-    for (int j = 0; j < L::BC; j += 4) {
-        float4 p4[L::TM];
+    return 4 * (ty ^ (key / 4 % 8));
+}
+template <class L>
+__device__ __forceinline__ void attn_store_p(float *Pt,
+    const float (&s)[L::TM][L::TNS], int tx, int ty)
+{
+#pragma unroll
+    for (int j = 0; j < L::TNS; j++) {
+        int key = attn_idx<L::TX>(j, tx);
+        float *row = Pt + key * L::BR + attn_p_group(key, ty);
+#pragma unroll
+        for (int g = 0; g < L::TM / 4; g++)
+            *(float4 *)(row + 4 * L::TY * g) = make_float4(s[4 * g][j],
+                s[4 * g + 1][j], s[4 * g + 2][j], s[4 * g + 3][j]);
+    }
+}
+template <class L>
+__device__ __forceinline__ void attn_pv(const float *Pt, const float *Vs,
+    int tx, int ty, float (&acc)[L::TM][L::TNO])
+{
+#pragma unroll 8
+    for (int j = 0; j < L::BC; j++) {
+        float p[L::TM], vv[L::TNO];
+        attn_frag<L::TM, L::TY>(p, Pt + j * L::BR + attn_p_group(j, ty));
+        attn_frag<L::TNO, L::TX>(vv, Vs + j * L::D + 4 * tx);
 #pragma unroll
         for (int i = 0; i < L::TM; i++)
-            p4[i] = *(const float4 *)(Ps + (ty + L::TR * i) * L::PS + j);
 #pragma unroll
-        for (int jj = 0; jj < 4; jj++) {
-            float vv[L::TNO];
-            // <<Read a thread's values of one row of V>>
-            const float *vr = Vs + (j + jj) * D;
-            #pragma unroll
-            for (int g = 0; g < L::TNO / L::W; g++) {
-                if constexpr (L::W == 4) {
-                    float4 x = *(const float4 *)(vr + attn_col<D>(4 * g, tx));
-                    vv[4 * g] = x.x; vv[4 * g + 1] = x.y;
-                    vv[4 * g + 2] = x.z; vv[4 * g + 3] = x.w;
-                } else {
-                    float2 x = *(const float2 *)(vr + attn_col<D>(2 * g, tx));
-                    vv[2 * g] = x.x; vv[2 * g + 1] = x.y;
-                }
-            }
-#pragma unroll
-            for (int i = 0; i < L::TM; i++) {
-                float p = jj == 0 ? p4[i].x : jj == 1 ? p4[i].y
-                        : jj == 2 ? p4[i].z : p4[i].w;
-#pragma unroll
-                for (int t = 0; t < L::TNO; t++)
-                    acc[i][t] = fmaf(p, vv[t], acc[i][t]);
-            }
-        }
+            for (int t = 0; t < L::TNO; t++)
+                acc[i][t] = fmaf(p[i], vv[t], acc[i][t]);
     }
 }
 
 // <<Attention: tiled, FlashAttention-2 loop order>>
-template <int D>
-__global__ void __launch_bounds__(attn_layout<D>::THREADS, 2)
+template <class L>
+__global__ void __launch_bounds__(L::THREADS, L::MINB)
 attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
                   attn_dims a, float scale2)
 {
-    using L = attn_layout<D>;
+    constexpr int D = L::D;
     extern __shared__ float4 attn_smem[];
-    float *Qs = (float *)attn_smem, *Ks = Qs + L::BR * D, *Ps = Ks;
-    float *Vs = Ks + L::KP;
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    float *Qt = (float *)attn_smem, *Kt = Qt + L::BR * D, *Pt = Kt;
+    float *Vs = Kt + L::KP;
+    const int tx = threadIdx.x % L::TX, ty = threadIdx.x / L::TX;
     const size_t bh = blockIdx.x;   // below: the last query tiles go first
     const long long q0 = (long long)(gridDim.y - 1 - blockIdx.y) * L::BR;
     const float *kb = k + bh * a.Sk * D, *vb = v + bh * a.Sk * D;
-    attn_load_rows<D, L::BR, D, L::THREADS>(Qs, q + bh * a.Sq * D, q0, a.Sq,
-                                            scale2);
+    attn_load_rows<D, L::BR, L::THREADS, true>(Qt, q + bh * a.Sq * D, q0,
+                                               a.Sq, scale2);
     float acc[L::TM][L::TNO] = {}, m[L::TM], l[L::TM];
     for (int i = 0; i < L::TM; i++) { m[i] = -INFINITY; l[i] = 0.0f; }
     const long long shift = (long long)a.Sk - (long long)a.Sq;
@@ -412,44 +420,42 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
     for (long long k0 = 0; k0 < kend; k0 += L::BC) {
         // <<Multiply one tile of keys into the running output>>
         __syncthreads();                       // the last tile's P and V are read
-        attn_load_rows<D, L::BC, L::KS, L::THREADS>(Ks, kb, k0, a.Sk, 1.0f);
-        attn_load_rows<D, L::BC, D, L::THREADS>(Vs, vb, k0, a.Sk, 1.0f);
+        attn_load_rows<D, L::BC, L::THREADS, true>(Kt, kb, k0, a.Sk, 1.0f);
+        attn_load_rows<D, L::BC, L::THREADS, false>(Vs, vb, k0, a.Sk, 1.0f);
         __syncthreads();
         float s[L::TM][L::TNS];
-        attn_scores<D>(Qs, Ks, tx, ty, s);
+        attn_scores<L>(Qt, Kt, tx, ty, s);
         if (k0 + L::BC > (long long)a.Sk ||
             (a.causal && k0 + L::BC - 1 > q0 + shift))    // the same for the block
-            attn_mask_tile<D>(s, a, q0, k0, shift, tx, ty);
-        attn_tile_update<D>(s, m, l, acc);
-        __syncthreads();                       // K is read; P takes its place
-        #pragma unroll
-        for (int i = 0; i < L::TM; i++)
-        #pragma unroll
-            for (int j = 0; j < L::TNS; j++)
-                Ps[(ty + L::TR * i) * L::PS + tx + 16 * j] = s[i][j];
+            attn_mask_tile<L>(s, a, q0, k0, shift, tx, ty);
+        attn_tile_update<L>(s, m, l, acc);
+        __syncthreads();                       // K^T is read; P^T takes its place
+        attn_store_p<L>(Pt, s, tx, ty);
         __syncthreads();
-        attn_pv<D>(Ps, Vs, tx, ty, acc);
+        attn_pv<L>(Pt, Vs, tx, ty, acc);
     }
     // <<Normalize and store the tile's output rows>>
     #pragma unroll
     for (int i = 0; i < L::TM; i++) {
-        for (int off = 8; off > 0; off /= 2)
+    #pragma unroll
+        for (int off = L::TX / 2; off > 0; off /= 2)
             l[i] += __shfl_xor_sync(0xffffffffu, l[i], off);
         float r = md_recip(l[i]);                      // no key seen: zeros
-        long long row = q0 + ty + L::TR * i;
+        long long row = q0 + attn_idx<L::TY>(i, ty);
         if (row < (long long)a.Sq)
     #pragma unroll
-            for (int t = 0; t < L::TNO; t++)
-                o[(bh * a.Sq + row) * D + attn_col<D>(t, tx)] = acc[i][t] * r;
+            for (int g = 0; g < L::TNO / 4; g++)
+                *(float4 *)(o + (bh * a.Sq + row) * D + 4 * tx + 4 * L::TX * g) =
+                    make_float4(acc[i][4 * g] * r, acc[i][4 * g + 1] * r,
+                                acc[i][4 * g + 2] * r, acc[i][4 * g + 3] * r);
     }
 }
 
 // <<Launch the tiled kernel>>
-template <int D>
+template <class L>
 static cudaError_t attn_tiled_launch(const float *q, const float *k,
     const float *v, float *o, attn_dims a)
 {
-    using L = attn_layout<D>;
     size_t bytes = L::FLOATS * sizeof(float), tiles = ceil_div(a.Sq, L::BR);
     if (a.B * a.H > kAttnMaxGrid || tiles > 65535)
         return cudaErrorInvalidValue;
@@ -458,11 +464,11 @@ static cudaError_t attn_tiled_launch(const float *q, const float *k,
     BOOK_TRY(cudaDeviceGetAttribute(&optin,
              cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (bytes > (size_t)optin) return cudaErrorNotSupported;
-    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<D>,
+    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L>,
              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles);
-    attn_tiled_kernel<D><<<grid, L::THREADS, bytes>>>(q, k, v, o, a,
-        kLog2e / sqrtf((float)D));
+    attn_tiled_kernel<L><<<grid, L::THREADS, bytes>>>(q, k, v, o, a,
+        kLog2e / sqrtf((float)L::D));
     return cudaGetLastError();
 }
 extern "C" cudaError_t attention_tiled(const float *q, const float *k,
@@ -476,7 +482,7 @@ extern "C" cudaError_t attention_tiled(const float *q, const float *k,
         return cudaErrorInvalidValue;
     if (nq == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    if (a.D == 32) return attn_tiled_launch<32>(q, k, v, o, a);
-    if (a.D == 64) return attn_tiled_launch<64>(q, k, v, o, a);
-    return attn_tiled_launch<128>(q, k, v, o, a);
+    if (a.D == 32) return attn_tiled_launch<attn_tile<32>>(q, k, v, o, a);
+    if (a.D == 64) return attn_tiled_launch<attn_tile<64>>(q, k, v, o, a);
+    return attn_tiled_launch<attn_tile<128>>(q, k, v, o, a);
 }

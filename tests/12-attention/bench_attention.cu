@@ -76,8 +76,30 @@ static double flops(attn_dims a)
     return 4.0 * a.B * a.H * a.D * pairs;
 }
 
-int main(void)
+// `bench --ncu`: one launch of the tiled kernel for each D (32, 64, 128,
+// not causal) at B2 H16 S4096, the per-block work of the large shapes on
+// fewer heads, for Nsight Compute (tests/12-attention/gpu-ncu.sh).
+static int ncu_mode(void)
 {
+    const size_t n = (size_t)2 * 16 * 4096 * 128;
+    float *q, *k, *v, *o;
+    BOOK_CHECK(cudaMalloc(&q, n * 4)); BOOK_CHECK(cudaMalloc(&k, n * 4));
+    BOOK_CHECK(cudaMalloc(&v, n * 4)); BOOK_CHECK(cudaMalloc(&o, n * 4));
+    bk_fill_random(q, n, -1, 1, 1); bk_fill_random(k, n, -1, 1, 2);
+    bk_fill_random(v, n, -1, 1, 3);
+    for (size_t D = 32; D <= 128; D *= 2) {
+        attn_dims a = {2, 16, 4096, 4096, D, 0};
+        BOOK_CHECK(attention_tiled(q, k, v, o, a));
+        BOOK_CHECK(cudaDeviceSynchronize());
+    }
+    BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k)); BOOK_CHECK(cudaFree(v));
+    BOOK_CHECK(cudaFree(o));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "--ncu")) return ncu_mode();
     elapsed_s();
     cudaDeviceProp prop;
     BOOK_CHECK(cudaGetDeviceProperties(&prop, 0));
