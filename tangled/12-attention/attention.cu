@@ -6,6 +6,7 @@
 #include "07-softmax/softmax.h"
 #include "12-attention/mdo.h"
 #include "12-attention/attention.h"
+#include <cuda_pipeline.h>
 #include <limits.h>
 
 // <<Attention launch constants and checks>>
@@ -259,29 +260,58 @@ template <> struct attn_tile<64>  : attn_shape<64, 128, 64, 8, 8, 2> {};
 template <> struct attn_tile<128> : attn_shape<128, 64, 64, 8, 16, 2> {};
 
 // <<Tiled kernel helpers>>
-// Rows r0 .. r0+ROWS-1 of a [n][D] matrix into shared memory, times c:
-// row-major, dst[r * D + d] (T false), or transposed, dst[d * ROWS + r]
-// (T true); rows past n are zeros.  Transposed, the 32 lanes of a warp
-// take 32 consecutive rows at the same four columns.
-template <int D, int ROWS, int THREADS, bool T>
-__device__ __forceinline__ void attn_load_rows(float *dst, const float *src,
-    size_t r0, size_t n, float c)
-{
+// ROWS rows of a [n][D] matrix on their way to shared memory, transposed
+// (dst[d * ROWS + r]), held in registers between fetch and stash: N
+// float4 a thread.  Element e = i THREADS + tid is row e % ROWS, float4
+// e / ROWS: a warp's 32 lanes take 32 consecutive rows.
+template <int D, int ROWS, int THREADS> struct attn_rows {
+    enum { N = ROWS * D / 4 / THREADS };
     static_assert(ROWS * D / 4 % THREADS == 0, "whole rounds");
-#pragma unroll 4
-    for (int it = 0; it < ROWS * D / 4 / THREADS; it++) {
-        int e = it * THREADS + threadIdx.x;
-        int r = T ? e % ROWS : e / (D / 4), c4 = T ? e / ROWS : e % (D / 4);
-        float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (r0 + r < n) x = ((const float4 *)(src + (r0 + r) * D))[c4];
-        x.x *= c; x.y *= c; x.z *= c; x.w *= c;
-        if (T) {
-            float *p = dst + 4 * c4 * ROWS + r;
-            p[0] = x.x; p[ROWS] = x.y; p[2 * ROWS] = x.z; p[3 * ROWS] = x.w;
-        } else {
-            *(float4 *)(dst + r * D + 4 * c4) = x;
+    float4 x[N];
+    // Rows r0 .. r0+ROWS-1 (r0 < n) into registers; rows past n are zeros.
+    __device__ __forceinline__ void fetch(const float *src, size_t r0,
+                                          size_t n)
+    {
+        const float4 *s = (const float4 *)(src + r0 * D);
+        const size_t left = n - r0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            unsigned e = i * THREADS + threadIdx.x, r = e % ROWS;
+            x[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (r < left) x[i] = s[r * (D / 4) + e / ROWS];
         }
     }
+    // Into shared memory, transposed, times c.
+    __device__ __forceinline__ void stash(float *dst, float c) const
+    {
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            unsigned e = i * THREADS + threadIdx.x;
+            float *p = dst + 4 * (e / ROWS) * ROWS + e % ROWS;
+            p[0] = x[i].x * c; p[ROWS] = x[i].y * c;
+            p[2 * ROWS] = x[i].z * c; p[3 * ROWS] = x[i].w * c;
+        }
+    }
+};
+// Rows r0 .. r0+BC-1 (r0 < n) of V into Vs, row-major, asynchronously;
+// rows past n are zeros.
+template <class L>
+__device__ __forceinline__ void attn_copy_v(float *Vs, const float *v,
+    size_t r0, size_t n)
+{
+    constexpr int D = L::D, N = L::BC * D / 4 / L::THREADS;
+    static_assert(L::BC * D / 4 % L::THREADS == 0, "whole rounds");
+    const float *src = v + r0 * D;
+    const size_t left = n - r0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        unsigned e = i * L::THREADS + threadIdx.x;  // float4 e: row e/(D/4)
+        if (e / (D / 4) < left)
+            __pipeline_memcpy_async(Vs + 4 * e, src + 4 * e, 16);
+        else
+            *(float4 *)(Vs + 4 * e) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    __pipeline_commit();
 }
 // A thread's n-th row (STEP = TY, t = ty) or column (STEP = TX, t = tx).
 template <int STEP>
@@ -410,18 +440,21 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
     const size_t bh = blockIdx.x;   // below: the last query tiles go first
     const long long q0 = (long long)(gridDim.y - 1 - blockIdx.y) * L::BR;
     const float *kb = k + bh * a.Sk * D, *vb = v + bh * a.Sk * D;
-    attn_load_rows<D, L::BR, L::THREADS, true>(Qt, q + bh * a.Sq * D, q0,
-                                               a.Sq, scale2);
+    attn_rows<D, L::BR, L::THREADS> qr;               // Q^T, scaled, once
+    qr.fetch(q + bh * a.Sq * D, q0, a.Sq);
+    qr.stash(Qt, scale2);
     float acc[L::TM][L::TNO] = {}, m[L::TM], l[L::TM];
     for (int i = 0; i < L::TM; i++) { m[i] = -INFINITY; l[i] = 0.0f; }
     const long long shift = (long long)a.Sk - (long long)a.Sq;
     long long kend = (long long)a.Sk;               // keys this tile needs
     if (a.causal && q0 + L::BR + shift < kend) kend = q0 + L::BR + shift;
+    attn_rows<D, L::BC, L::THREADS> kr;                // the next tile's K
+    if (kend > 0) kr.fetch(kb, 0, a.Sk);
     for (long long k0 = 0; k0 < kend; k0 += L::BC) {
         // <<Multiply one tile of keys into the running output>>
         __syncthreads();                       // the last tile's P and V are read
-        attn_load_rows<D, L::BC, L::THREADS, true>(Kt, kb, k0, a.Sk, 1.0f);
-        attn_load_rows<D, L::BC, L::THREADS, false>(Vs, vb, k0, a.Sk, 1.0f);
+        kr.stash(Kt, 1.0f);                    // K^T, fetched during the last PV
+        attn_copy_v<L>(Vs, vb, k0, a.Sk);      // V, on its way during the scores
         __syncthreads();
         float s[L::TM][L::TNS];
         attn_scores<L>(Qt, Kt, tx, ty, s);
@@ -429,8 +462,10 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
             (a.causal && k0 + L::BC - 1 > q0 + shift))    // the same for the block
             attn_mask_tile<L>(s, a, q0, k0, shift, tx, ty);
         attn_tile_update<L>(s, m, l, acc);
+        __pipeline_wait_prior(0);              // this thread's copies of V
         __syncthreads();                       // K^T is read; P^T takes its place
         attn_store_p<L>(Pt, s, tx, ty);
+        if (k0 + L::BC < kend) kr.fetch(kb, k0 + L::BC, a.Sk);   // the next K
         __syncthreads();
         attn_pv<L>(Pt, Vs, tx, ty, acc);
     }
