@@ -262,54 +262,54 @@ template <> struct attn_tile<128> : attn_shape<128, 64, 64, 8, 16, 2> {};
 // <<Tiled kernel helpers>>
 // ROWS rows of a [n][D] matrix on their way to shared memory, transposed
 // (dst[d * ROWS + r]), held in registers between fetch and stash: N
-// float4 a thread.  Element e = i THREADS + tid is row e % ROWS, float4
-// e / ROWS: a warp's 32 lanes take 32 consecutive rows.
+// float4 a thread.  Thread t takes row t % ROWS, float4 t / ROWS + STEP i
+// of it: a warp's 32 lanes take 32 consecutive rows.
 template <int D, int ROWS, int THREADS> struct attn_rows {
-    enum { N = ROWS * D / 4 / THREADS };
-    static_assert(ROWS * D / 4 % THREADS == 0, "whole rounds");
+    enum { STEP = THREADS / ROWS, N = D / 4 / STEP };
+    static_assert(THREADS % ROWS == 0 && D / 4 % STEP == 0, "whole rows");
     float4 x[N];
     // Rows r0 .. r0+ROWS-1 (r0 < n) into registers; rows past n are zeros.
     __device__ __forceinline__ void fetch(const float *src, size_t r0,
                                           size_t n)
     {
-        const float4 *s = (const float4 *)(src + r0 * D);
-        const size_t left = n - r0;
+        const size_t r = r0 + threadIdx.x % ROWS;
+        const float4 *s = (const float4 *)(src + r * D) + threadIdx.x / ROWS;
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            unsigned e = i * THREADS + threadIdx.x, r = e % ROWS;
-            x[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (r < left) x[i] = s[r * (D / 4) + e / ROWS];
-        }
+        for (int i = 0; i < N; i++)
+            x[i] = r < n ? s[STEP * i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
     // Into shared memory, transposed, times c.
     __device__ __forceinline__ void stash(float *dst, float c) const
     {
+        float *p = dst + 4 * (threadIdx.x / ROWS) * ROWS + threadIdx.x % ROWS;
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            unsigned e = i * THREADS + threadIdx.x;
-            float *p = dst + 4 * (e / ROWS) * ROWS + e % ROWS;
+        for (int i = 0; i < N; i++, p += 4 * STEP * ROWS) {
             p[0] = x[i].x * c; p[ROWS] = x[i].y * c;
             p[2 * ROWS] = x[i].z * c; p[3 * ROWS] = x[i].w * c;
         }
     }
 };
-// Rows r0 .. r0+BC-1 (r0 < n) of V into Vs, row-major, asynchronously;
-// rows past n are zeros.
+// Rows r0 .. r0+BC-1 (r0 < n) of V into Vs, row-major, asynchronously:
+// thread t copies float4 t + THREADS i, of row (t + THREADS i) / (D/4).
+// Rows past n are zeros.
 template <class L>
 __device__ __forceinline__ void attn_copy_v(float *Vs, const float *v,
     size_t r0, size_t n)
 {
     constexpr int D = L::D, N = L::BC * D / 4 / L::THREADS;
-    static_assert(L::BC * D / 4 % L::THREADS == 0, "whole rounds");
-    const float *src = v + r0 * D;
-    const size_t left = n - r0;
+    constexpr int RSTEP = L::THREADS / (D / 4);       // rows a round
+    static_assert(L::THREADS % (D / 4) == 0, "whole rows a round");
+    const float *s = v + r0 * D + 4 * threadIdx.x;
+    float *d = Vs + 4 * threadIdx.x;
+    const size_t r = r0 + threadIdx.x / (D / 4);
 #pragma unroll
     for (int i = 0; i < N; i++) {
-        unsigned e = i * L::THREADS + threadIdx.x;  // float4 e: row e/(D/4)
-        if (e / (D / 4) < left)
-            __pipeline_memcpy_async(Vs + 4 * e, src + 4 * e, 16);
+        if (r + RSTEP * i < n)
+            __pipeline_memcpy_async(d + 4 * L::THREADS * i,
+                                    s + 4 * L::THREADS * i, 16);
         else
-            *(float4 *)(Vs + 4 * e) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            *(float4 *)(d + 4 * L::THREADS * i) = make_float4(0.0f, 0.0f,
+                                                              0.0f, 0.0f);
     }
     __pipeline_commit();
 }
