@@ -257,7 +257,10 @@ struct attn_shape {
 template <int D> struct attn_tile;         // D, BR, BC, TM, TX, MINB
 template <> struct attn_tile<32>  : attn_shape<32, 128, 64, 8, 8, 2> {};
 template <> struct attn_tile<64>  : attn_shape<64, 128, 64, 8, 8, 2> {};
-template <> struct attn_tile<128> : attn_shape<128, 64, 64, 8, 16, 2> {};
+template <> struct attn_tile<128> : attn_shape<128, 128, 64, 8, 16, 1> {};
+// Where a block cannot have the table's shared memory (99 KB on compute
+// capability 8.6 and 8.9): D = 128 with 64 rows a block, two an SM.
+struct attn_compact_128 : attn_shape<128, 64, 64, 8, 16, 2> {};
 
 // <<Tiled kernel helpers>>
 // ROWS rows of a [n][D] matrix on their way to shared memory, transposed
@@ -338,16 +341,22 @@ __device__ __forceinline__ void attn_scores(const float *Qt,
     for (int i = 0; i < L::TM; i++)
 #pragma unroll
         for (int j = 0; j < L::TNS; j++) s[i][j] = 0.0f;
+    const float *qp = Qt + 4 * ty, *kp = Kt + 4 * tx;
+    float qa[2][L::TM], kb[2][L::TNS];         // step d's and step d+1's
+    attn_frag<L::TM, L::TY>(qa[0], qp);
+    attn_frag<L::TNS, L::TX>(kb[0], kp);
 #pragma unroll 8
     for (int d = 0; d < L::D; d++) {
-        float qa[L::TM], kb[L::TNS];
-        attn_frag<L::TM, L::TY>(qa, Qt + d * L::BR + 4 * ty);
-        attn_frag<L::TNS, L::TX>(kb, Kt + d * L::BC + 4 * tx);
+        const int c = d % 2;
+        if (d + 1 < L::D) {                     // loaded one step ahead
+            attn_frag<L::TM, L::TY>(qa[1 - c], qp + (d + 1) * L::BR);
+            attn_frag<L::TNS, L::TX>(kb[1 - c], kp + (d + 1) * L::BC);
+        }
 #pragma unroll
         for (int i = 0; i < L::TM; i++)
 #pragma unroll
             for (int j = 0; j < L::TNS; j++)
-                s[i][j] = fmaf(qa[i], kb[j], s[i][j]);
+                s[i][j] = fmaf(qa[c][i], kb[c][j], s[i][j]);
     }
 }
 template <class L>
@@ -413,16 +422,23 @@ template <class L>
 __device__ __forceinline__ void attn_pv(const float *Pt, const float *Vs,
     int tx, int ty, float (&acc)[L::TM][L::TNO])
 {
+    const float *vp = Vs + 4 * tx;
+    float p[2][L::TM], vv[2][L::TNO];          // key j's and key j+1's
+    attn_frag<L::TM, L::TY>(p[0], Pt + attn_p_group(0, ty));
+    attn_frag<L::TNO, L::TX>(vv[0], vp);
 #pragma unroll 8
     for (int j = 0; j < L::BC; j++) {
-        float p[L::TM], vv[L::TNO];
-        attn_frag<L::TM, L::TY>(p, Pt + j * L::BR + attn_p_group(j, ty));
-        attn_frag<L::TNO, L::TX>(vv, Vs + j * L::D + 4 * tx);
+        const int c = j % 2;
+        if (j + 1 < L::BC) {                    // loaded one key ahead
+            attn_frag<L::TM, L::TY>(p[1 - c],
+                Pt + (j + 1) * L::BR + attn_p_group(j + 1, ty));
+            attn_frag<L::TNO, L::TX>(vv[1 - c], vp + (j + 1) * L::D);
+        }
 #pragma unroll
         for (int i = 0; i < L::TM; i++)
 #pragma unroll
             for (int t = 0; t < L::TNO; t++)
-                acc[i][t] = fmaf(p[i], vv[t], acc[i][t]);
+                acc[i][t] = fmaf(p[c][i], vv[c][t], acc[i][t]);
     }
 }
 
@@ -506,18 +522,37 @@ static cudaError_t attn_tiled_launch(const float *q, const float *k,
         kLog2e / sqrtf((float)L::D));
     return cudaGetLastError();
 }
-extern "C" cudaError_t attention_tiled(const float *q, const float *k,
-    const float *v, float *o, attn_dims a)
+static cudaError_t attn_tiled_check(const float *q, const float *k,
+    const float *v, const float *o, attn_dims a, size_t *nq)
 {
-    size_t nq, nk, ns;
-    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    size_t nk, ns;
+    BOOK_TRY(attn_check(q, k, v, o, a, nq, &nk, &ns));
     if (a.D != 32 && a.D != 64 && a.D != 128) return cudaErrorInvalidValue;
     if (!is_aligned(q, 16) || !is_aligned(k, 16) || !is_aligned(v, 16) ||
         !is_aligned(o, 16))
         return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+extern "C" cudaError_t attention_tiled_compact(const float *q,
+    const float *k, const float *v, float *o, attn_dims a)
+{
+    size_t nq;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
+    if (nq == 0) return cudaSuccess;
+    if (a.D != 128) return attention_tiled(q, k, v, o, a);   // the same
+    BOOK_CLEAR_TO_LAUNCH();
+    return attn_tiled_launch<attn_compact_128>(q, k, v, o, a);
+}
+extern "C" cudaError_t attention_tiled(const float *q, const float *k,
+    const float *v, float *o, attn_dims a)
+{
+    size_t nq;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (nq == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
     if (a.D == 32) return attn_tiled_launch<attn_tile<32>>(q, k, v, o, a);
     if (a.D == 64) return attn_tiled_launch<attn_tile<64>>(q, k, v, o, a);
-    return attn_tiled_launch<attn_tile<128>>(q, k, v, o, a);
+    cudaError_t e = attn_tiled_launch<attn_tile<128>>(q, k, v, o, a);
+    if (e != cudaErrorNotSupported) return e;
+    return attention_tiled_compact(q, k, v, o, a);   // 99 KB a block
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # gpu-ncu.sh -- chapter 12's counters, run by gpu-extra.sh (make bench).
 # Nsight Compute profiles one launch of the tiled kernel for each D (32,
-# 64, 128; not causal) at B2 H16 S4096 (build/12-attention/bench --ncu):
-# the kernel's time, registers, occupancy, the FMA pipe's and the issue
+# 64, 128; not causal) and one of its compact shapes at D = 128, at B2 H16
+# S4096 (build/12-attention/bench --ncu):
+# the kernel's time (and an SM's cycles), registers, occupancy, the FMA pipe's and the issue
 # slots' use, warp instructions and thread FFMAs, shared-memory loads and
 # stores (instructions, wavefronts, bank conflicts), and the stall reasons
 # in warps per issue; the values go to
@@ -25,7 +26,7 @@ st=smsp__average_warps_issue_stalled
 lat=smsp__average_warp_latency_issue_stalled
 stall() { pick "${st}_$1_per_issue_active.ratio" "${lat}_$1.ratio"; }
 sh=mem_shared
-m=(gpu__time_duration.sum launch__registers_per_thread
+m=(gpu__time_duration.sum sm__cycles_elapsed.avg launch__registers_per_thread
    sm__warps_active.avg.pct_of_peak_sustained_active
    sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
    smsp__issue_active.avg.pct_of_peak_sustained_active
@@ -41,18 +42,20 @@ out=figures/data/$gpu/12-attention-ncu.csv
 mkdir -p "$(dirname "$out")"
 tmp=$out.tmp; log=$out.log
 trap 'rm -f "$tmp" "$log" "$log.one"' EXIT
-ncu_header "one launch each of the tiled kernel, B2 H16 S4096, not causal, ncu --clock-control none; stalls in warps per issue" \
-  "variant,ns,regs,occupancy_pct,fma_pct,issue_pct,inst,ffma,lds,lds_wavefronts,lds_conflicts,sts,sts_wavefronts,sts_conflicts,barrier,long_sb,short_sb,mio_throttle,math_throttle,wait,not_selected" > "$tmp"
-# One process, three launches (D = 32, 64, 128); the log is split by ID.
+ncu_header "one launch each of the tiled kernel (and its compact shapes at D = 128), B2 H16 S4096, not causal, ncu --clock-control none; stalls in warps per issue" \
+  "variant,ns,cycles,regs,occupancy_pct,fma_pct,issue_pct,inst,ffma,lds,lds_wavefronts,lds_conflicts,sts,sts_wavefronts,sts_conflicts,barrier,long_sb,short_sb,mio_throttle,math_throttle,wait,not_selected" > "$tmp"
+# One process, four launches (D = 32, 64, 128, compact 128); the log is
+# split by ID.
 if ! "$NCU" --clock-control none --kernel-name regex:attn_tiled \
      --metrics "$(IFS=,; echo "${m[*]}")" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
   echo "gpu-ncu: ncu failed:"; cat "$log"; exit 1
 fi
 id=0
-for d in 32 64 128; do
+for d in 32 64 128 compact_d128; do
   awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
   vals=$(ncu_values "$log.one" "${m[@]}") || { cat "$log"; exit 1; }
-  echo "tiled_d$d,$vals" >> "$tmp"
+  case $d in compact*) name=$d ;; *) name=tiled_d$d ;; esac
+  echo "$name,$vals" >> "$tmp"
   echo "gpu-ncu: $(tail -1 "$tmp")"
   id=$((id + 1))
 done
