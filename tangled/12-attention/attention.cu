@@ -6,6 +6,7 @@
 #include "07-softmax/softmax.h"
 #include "12-attention/mdo.h"
 #include "12-attention/attention.h"
+#include <cuda_pipeline.h>
 #include <limits.h>
 
 // <<Attention launch constants and checks>>
@@ -240,100 +241,150 @@ extern "C" cudaError_t attention_warp_no_rescale(const float *q,
 }
 
 // <<Tile shapes of the tiled kernel>>
-// BR query rows and BC keys a tile; a thread owns TM rows (ty + TR i) and,
-// of S, TNS columns (tx + 16 j); of O, TNO columns (groups of W).
-template <int D> struct attn_tile;
-template <> struct attn_tile<32>  { enum { BR = 128, BC = 64, TM = 8 }; };
-template <> struct attn_tile<64>  { enum { BR = 128, BC = 64, TM = 8 }; };
-template <> struct attn_tile<128> { enum { BR = 64, BC = 64, TM = 4 }; };
-template <int D> struct attn_layout {
-    enum { BR = attn_tile<D>::BR, BC = attn_tile<D>::BC,
-           TM = attn_tile<D>::TM, TR = BR / TM, THREADS = 16 * TR,
-           TNS = BC / 16, TNO = D / 16, W = TNO < 4 ? TNO : 4,
-           KS = D + 4,                 // K row stride: conflict-free float4
-           PS = BC + 16,               // P row stride: two rows a warp
-           KP = BC * KS > BR * PS ? BC * KS : BR * PS,   // K, then P
-           FLOATS = BR * D + KP + BC * D };
+// BR query rows and BC keys a tile; TX threads share a row, TY = BR / TM
+// rows of threads, TM rows a thread; MINB blocks an SM (the registers).
+template <int D_, int BR_, int BC_, int TM_, int TX_, int MINB_>
+struct attn_shape {
+    enum { D = D_, BR = BR_, BC = BC_, TM = TM_, TX = TX_, MINB = MINB_,
+           TY = BR / TM, THREADS = TX * TY,
+           TNS = BC / TX, TNO = D / TX,      // columns of S, of O a thread
+           KP = D * BC > BC * BR ? D * BC : BC * BR,     // K^T, then P^T
+           FLOATS = D * BR + KP + BC * D };              // Q^T, K^T|P^T, V
+    static_assert(TM % 4 == 0 && TNS % 4 == 0 && TNO % 4 == 0, "float4");
+    static_assert(TX % 8 == 0 && 32 % TX == 0 && TY % 8 == 0, "swizzle");
+    static_assert(BR % 32 == 0 && BC % 32 == 0, "a warp's 32 rows");
 };
+template <int D> struct attn_tile;         // D, BR, BC, TM, TX, MINB
+template <> struct attn_tile<32>  : attn_shape<32, 128, 64, 8, 8, 2> {};
+template <> struct attn_tile<64>  : attn_shape<64, 128, 64, 8, 8, 2> {};
+template <> struct attn_tile<128> : attn_shape<128, 128, 64, 8, 16, 1> {};
+// Where a block cannot have the table's shared memory (99 KB on compute
+// capability 8.6 and 8.9): D = 128 with 64 rows a block, two an SM.
+struct attn_compact_128 : attn_shape<128, 64, 64, 8, 16, 2> {};
 
 // <<Tiled kernel helpers>>
-// Rows r0 .. r0+ROWS-1 of a [n][D] matrix into shared memory with row
-// stride STRIDE, times c; rows past n are zeros.
-template <int D, int ROWS, int STRIDE, int THREADS>
-__device__ __forceinline__ void attn_load_rows(float *dst, const float *src,
-    size_t r0, size_t n, float c)
+// ROWS rows of a [n][D] matrix on their way to shared memory, transposed
+// (dst[d * ROWS + r]), held in registers between fetch and stash: N
+// float4 a thread.  Thread t takes row t % ROWS, float4 t / ROWS + STEP i
+// of it: a warp's 32 lanes take 32 consecutive rows.
+template <int D, int ROWS, int THREADS> struct attn_rows {
+    enum { STEP = THREADS / ROWS, N = D / 4 / STEP };
+    static_assert(THREADS % ROWS == 0 && D / 4 % STEP == 0, "whole rows");
+    float4 x[N];
+    // Rows r0 .. r0+ROWS-1 (r0 < n) into registers; rows past n are zeros.
+    __device__ __forceinline__ void fetch(const float *src, size_t r0,
+                                          size_t n)
+    {
+        const size_t r = r0 + threadIdx.x % ROWS;
+        const float4 *s = (const float4 *)(src + r * D) + threadIdx.x / ROWS;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            x[i] = r < n ? s[STEP * i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    // Into shared memory, transposed, times c.
+    __device__ __forceinline__ void stash(float *dst, float c) const
+    {
+        float *p = dst + 4 * (threadIdx.x / ROWS) * ROWS + threadIdx.x % ROWS;
+#pragma unroll
+        for (int i = 0; i < N; i++, p += 4 * STEP * ROWS) {
+            p[0] = x[i].x * c; p[ROWS] = x[i].y * c;
+            p[2 * ROWS] = x[i].z * c; p[3 * ROWS] = x[i].w * c;
+        }
+    }
+};
+// Rows r0 .. r0+BC-1 (r0 < n) of V into Vs, row-major, asynchronously:
+// thread t copies float4 t + THREADS i, of row (t + THREADS i) / (D/4).
+// Rows past n are zeros.
+template <class L>
+__device__ __forceinline__ void attn_copy_v(float *Vs, const float *v,
+    size_t r0, size_t n)
 {
-    for (int e = threadIdx.x; e < ROWS * D / 4; e += THREADS) {
-        int r = e / (D / 4), c4 = e % (D / 4);
-        float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (r0 + r < n) x = ((const float4 *)(src + (r0 + r) * D))[c4];
-        x.x *= c; x.y *= c; x.z *= c; x.w *= c;
-        *(float4 *)(dst + r * STRIDE + 4 * c4) = x;
+    constexpr int D = L::D, N = L::BC * D / 4 / L::THREADS;
+    constexpr int RSTEP = L::THREADS / (D / 4);       // rows a round
+    static_assert(L::THREADS % (D / 4) == 0, "whole rows a round");
+    const float *s = v + r0 * D + 4 * threadIdx.x;
+    float *d = Vs + 4 * threadIdx.x;
+    const size_t r = r0 + threadIdx.x / (D / 4);
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        if (r + RSTEP * i < n)
+            __pipeline_memcpy_async(d + 4 * L::THREADS * i,
+                                    s + 4 * L::THREADS * i, 16);
+        else
+            *(float4 *)(d + 4 * L::THREADS * i) = make_float4(0.0f, 0.0f,
+                                                              0.0f, 0.0f);
+    }
+    __pipeline_commit();
+}
+// A thread's n-th row (STEP = TY, t = ty) or column (STEP = TX, t = tx).
+template <int STEP>
+__device__ __forceinline__ int attn_idx(int n, int t)
+{
+    return 4 * STEP * (n / 4) + 4 * t + n % 4;
+}
+// N floats of a row of shared memory: the float4 at p, p + 4 STEP, ...
+template <int N, int STEP>
+__device__ __forceinline__ void attn_frag(float (&x)[N], const float *p)
+{
+#pragma unroll
+    for (int g = 0; g < N / 4; g++) {
+        float4 t = *(const float4 *)(p + 4 * STEP * g);
+        x[4 * g] = t.x; x[4 * g + 1] = t.y;
+        x[4 * g + 2] = t.z; x[4 * g + 3] = t.w;
     }
 }
-// The output column of a thread's c-th accumulator.
-template <int D>
-__device__ __forceinline__ int attn_col(int c, int tx)
+template <class L>
+__device__ __forceinline__ void attn_scores(const float *Qt,
+    const float *Kt, int tx, int ty, float (&s)[L::TM][L::TNS])
 {
-    constexpr int W = attn_layout<D>::W;
-    return c / W * 16 * W + W * tx + c % W;
-}
-template <int D>
-__device__ __forceinline__ void attn_scores(const float *Qs,
-    const float *Ks, int tx, int ty,
-    float (&s)[attn_layout<D>::TM][attn_layout<D>::TNS])
-{
-    using L = attn_layout<D>;
 #pragma unroll
     for (int i = 0; i < L::TM; i++)
 #pragma unroll
         for (int j = 0; j < L::TNS; j++) s[i][j] = 0.0f;
-#pragma unroll
-    for (int d = 0; d < D; d += 4) {
-        float4 qa[L::TM], kb[L::TNS];
-#pragma unroll
-        for (int i = 0; i < L::TM; i++)
-            qa[i] = *(const float4 *)(Qs + (ty + L::TR * i) * D + d);
-#pragma unroll
-        for (int j = 0; j < L::TNS; j++)
-            kb[j] = *(const float4 *)(Ks + (tx + 16 * j) * L::KS + d);
+    const float *qp = Qt + 4 * ty, *kp = Kt + 4 * tx;
+    float qa[2][L::TM], kb[2][L::TNS];         // step d's and step d+1's
+    attn_frag<L::TM, L::TY>(qa[0], qp);
+    attn_frag<L::TNS, L::TX>(kb[0], kp);
+#pragma unroll 8
+    for (int d = 0; d < L::D; d++) {
+        const int c = d % 2;
+        if (d + 1 < L::D) {                     // loaded one step ahead
+            attn_frag<L::TM, L::TY>(qa[1 - c], qp + (d + 1) * L::BR);
+            attn_frag<L::TNS, L::TX>(kb[1 - c], kp + (d + 1) * L::BC);
+        }
 #pragma unroll
         for (int i = 0; i < L::TM; i++)
 #pragma unroll
             for (int j = 0; j < L::TNS; j++)
-                s[i][j] = fmaf(qa[i].w, kb[j].w, fmaf(qa[i].z, kb[j].z,
-                          fmaf(qa[i].y, kb[j].y, fmaf(qa[i].x, kb[j].x,
-                                                      s[i][j]))));
+                s[i][j] = fmaf(qa[c][i], kb[c][j], s[i][j]);
     }
 }
-template <int D>
-__device__ __forceinline__ void attn_mask_tile(
-    float (&s)[attn_layout<D>::TM][attn_layout<D>::TNS], attn_dims a,
-    long long q0, long long k0, long long shift, int tx, int ty)
+template <class L>
+__device__ __forceinline__ void attn_mask_tile(float (&s)[L::TM][L::TNS],
+    attn_dims a, long long q0, long long k0, long long shift, int tx,
+    int ty)
 {
-    using L = attn_layout<D>;
 #pragma unroll
     for (int i = 0; i < L::TM; i++)
 #pragma unroll
         for (int j = 0; j < L::TNS; j++) {
-            long long qi = q0 + ty + L::TR * i, kj = k0 + tx + 16 * j;
+            long long qi = q0 + attn_idx<L::TY>(i, ty);
+            long long kj = k0 + attn_idx<L::TX>(j, tx);
             if (kj >= (long long)a.Sk || (a.causal && kj > qi + shift))
                 s[i][j] = -INFINITY;
         }
 }
-template <int D>
-__device__ __forceinline__ void attn_tile_update(
-    float (&s)[attn_layout<D>::TM][attn_layout<D>::TNS],
-    float (&m)[attn_layout<D>::TM], float (&l)[attn_layout<D>::TM],
-    float (&acc)[attn_layout<D>::TM][attn_layout<D>::TNO])
+template <class L>
+__device__ __forceinline__ void attn_tile_update(float (&s)[L::TM][L::TNS],
+    float (&m)[L::TM], float (&l)[L::TM], float (&acc)[L::TM][L::TNO])
 {
-    using L = attn_layout<D>;
 #pragma unroll
     for (int i = 0; i < L::TM; i++) {
         float mx = s[i][0];
 #pragma unroll
         for (int j = 1; j < L::TNS; j++) mx = fmaxf(mx, s[i][j]);
-        for (int off = 8; off > 0; off /= 2)         // the half-warp's row
+#pragma unroll
+        for (int off = L::TX / 2; off > 0; off /= 2)   // the row's lanes
             mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
         float mn = fmaxf(m[i], mx);
         float base = mn == -INFINITY ? 0.0f : mn;    // no key seen yet
@@ -349,107 +400,113 @@ __device__ __forceinline__ void attn_tile_update(
         m[i] = mn;
     }
 }
-template <int D>
-__device__ __forceinline__ void attn_pv(const float *Ps, const float *Vs,
-    int tx, int ty, float (&acc)[attn_layout<D>::TM][attn_layout<D>::TNO])
+__device__ __forceinline__ int attn_p_group(int key, int ty)    // swizzled
 {
-    using L = attn_layout<D>;
-#pragma unroll 2
-    for (int j = 0; j < L::BC; j += 4) {
-        float4 p4[L::TM];
+    return 4 * (ty ^ (key / 4 % 8));
+}
+template <class L>
+__device__ __forceinline__ void attn_store_p(float *Pt,
+    const float (&s)[L::TM][L::TNS], int tx, int ty)
+{
+#pragma unroll
+    for (int j = 0; j < L::TNS; j++) {
+        int key = attn_idx<L::TX>(j, tx);
+        float *row = Pt + key * L::BR + attn_p_group(key, ty);
+#pragma unroll
+        for (int g = 0; g < L::TM / 4; g++)
+            *(float4 *)(row + 4 * L::TY * g) = make_float4(s[4 * g][j],
+                s[4 * g + 1][j], s[4 * g + 2][j], s[4 * g + 3][j]);
+    }
+}
+template <class L>
+__device__ __forceinline__ void attn_pv(const float *Pt, const float *Vs,
+    int tx, int ty, float (&acc)[L::TM][L::TNO])
+{
+    const float *vp = Vs + 4 * tx;
+    float p[2][L::TM], vv[2][L::TNO];          // key j's and key j+1's
+    attn_frag<L::TM, L::TY>(p[0], Pt + attn_p_group(0, ty));
+    attn_frag<L::TNO, L::TX>(vv[0], vp);
+#pragma unroll 8
+    for (int j = 0; j < L::BC; j++) {
+        const int c = j % 2;
+        if (j + 1 < L::BC) {                    // loaded one key ahead
+            attn_frag<L::TM, L::TY>(p[1 - c],
+                Pt + (j + 1) * L::BR + attn_p_group(j + 1, ty));
+            attn_frag<L::TNO, L::TX>(vv[1 - c], vp + (j + 1) * L::D);
+        }
 #pragma unroll
         for (int i = 0; i < L::TM; i++)
-            p4[i] = *(const float4 *)(Ps + (ty + L::TR * i) * L::PS + j);
 #pragma unroll
-        for (int jj = 0; jj < 4; jj++) {
-            float vv[L::TNO];
-            // <<Read a thread's values of one row of V>>
-            const float *vr = Vs + (j + jj) * D;
-            #pragma unroll
-            for (int g = 0; g < L::TNO / L::W; g++) {
-                if constexpr (L::W == 4) {
-                    float4 x = *(const float4 *)(vr + attn_col<D>(4 * g, tx));
-                    vv[4 * g] = x.x; vv[4 * g + 1] = x.y;
-                    vv[4 * g + 2] = x.z; vv[4 * g + 3] = x.w;
-                } else {
-                    float2 x = *(const float2 *)(vr + attn_col<D>(2 * g, tx));
-                    vv[2 * g] = x.x; vv[2 * g + 1] = x.y;
-                }
-            }
-#pragma unroll
-            for (int i = 0; i < L::TM; i++) {
-                float p = jj == 0 ? p4[i].x : jj == 1 ? p4[i].y
-                        : jj == 2 ? p4[i].z : p4[i].w;
-#pragma unroll
-                for (int t = 0; t < L::TNO; t++)
-                    acc[i][t] = fmaf(p, vv[t], acc[i][t]);
-            }
-        }
+            for (int t = 0; t < L::TNO; t++)
+                acc[i][t] = fmaf(p[c][i], vv[c][t], acc[i][t]);
     }
 }
 
 // <<Attention: tiled, FlashAttention-2 loop order>>
-template <int D>
-__global__ void __launch_bounds__(attn_layout<D>::THREADS, 2)
+template <class L>
+__global__ void __launch_bounds__(L::THREADS, L::MINB)
 attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
                   attn_dims a, float scale2)
 {
-    using L = attn_layout<D>;
+    constexpr int D = L::D;
     extern __shared__ float4 attn_smem[];
-    float *Qs = (float *)attn_smem, *Ks = Qs + L::BR * D, *Ps = Ks;
-    float *Vs = Ks + L::KP;
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    float *Qt = (float *)attn_smem, *Kt = Qt + L::BR * D, *Pt = Kt;
+    float *Vs = Kt + L::KP;
+    const int tx = threadIdx.x % L::TX, ty = threadIdx.x / L::TX;
     const size_t bh = blockIdx.x;   // below: the last query tiles go first
     const long long q0 = (long long)(gridDim.y - 1 - blockIdx.y) * L::BR;
     const float *kb = k + bh * a.Sk * D, *vb = v + bh * a.Sk * D;
-    attn_load_rows<D, L::BR, D, L::THREADS>(Qs, q + bh * a.Sq * D, q0, a.Sq,
-                                            scale2);
+    attn_rows<D, L::BR, L::THREADS> qr;               // Q^T, scaled, once
+    qr.fetch(q + bh * a.Sq * D, q0, a.Sq);
+    qr.stash(Qt, scale2);
     float acc[L::TM][L::TNO] = {}, m[L::TM], l[L::TM];
     for (int i = 0; i < L::TM; i++) { m[i] = -INFINITY; l[i] = 0.0f; }
     const long long shift = (long long)a.Sk - (long long)a.Sq;
     long long kend = (long long)a.Sk;               // keys this tile needs
     if (a.causal && q0 + L::BR + shift < kend) kend = q0 + L::BR + shift;
+    attn_rows<D, L::BC, L::THREADS> kr;                // the next tile's K
+    if (kend > 0) kr.fetch(kb, 0, a.Sk);
     for (long long k0 = 0; k0 < kend; k0 += L::BC) {
         // <<Multiply one tile of keys into the running output>>
         __syncthreads();                       // the last tile's P and V are read
-        attn_load_rows<D, L::BC, L::KS, L::THREADS>(Ks, kb, k0, a.Sk, 1.0f);
-        attn_load_rows<D, L::BC, D, L::THREADS>(Vs, vb, k0, a.Sk, 1.0f);
+        kr.stash(Kt, 1.0f);                    // K^T, fetched during the last PV
+        attn_copy_v<L>(Vs, vb, k0, a.Sk);      // V, on its way during the scores
         __syncthreads();
         float s[L::TM][L::TNS];
-        attn_scores<D>(Qs, Ks, tx, ty, s);
+        attn_scores<L>(Qt, Kt, tx, ty, s);
         if (k0 + L::BC > (long long)a.Sk ||
             (a.causal && k0 + L::BC - 1 > q0 + shift))    // the same for the block
-            attn_mask_tile<D>(s, a, q0, k0, shift, tx, ty);
-        attn_tile_update<D>(s, m, l, acc);
-        __syncthreads();                       // K is read; P takes its place
-        #pragma unroll
-        for (int i = 0; i < L::TM; i++)
-        #pragma unroll
-            for (int j = 0; j < L::TNS; j++)
-                Ps[(ty + L::TR * i) * L::PS + tx + 16 * j] = s[i][j];
+            attn_mask_tile<L>(s, a, q0, k0, shift, tx, ty);
+        attn_tile_update<L>(s, m, l, acc);
+        __pipeline_wait_prior(0);              // this thread's copies of V
+        __syncthreads();                       // K^T is read; P^T takes its place
+        attn_store_p<L>(Pt, s, tx, ty);
+        if (k0 + L::BC < kend) kr.fetch(kb, k0 + L::BC, a.Sk);   // the next K
         __syncthreads();
-        attn_pv<D>(Ps, Vs, tx, ty, acc);
+        attn_pv<L>(Pt, Vs, tx, ty, acc);
     }
     // <<Normalize and store the tile's output rows>>
     #pragma unroll
     for (int i = 0; i < L::TM; i++) {
-        for (int off = 8; off > 0; off /= 2)
+    #pragma unroll
+        for (int off = L::TX / 2; off > 0; off /= 2)
             l[i] += __shfl_xor_sync(0xffffffffu, l[i], off);
         float r = md_recip(l[i]);                      // no key seen: zeros
-        long long row = q0 + ty + L::TR * i;
+        long long row = q0 + attn_idx<L::TY>(i, ty);
         if (row < (long long)a.Sq)
     #pragma unroll
-            for (int t = 0; t < L::TNO; t++)
-                o[(bh * a.Sq + row) * D + attn_col<D>(t, tx)] = acc[i][t] * r;
+            for (int g = 0; g < L::TNO / 4; g++)
+                *(float4 *)(o + (bh * a.Sq + row) * D + 4 * tx + 4 * L::TX * g) =
+                    make_float4(acc[i][4 * g] * r, acc[i][4 * g + 1] * r,
+                                acc[i][4 * g + 2] * r, acc[i][4 * g + 3] * r);
     }
 }
 
 // <<Launch the tiled kernel>>
-template <int D>
+template <class L>
 static cudaError_t attn_tiled_launch(const float *q, const float *k,
     const float *v, float *o, attn_dims a)
 {
-    using L = attn_layout<D>;
     size_t bytes = L::FLOATS * sizeof(float), tiles = ceil_div(a.Sq, L::BR);
     if (a.B * a.H > kAttnMaxGrid || tiles > 65535)
         return cudaErrorInvalidValue;
@@ -458,25 +515,44 @@ static cudaError_t attn_tiled_launch(const float *q, const float *k,
     BOOK_TRY(cudaDeviceGetAttribute(&optin,
              cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (bytes > (size_t)optin) return cudaErrorNotSupported;
-    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<D>,
+    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L>,
              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles);
-    attn_tiled_kernel<D><<<grid, L::THREADS, bytes>>>(q, k, v, o, a,
-        kLog2e / sqrtf((float)D));
+    attn_tiled_kernel<L><<<grid, L::THREADS, bytes>>>(q, k, v, o, a,
+        kLog2e / sqrtf((float)L::D));
     return cudaGetLastError();
 }
-extern "C" cudaError_t attention_tiled(const float *q, const float *k,
-    const float *v, float *o, attn_dims a)
+static cudaError_t attn_tiled_check(const float *q, const float *k,
+    const float *v, const float *o, attn_dims a, size_t *nq)
 {
-    size_t nq, nk, ns;
-    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    size_t nk, ns;
+    BOOK_TRY(attn_check(q, k, v, o, a, nq, &nk, &ns));
     if (a.D != 32 && a.D != 64 && a.D != 128) return cudaErrorInvalidValue;
     if (!is_aligned(q, 16) || !is_aligned(k, 16) || !is_aligned(v, 16) ||
         !is_aligned(o, 16))
         return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+extern "C" cudaError_t attention_tiled_compact(const float *q,
+    const float *k, const float *v, float *o, attn_dims a)
+{
+    size_t nq;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
+    if (nq == 0) return cudaSuccess;
+    if (a.D != 128) return attention_tiled(q, k, v, o, a);   // the same
+    BOOK_CLEAR_TO_LAUNCH();
+    return attn_tiled_launch<attn_compact_128>(q, k, v, o, a);
+}
+extern "C" cudaError_t attention_tiled(const float *q, const float *k,
+    const float *v, float *o, attn_dims a)
+{
+    size_t nq;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (nq == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    if (a.D == 32) return attn_tiled_launch<32>(q, k, v, o, a);
-    if (a.D == 64) return attn_tiled_launch<64>(q, k, v, o, a);
-    return attn_tiled_launch<128>(q, k, v, o, a);
+    if (a.D == 32) return attn_tiled_launch<attn_tile<32>>(q, k, v, o, a);
+    if (a.D == 64) return attn_tiled_launch<attn_tile<64>>(q, k, v, o, a);
+    cudaError_t e = attn_tiled_launch<attn_tile<128>>(q, k, v, o, a);
+    if (e != cudaErrorNotSupported) return e;
+    return attention_tiled_compact(q, k, v, o, a);   // 99 KB a block
 }

@@ -35,6 +35,11 @@ cudaError_t attention_warp(const float *q, const float *k, const float *v,
 // block cannot have the shared memory it needs (D = 64, 128 on cc 7.5).
 cudaError_t attention_tiled(const float *q, const float *k, const float *v,
                             float *o, attn_dims a);
+// The same with the tile shapes for 99 KB of shared memory a block
+// (cc 8.6, 8.9), where attention_tiled falls back to them: D = 128 with
+// 64 query rows a block instead of 128; D = 32 and 64 unchanged.
+cudaError_t attention_tiled_compact(const float *q, const float *k,
+                                    const float *v, float *o, attn_dims a);
 // Wrong on purpose: the warp kernel that forgets to rescale o.
 cudaError_t attention_warp_no_rescale(const float *q, const float *k,
                                       const float *v, float *o,

@@ -1,8 +1,9 @@
 // bench_attention.cu -- chapter 12's measurements: the tiled kernel and
 // the cuBLAS unfused pipeline (the targets compare them), then the
 // three-kernel form and the warp-per-row kernel, at B8 H16 S4096 D64 and
-// B4 H16 S4096 D128, causal and not, against chapter 2's FMA peak measured
-// in the same run (12-attention.csv); then time against S at B2 H16 D64
+// B4 H16 S4096 D128 (there also the compact tile shapes), causal and not,
+// against chapter 2's FMA peak measured in the same run (12-attention.csv);
+// then time against S at B2 H16 D64
 // for the unfused and fused forms (12-attention-sweep.csv).  fp32
 // throughout; cuBLAS in its default math mode (no TF32).  Each variant is
 // timed by bk_timed_ms: the median of 20 runs when 20 fit in 200 ms, else
@@ -10,6 +11,7 @@
 // stderr, flushed, with the elapsed seconds, and each row is flushed to the
 // CSV's .tmp and to stdout as soon as it is known, so that a run killed
 // midway leaves a log that says where it was and the rows done so far.
+// `bench --ncu` runs one launch of each tiled shape instead (see ncu_mode).
 #include "benchkit.h"
 #include "02-memory/memory.h"
 #include "12-attention/attention.h"
@@ -18,7 +20,7 @@
 #include <time.h>
 
 struct job {
-    int which;                    // 0 three, 1 cublas, 2 warp, 3 tiled, 4 fma
+    int which;        // 0 three, 1 cublas, 2 warp, 3 tiled, 4 fma, 5 compact
     const float *q, *k, *v;
     float *o;
     attn_dims a;
@@ -34,10 +36,12 @@ static cudaError_t run(void *p)
     case 1: return attention_cublas(j->h, j->q, j->k, j->v, j->o, j->a, j->work);
     case 2: return attention_warp(j->q, j->k, j->v, j->o, j->a);
     case 3: return attention_tiled(j->q, j->k, j->v, j->o, j->a);
+    case 5: return attention_tiled_compact(j->q, j->k, j->v, j->o, j->a);
     default: return fma_peak(j->o, j->n, 16384, 0.999f, 0.5f);
     }
 }
-static const char *const names[4] = {"three_kernel", "cublas", "warp", "tiled"};
+static const char *const names[6] = {"three_kernel", "cublas", "warp", "tiled",
+                                     "fma_peak", "tiled_compact"};
 
 // Seconds since the first call, for the progress lines.
 static double elapsed_s(void)
@@ -54,12 +58,12 @@ static double elapsed_s(void)
 static double timed(struct job *j, const char *what, int *reps)
 {
     fprintf(stderr, "bench_attention: %7.2f s  %s %s ...\n", elapsed_s(),
-            what, j->which < 4 ? names[j->which] : "fma_peak");
+            what, names[j->which]);
     fflush(stderr);
     double ms = bk_timed_ms(run, j, reps, NULL);
     fprintf(stderr, "bench_attention: %7.2f s  %s %s: %.4f ms a call, "
             "median of %d\n", elapsed_s(), what,
-            j->which < 4 ? names[j->which] : "fma_peak", ms, *reps);
+            names[j->which], ms, *reps);
     fflush(stderr);
     return ms;
 }
@@ -76,8 +80,34 @@ static double flops(attn_dims a)
     return 4.0 * a.B * a.H * a.D * pairs;
 }
 
-int main(void)
+// `bench --ncu`: one launch of the tiled kernel for each D (32, 64, 128,
+// not causal), then one of the compact shapes at D = 128, at B2 H16 S4096:
+// the per-block work of the large shapes on fewer heads, for Nsight
+// Compute (tests/12-attention/gpu-ncu.sh).
+static int ncu_mode(void)
 {
+    const size_t n = (size_t)2 * 16 * 4096 * 128;
+    float *q, *k, *v, *o;
+    BOOK_CHECK(cudaMalloc(&q, n * 4)); BOOK_CHECK(cudaMalloc(&k, n * 4));
+    BOOK_CHECK(cudaMalloc(&v, n * 4)); BOOK_CHECK(cudaMalloc(&o, n * 4));
+    bk_fill_random(q, n, -1, 1, 1); bk_fill_random(k, n, -1, 1, 2);
+    bk_fill_random(v, n, -1, 1, 3);
+    for (size_t D = 32; D <= 128; D *= 2) {
+        attn_dims a = {2, 16, 4096, 4096, D, 0};
+        BOOK_CHECK(attention_tiled(q, k, v, o, a));
+        BOOK_CHECK(cudaDeviceSynchronize());
+    }
+    attn_dims a = {2, 16, 4096, 4096, 128, 0};
+    BOOK_CHECK(attention_tiled_compact(q, k, v, o, a));
+    BOOK_CHECK(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k)); BOOK_CHECK(cudaFree(v));
+    BOOK_CHECK(cudaFree(o));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "--ncu")) return ncu_mode();
     elapsed_s();
     cudaDeviceProp prop;
     BOOK_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -125,7 +155,8 @@ int main(void)
     flush_row(f);
     // Tiled and cuBLAS first: the targets compare them, and the ratio
     // needs cuBLAS's time before any row of the shape is written.
-    static const int order[4] = {3, 1, 0, 2};
+    // At D = 128 also the compact shapes (64 rows a block, two blocks an SM).
+    static const int order[5] = {3, 1, 0, 2, 5};
     attn_dims shapes[2] = {{8, 16, 4096, 4096, 64, 0}, {4, 16, 4096, 4096, 128, 0}};
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++) {
@@ -135,9 +166,9 @@ int main(void)
             snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu", j.a.B, j.a.H,
                      j.a.Sq, j.a.D);
             snprintf(what, sizeof what, "%s causal=%d", shape, c);
-            double t[4];
-            int r[4];
-            for (int i = 0; i < 4; i++) {
+            double t[6];
+            int r[6];
+            for (int i = 0; i < (s == 1 ? 5 : 4); i++) {
                 int w = order[i];
                 j.which = w;
                 t[w] = timed(&j, what, &r[w]);

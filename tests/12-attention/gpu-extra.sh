@@ -11,7 +11,10 @@
 # seconds, and each row reaches the log as soon as it is measured.
 set -o pipefail
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-py=$(command -v python3) || { echo "gpu-extra: no python3; PyTorch not measured"; exit 0; }
+# First the tiled kernel's Nsight Compute counters (gpu-ncu.sh); if they
+# fail, PyTorch is still measured and this script fails at the end.
+tests/12-attention/gpu-ncu.sh; ncu_st=$?
+py=$(command -v python3) || { echo "gpu-extra: no python3; PyTorch not measured"; exit $ncu_st; }
 ours=figures/data/$gpu/12-attention.csv
 out=figures/data/$gpu/12-attention-torch.csv
 tmp=$out.tmp; trap 'rm -f "$tmp"' EXIT
@@ -73,6 +76,6 @@ PY
   echo "$case,$backend,$causal,$shape,$ms,$tf,${t:--},$r" | tee -a "$tmp"
 done
 st=$?
-[ $st -eq 3 ] && { echo "gpu-extra: python3 cannot import torch with CUDA; PyTorch not measured"; exit 0; }
+[ $st -eq 3 ] && { echo "gpu-extra: python3 cannot import torch with CUDA; PyTorch not measured"; exit $ncu_st; }
 [ $st -eq 0 ] || { echo "gpu-extra: the PyTorch measurement failed"; exit 1; }
-mv "$tmp" "$out" && echo "gpu-extra: wrote $out"
+mv "$tmp" "$out" && echo "gpu-extra: wrote $out" && exit $ncu_st

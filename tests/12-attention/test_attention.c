@@ -116,9 +116,9 @@ static void streamed_equals_two_pass(void **st)
 }
 
 /* ---- GPU: every launcher against the reference ------------------------ */
-enum { THREE, CUBLAS, WARP, TILED, NLAUNCH };
+enum { THREE, CUBLAS, WARP, TILED, COMPACT, NLAUNCH };
 static const char *const lname[NLAUNCH] = {"three_kernel", "cublas", "warp",
-                                           "tiled"};
+                                           "tiled", "tiled_compact"};
 static cudaError_t launch(int which, cublasHandle_t h, const float *q,
                           const float *k, const float *v, float *o,
                           attn_dims a, void *work)
@@ -127,7 +127,8 @@ static cudaError_t launch(int which, cublasHandle_t h, const float *q,
     case THREE: return attention_three_kernel(q, k, v, o, a, work);
     case CUBLAS: return attention_cublas(h, q, k, v, o, a, work);
     case WARP: return attention_warp(q, k, v, o, a);
-    default: return attention_tiled(q, k, v, o, a);
+    case TILED: return attention_tiled(q, k, v, o, a);
+    default: return attention_tiled_compact(q, k, v, o, a);
     }
 }
 /* Run every launcher on one shape with q and k in [-r, r], v in [-1, 1];
@@ -162,7 +163,7 @@ static double check_shape(attn_dims a, double r, int rounds,
                 assert_int_equal(e, cudaErrorInvalidValue);
                 continue;
             }
-            if (w == TILED && e == cudaErrorNotSupported) {
+            if (w >= TILED && e == cudaErrorNotSupported) {
                 print_message("skipped: the tiled kernel for D = %zu needs "
                               "more shared memory than this GPU gives a "
                               "block\n", a.D);
@@ -195,7 +196,8 @@ static cublasHandle_t handle(void)
     return the_handle;
 }
 
-/* S = 1, a warp, the tile sizes (64, 128) and one either side; Sq != Sk
+/* S = 1, a warp, the tile sizes (64, 128) and one either side (D = 128
+ * at both: 128 rows a block, 64 in the compact shape); Sq != Sk
  * both ways (with Sq > Sk the first Sq - Sk causal rows see no key);
  * Sk = 0; D = 48 for the unfused forms. */
 static void edge_shapes(void **st)
@@ -210,6 +212,7 @@ static void edge_shapes(void **st)
         {3, 2, 100, 37, 64, 1}, {1, 1, 37, 100, 128, 1},
         {2, 1, 50, 0, 64, 0},   {1, 2, 65, 65, 48, 1},
         {1, 1, 300, 257, 64, 0}, {2, 2, 191, 191, 128, 1},
+        {1, 1, 65, 65, 128, 0}, {1, 1, 129, 129, 128, 1},
     };
     /* Under the sanitizer (BOOK_SMALL) the fixed seed only: the tools look
      * at the indices, which the seed does not change. */
@@ -294,9 +297,13 @@ static void refusals(void **st)
                      cudaErrorInvalidValue);
     assert_int_equal(attention_tiled(q + 1, k, v, o, a),
                      cudaErrorInvalidValue);              /* misaligned */
+    assert_int_equal(attention_tiled_compact(q, k + 1, v, o, a),
+                     cudaErrorInvalidValue);              /* misaligned */
     a.D = 96;
     assert_int_equal(attention_warp(q, k, v, o, a), cudaErrorInvalidValue);
     assert_int_equal(attention_tiled(q, k, v, o, a), cudaErrorInvalidValue);
+    assert_int_equal(attention_tiled_compact(q, k, v, o, a),
+                     cudaErrorInvalidValue);
     assert_int_equal(attention_work_bytes((attn_dims){SIZE_MAX, 2, 1, 1, 1, 0}), 0);
     TK_CUDA(cudaGetLastError());
     tk_free(b); tk_free(work);
