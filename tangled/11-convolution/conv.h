@@ -1,9 +1,9 @@
 // conv.h -- chapter 11: valid cross-correlation ("convolution"), fp32.
 // Pointers are device pointers, aligned to 4 bytes; the output overlaps no
 // input.  cudaErrorInvalidValue for: a null or misaligned pointer, an
-// overlap, a zero size, n (or h, w) above CONV_MAX_N, a filter above the
-// variant's limit, a 2D output of more than CONV2D_MAX_ROWS rows or
-// CONV2D_MAX_COLS columns.  A filter
+// overlap, a zero size, an input of more than CONV_MAX_N elements (n in
+// 1D, h * w in 2D), a filter above the variant's limit, a 2D output of
+// more than CONV2D_MAX_ROWS rows or CONV2D_MAX_COLS columns.  A filter
 // larger than its input (k > n, kh > h or kw > w) has no output: cudaSuccess,
 // nothing launched or written.  Variants with the filter in constant memory
 // copy it there on the default stream: not for several host threads at once.
@@ -54,6 +54,8 @@ cudaError_t conv2d_rows(const float *x, size_t h, size_t w, const float *f,
                         size_t kh, size_t kw, float *y);
 // The filter fcol (kh taps) times frow (kw taps), as two passes through
 // work, which holds h x (w - kw + 1) floats and overlaps nothing else.
+// Its first pass writes h rows, so h above CONV2D_MAX_ROWS is refused even
+// when the output (h - kh + 1 rows) would be short enough.
 cudaError_t conv2d_separable(const float *x, size_t h, size_t w,
                              const float *fcol, size_t kh, const float *frow,
                              size_t kw, float *work, float *y);

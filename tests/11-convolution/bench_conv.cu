@@ -31,11 +31,11 @@
 // once the search has spent kSearchMs (2 s).  The two FFT algorithms are
 // not tried: where an H200 ran them (2026-12-01) they took 0.50 s and 1.49 s
 // a call on 3072^2 with 15x15 and 8192^2 with 5x5, 400 and 1000 times
-// cuDNN's GEMM there, and on 8192^2 with 31x31 FFT_TILING's first call
-// had not returned after 220 s (a call cannot be stopped from the host).
-// The fastest is kept, which is what Find would return among the
-// algorithms tried.  Every candidate
-// and its times go to stderr.
+// the 1.24 and 1.41 ms of cuDNN's GEMM in the same search, and on 8192^2
+// with 31x31 FFT_TILING's first call had not returned after 220 s (a call
+// cannot be stopped from the host).  The fastest is kept, which is what
+// Find would return among the algorithms tried.  Every candidate and its
+// times go to stderr.
 //
 // Progress: a line on stderr, flushed, before and after every case and
 // variant and every cuDNN call of the search, with the seconds since the
@@ -43,9 +43,10 @@
 // case's rows go to the CSV (and stdout), flushed, as soon as the case is
 // done, so a killed run leaves them in NAME.tmp and in its log.
 //
-// Run time on an H200, estimated from the FLOPs, the bytes and the rule
-// above: about 10 s, most of it cuDNN in the last two cases (some 113 ms
-// and 215 ms a call: the search's 2 to 6 calls, then 4 timed calls).
+// Run time on an H200, from the FLOPs, the bytes and the rule above:
+// about 10 s, most of it cuDNN in the last two cases (14.5 ms and
+// 29.0 ms a call in the 2026-12-01 H200 run, 11-convolution.csv: the
+// search's 2 to 6 calls, then the timed calls, 13 and 6 of them).
 // Bytes: the input read once and the output written once;
 // FLOPs: 2 x outputs x taps (the separable filter counted as the direct
 // one, so that its rate compares).  limit is the roofline's bound for the

@@ -325,6 +325,12 @@ static void conv2d_bad_arguments(void **s)
         assert_int_equal(f(dx, 1, CONV2D_MAX_COLS + 1, df, 1, 1, dy), bad);
         assert_int_equal(f((const float *)((char *)dx + 2), 8, 8, df, 3, 3, dy),
                          bad);
+        assert_int_equal(f(dx, 8, 8, (const float *)((char *)df + 2), 3, 3, dy),
+                         bad);
+        assert_int_equal(f(dx, 8, 8, df, 3, 3, (float *)((char *)dy + 2)),
+                         bad);
+        assert_int_equal(f(dx, 8, 8, (const float *)((char *)df + 1), 3, 3,
+                           (float *)((char *)dy + 3)), bad);
         assert_int_equal(f(dx, 64, 64, df, 3, 3, dx + 5), bad);
         if (f != conv2d_naive) {
             assert_int_equal(f(dx, 64, 64, df, 33, 3, dy), bad);
@@ -335,6 +341,14 @@ static void conv2d_bad_arguments(void **s)
     assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, NULL, dy), bad);
     assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, dy, dy), bad);
     assert_int_equal(conv2d_separable(dx, 64, 64, NULL, 3, df, 3, dw, dy), bad);
+    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3,
+                                      (float *)((char *)dw + 2), dy), bad);
+    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3,
+                                      (const float *)((char *)df + 2), 3, dw,
+                                      dy), bad);
+    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, dw,
+                                      (float *)((char *)dy + 2)), bad);
+    TK_CUDA(cudaGetLastError());       /* refusals launch nothing */
     TK_CUDA(cudaDeviceSynchronize());
     tk_free(dx); tk_free(df); tk_free(dy); tk_free(dw);
 }
@@ -467,9 +481,21 @@ static void wrong_seed_tiled_2d(void **s)
     float *dy = tk_dev_floats(ho * wo);
     tk_upload(dx, x, h * w);
     tk_upload(df, f, k * k);
+    /* The device is healthy before the wrong launch: an error from here on
+     * is the seed kernel's, not one left by an earlier test. */
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+    tk_poison(dy, ho * wo * 4);
     cudaError_t e = conv2d_tiled_seed(dx, h, w, df, k, dy);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
+        /* Only a fault of the kernel's memory accesses counts: an argument
+         * error (the launcher refusing a valid call) or a launch that could
+         * not start is a bug of the test or the launcher. */
+        if (e != cudaErrorIllegalAddress && e != cudaErrorLaunchFailure &&
+            e != cudaErrorMisalignedAddress)
+            fail_msg("the seed's kernel failed, but not by a memory fault: %s",
+                     cudaGetErrorString(e));
         print_message("the seed's kernel failed as expected: %s\n",
                       cudaGetErrorString(e));
         free(x); free(f); free(y); free(ref); free(a);
