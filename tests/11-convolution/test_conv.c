@@ -457,7 +457,8 @@ static void separable_matches_direct(void **s)
  * faults (the launch or the synchronization reports an error) or, where
  * the hardware lets the writes through, blocks overwrite one another's
  * tiles and the outputs are wrong.  Either way it fails the reference; the
- * test asserts that.  Runs last: a fault leaves the context unusable.
+ * test asserts that, after checking that no earlier error is pending, and
+ * accepts as a failure only a memory fault or wrong outputs.  Runs last: a fault leaves the context unusable.
  * Under make sanitize it runs alone under memcheck, which must report
  * the out-of-bounds shared writes (sanitize.expect). */
 static void wrong_seed_tiled_2d(void **s)
