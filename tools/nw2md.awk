@@ -65,7 +65,7 @@ function loadcsv(path) {           # csv_load (tools/csv.awk), with the book's m
     err("no data in " path " (run make bench on a GPU, or restore the file)"); return 0
 }
 BEGIN { unmeasured = "[not yet measured]" }   # what a draft shows instead
-function fmt(f, v) { return f == "s" || f == "" ? v : sprintf(f, v) }
+function fmt(f, v) { return f == "s" || f == "" || v == "-" ? v : sprintf(f, v) }   # "-": not applicable, printed as is
 function csvvalue(spec,    a, kv, r) {
     split(spec, a, ":")               # file, key=value, column, format
     if (!loadcsv(a[1])) return "[not yet measured]"

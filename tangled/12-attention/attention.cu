@@ -259,7 +259,8 @@ template <> struct attn_tile<32>  : attn_shape<32, 128, 64, 8, 8, 2> {};
 template <> struct attn_tile<64>  : attn_shape<64, 128, 64, 8, 8, 2> {};
 template <> struct attn_tile<128> : attn_shape<128, 128, 64, 8, 16, 1> {};
 // Where a block cannot have the table's shared memory (99 KB on compute
-// capability 8.6 and 8.9): D = 128 with 64 rows a block, two an SM.
+// capability 8.6 and 8.9): D = 128 with 64 rows a block (two an SM where
+// the SM has 194 KiB or more, one on 8.6 and 8.9).
 struct attn_compact_128 : attn_shape<128, 64, 64, 8, 16, 2> {};
 
 // <<Tiled kernel helpers>>

@@ -213,6 +213,9 @@ static void edge_shapes(void **st)
         {2, 1, 50, 0, 64, 0},   {1, 2, 65, 65, 48, 1},
         {1, 1, 300, 257, 64, 0}, {2, 2, 191, 191, 128, 1},
         {1, 1, 65, 65, 128, 0}, {1, 1, 129, 129, 128, 1},
+        /* Sq > Sk causal with whole blocks whose rows see no key (the
+         * kernel's kend <= 0 path), at D = 64 and 128. */
+        {1, 1, 300, 37, 64, 1}, {1, 1, 200, 10, 128, 1},
     };
     /* Under the sanitizer (BOOK_SMALL) the fixed seed only: the tools look
      * at the indices, which the seed does not change. */
@@ -237,6 +240,8 @@ static void large_scores(void **st)
     attn_dims a = {1, 2, 129, 129, 64, 0};
     assert_true(check_shape(a, 16.0, 2, handle()) > 200.0);
     a.causal = 1;
+    assert_true(check_shape(a, 16.0, 1, handle()) > 200.0);
+    a = (attn_dims){1, 1, 129, 129, 128, 0};   /* both D = 128 shapes */
     assert_true(check_shape(a, 16.0, 1, handle()) > 200.0);
 }
 
