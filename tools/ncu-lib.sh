@@ -55,3 +55,27 @@ ncu_values() {
       printf "\n"
     }' "$log"
 }
+
+# ncu_known: reads the metric names this ncu knows into NCU_KNOWN; call it
+# once before ncu_pick and ncu_stall, which run in $( ) subshells.
+ncu_known() {
+  NCU_KNOWN=$("$NCU" --query-metrics 2>/dev/null | awk '{ print $1 }')
+}
+
+# ncu_pick NAME...: the first NAME whose base name (without its .ratio or
+# .pct suffix) this ncu knows (ncu --query-metrics, read once); none
+# known: the first, and ncu will say what is wrong.  Metric names change
+# between Nsight Compute versions.
+ncu_pick() {
+  local m
+  [ -n "${NCU_KNOWN+x}" ] || ncu_known
+  for m in "$@"; do grep -qxF "${m%.*}" <<< "$NCU_KNOWN" && { echo "$m"; return; }; done
+  echo "$1"
+}
+
+# ncu_stall REASON: the stall metric for REASON in cycles per issued
+# instruction, by its current name or its older one.
+ncu_stall() {
+  ncu_pick "smsp__average_warps_issue_stalled_$1_per_issue_active.ratio" \
+           "smsp__average_warp_latency_issue_stalled_$1.ratio"
+}

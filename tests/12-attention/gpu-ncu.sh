@@ -14,17 +14,7 @@ ncu_find || exit 1
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 bench=build/12-attention/bench
 [ -x "$bench" ] || { echo "gpu-ncu: $bench missing (make bench builds it)"; exit 1; }
-# Each stall column takes the first of its names that this ncu knows (the
-# names changed between versions; --query-metrics lists base names).
-known=$("$NCU" --query-metrics 2>/dev/null | awk '{ print $1 }')
-pick() {
-  local m
-  for m in "$@"; do grep -qxF "${m%.*}" <<< "$known" && { echo "$m"; return; }; done
-  echo "$1"   # none known: ask for the first, and let ncu say what is wrong
-}
-st=smsp__average_warps_issue_stalled
-lat=smsp__average_warp_latency_issue_stalled
-stall() { pick "${st}_$1_per_issue_active.ratio" "${lat}_$1.ratio"; }
+ncu_known   # metric names change between versions: ncu_pick, ncu_stall
 sh=mem_shared
 m=(gpu__time_duration.sum sm__cycles_elapsed.avg launch__registers_per_thread
    sm__warps_active.avg.pct_of_peak_sustained_active
@@ -35,9 +25,9 @@ m=(gpu__time_duration.sum sm__cycles_elapsed.avg launch__registers_per_thread
    l1tex__data_bank_conflicts_pipe_lsu_${sh}_op_ld.sum
    smsp__inst_executed_op_shared_st.sum l1tex__data_pipe_lsu_wavefronts_${sh}_op_st.sum
    l1tex__data_bank_conflicts_pipe_lsu_${sh}_op_st.sum
-   "$(stall barrier)" "$(stall long_scoreboard)" "$(stall short_scoreboard)"
-   "$(stall mio_throttle)" "$(stall math_pipe_throttle)" "$(stall wait)"
-   "$(stall not_selected)")
+   "$(ncu_stall barrier)" "$(ncu_stall long_scoreboard)" "$(ncu_stall short_scoreboard)"
+   "$(ncu_stall mio_throttle)" "$(ncu_stall math_pipe_throttle)" "$(ncu_stall wait)"
+   "$(ncu_stall not_selected)")
 out=figures/data/$gpu/12-attention-ncu.csv
 mkdir -p "$(dirname "$out")"
 tmp=$out.tmp; log=$out.log

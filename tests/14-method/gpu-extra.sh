@@ -11,23 +11,12 @@ ncu_find || exit 1
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 bench=build/14-method/bench
 [ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
-# Metric names have changed between Nsight Compute versions: each column
-# takes the first of its names that this ncu knows (ncu --query-metrics
-# lists base names, without the .ratio or .pct suffix).
-known=$("$NCU" --query-metrics 2>/dev/null | awk '{ print $1 }')
-pick() {
-  local m
-  for m in "$@"; do grep -qxF "${m%.*}" <<< "$known" && { echo "$m"; return; }; done
-  echo "$1"   # none known: ask for the first, and let ncu say what is wrong
-}
-st=smsp__average_warps_issue_stalled
-lat=smsp__average_warp_latency_issue_stalled
-stall() { pick "${st}_$1_per_issue_active.ratio" "${lat}_$1.ratio"; }
+ncu_known   # metric names change between versions: ncu_pick, ncu_stall
 metrics="dram__throughput.avg.pct_of_peak_sustained_elapsed
 sm__warps_active.avg.pct_of_peak_sustained_active
-$(pick smsp__average_warps_active_per_issue_active.ratio smsp__average_warp_latency_per_inst_issued.ratio)
-$(stall lg_throttle) $(stall long_scoreboard) $(stall mio_throttle)
-$(stall short_scoreboard) $(stall barrier)"
+$(ncu_pick smsp__average_warps_active_per_issue_active.ratio smsp__average_warp_latency_per_inst_issued.ratio)
+$(ncu_stall lg_throttle) $(ncu_stall long_scoreboard) $(ncu_stall mio_throttle)
+$(ncu_stall short_scoreboard) $(ncu_stall barrier)"
 metrics=$(echo $metrics)
 out=figures/data/$gpu/14-method-ncu.csv
 mkdir -p "$(dirname "$out")"

@@ -13,17 +13,7 @@ ncu_find || exit 1
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 bench=build/15-interview/bench
 [ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
-# Each column takes the first of its names that this ncu knows (names
-# change between versions; --query-metrics lists base names).
-known=$("$NCU" --query-metrics 2>/dev/null | awk '{ print $1 }')
-pick() {
-  local m
-  for m in "$@"; do grep -qxF "${m%.*}" <<< "$known" && { echo "$m"; return; }; done
-  echo "$1"
-}
-st=smsp__average_warps_issue_stalled
-lat=smsp__average_warp_latency_issue_stalled
-stall() { pick "${st}_$1_per_issue_active.ratio" "${lat}_$1.ratio"; }
+ncu_known   # metric names change between versions: ncu_pick, ncu_stall
 # name, metric, unit, scale (the value times scale)
 rows="kernel_us gpu__time_duration.sum us 0.001
 cycles sm__cycles_elapsed.max cycles 1
@@ -31,13 +21,13 @@ inst_executed smsp__inst_executed.sum inst 1
 registers launch__registers_per_thread registers/thread 1
 active_warps_per_scheduler smsp__warps_active.avg.per_cycle_active warps 1
 eligible_warps_per_scheduler smsp__warps_eligible.avg.per_cycle_active warps 1
-cpi $(pick smsp__average_warps_active_per_issue_active.ratio smsp__average_warp_latency_per_inst_issued.ratio) cycles 1
-stall_selected $(stall selected) cycles 1
-stall_wait $(stall wait) cycles 1
-stall_short_scoreboard $(stall short_scoreboard) cycles 1
-stall_long_scoreboard $(stall long_scoreboard) cycles 1
-stall_no_instruction $(stall no_instruction) cycles 1
-stall_branch_resolving $(stall branch_resolving) cycles 1"
+cpi $(ncu_pick smsp__average_warps_active_per_issue_active.ratio smsp__average_warp_latency_per_inst_issued.ratio) cycles 1
+stall_selected $(ncu_stall selected) cycles 1
+stall_wait $(ncu_stall wait) cycles 1
+stall_short_scoreboard $(ncu_stall short_scoreboard) cycles 1
+stall_long_scoreboard $(ncu_stall long_scoreboard) cycles 1
+stall_no_instruction $(ncu_stall no_instruction) cycles 1
+stall_branch_resolving $(ncu_stall branch_resolving) cycles 1"
 metrics=$(awk '{ print $2 }' <<< "$rows" | paste -sd,)
 out=figures/data/$gpu/15-interview-ncu.csv
 mkdir -p "$(dirname "$out")"
