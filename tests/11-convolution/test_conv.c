@@ -2,9 +2,9 @@
  * (flip, valid and same sizes), every 1D and 2D launcher against the
  * double reference on random inputs over edge sizes and filters, bad
  * arguments, pointers off 16-byte alignment, a size where (n - k + 1) k
- * passes 2^31, the separable
- * Gaussian against the direct kernel, and the seed's tiled kernel, wrong
- * on purpose (last: it may leave the context unusable).
+ * passes 2^31, inputs and outputs past 2^31 elements in 1D and 2D, the
+ * separable Gaussian against the direct kernel, and the seed's tiled
+ * kernel, wrong on purpose (last: it may leave the context unusable).
  * Tolerance: |got - ref| <= 2 k u sum_j |x w| + 1e-30, u = 2^-24, where k
  * is the number of taps (kh + kw for the separable filter). */
 #define _POSIX_C_SOURCE 200809L
@@ -227,6 +227,109 @@ static void conv1d_product_past_2_31(void **s)
     free(x); free(w); free(y);
 }
 
+/* ---- past 2^31 elements ------------------------------------------------ */
+
+/* The inputs past 2^31 elements are too large to keep on the host: x[i]
+ * is a hash of i (splitmix64's finalizer of i and a salt, a bijection of
+ * the 64-bit index), in [-1, 1) with 24 bits, so the reference can make
+ * any stretch of x again, and an index that wrapped at 2^31 or 2^32 (or
+ * a byte offset at 2^31 or 2^32) reads other values. */
+static float hashed(uint64_t i, uint64_t salt)
+{
+    uint64_t z = i * 0x9E3779B97F4A7C15ull + salt;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (float)((int64_t)(z >> 40) - (1 << 23)) * (1.0f / 8388608.0f);
+}
+
+/* x[0..n) = hashed(i, salt) on the device, made and uploaded in chunks. */
+static void upload_hashed(float *dx, size_t n, uint64_t salt)
+{
+    const size_t chunk = (size_t)1 << 24;
+    float *h = tk_malloc(chunk * 4);
+    for (size_t i0 = 0; i0 < n; i0 += chunk) {
+        size_t c = n - i0 < chunk ? n - i0 : chunk;
+        for (size_t i = 0; i < c; i++) h[i] = hashed(i0 + i, salt);
+        tk_upload(dx + i0, h, c);
+    }
+    free(h);
+}
+
+/* Blocks of 4096 of the m outputs of a 1D result: the first, the last,
+ * those whose windows reach x[2^31], those around y[2^31], and those at
+ * elements 2^29 and 2^30 (byte offsets 2^31 and 2^32); then the float
+ * after the output, still NaN. */
+static size_t check_blocks_1d(const char *what, const float *dy, size_t m,
+                              size_t n, const float *w, size_t k, size_t pad,
+                              uint64_t salt, uint64_t seed)
+{
+    enum { B = 4096 };
+    const size_t e31 = (size_t)1 << 31;
+    const size_t at[] = {0, m - B, e31 - k + 1 - B / 2, e31 - B / 2,
+                         ((size_t)1 << 29) - B / 2, ((size_t)1 << 30) - B / 2};
+    static float y[B], xs[B + CONV_MAX_TAPS];
+    static double ref[B], a[B];
+    size_t bad = 0;
+    for (size_t b = 0; b < sizeof at / sizeof at[0]; b++) {
+        size_t i0 = at[b] < m - B ? at[b] : m - B;
+        tk_download(y, dy + i0, B);
+        /* Output i reads x[i - pad + j], j < k; zeros outside [0, n). */
+        for (size_t j = 0; j < B + k - 1; j++) {
+            size_t q = i0 + j;
+            xs[j] = q < pad || q - pad >= n ? 0.0f : hashed(q - pad, salt);
+        }
+        conv1d_ref(xs, B + k - 1, w, k, 0, B, ref, a);
+        size_t c = check(what, y, ref, a, B, k, seed);
+        if (c) print_error("%s: %zu wrong in the block from y[%zu]\n", what,
+                           c, i0);
+        bad += c;
+    }
+    float after;
+    tk_download(&after, dy + m, 1);
+    if (!isnan(after)) {
+        print_error("%s: y[%zu], past the output, = %.9g\n", what, m, after);
+        bad++;
+    }
+    return bad;
+}
+
+/* n = 2^31 + 4099 inputs, k = 33 taps: every 1D launcher and same (the
+ * header accepts n up to CONV_MAX_N = 2^38 and k up to CONV_MAX_TAPS for
+ * all of them, so none refuses).  One x serves every launcher.  17.2 GB of
+ * GPU memory. */
+static void conv1d_past_2_31(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("2^31 elements are too many for the sanitizer's runs");
+    const size_t n = ((size_t)1 << 31) + 4099, k = 33, m = n - k + 1;
+    TK_REQUIRE_DEVICE_BYTES(2 * 4 * n + ((size_t)1 << 28));
+    uint64_t seed = tk_seed(0), st = seed, salt = tk_next(&st);
+    float w[33];
+    tk_fill(w, k, -1, 1, &st);
+    float *dx = tk_dev_floats(n), *dw = tk_dev_floats(k);
+    float *dy = tk_dev_floats(n + 1);
+    upload_hashed(dx, n, salt);
+    tk_upload(dw, w, k);
+    size_t bad = 0;
+    for (size_t v = 0; v < N1; v++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s n=2^31+4099 k=33", k1[v].name);
+        tk_poison(dy, (n + 1) * 4);
+        TK_CUDA(k1[v].fn(dx, n, dw, k, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        bad += check_blocks_1d(what, dy, m, n, w, k, 0, salt, seed);
+    }
+    tk_poison(dy, (n + 1) * 4);
+    TK_CUDA(conv1d_same(dx, n, dw, k, dy));
+    TK_CUDA(cudaDeviceSynchronize());
+    bad += check_blocks_1d("same n=2^31+4099 k=33", dy, n, n, w, k,
+                           (k - 1) / 2, salt, seed);
+    assert_int_equal(bad, 0);
+    tk_free(dx); tk_free(dw); tk_free(dy);
+}
+
 /* ---- 2D ---------------------------------------------------------------- */
 
 typedef cudaError_t (*c2_fn)(const float *, size_t, size_t, const float *,
@@ -397,6 +500,100 @@ static void conv2d_offset_pointers(void **s)
     free(x); free(f); free(y); free(ref); free(a);
 }
 
+/* Whole output rows of a 2D result at h x w past 2^31 elements: the
+ * first and last four, those that read the row of x[2^31] or hold
+ * y[2^31], and those at elements 2^29 and 2^30 of x and of y; each
+ * row to its right edge.  Then the float after y, still NaN. */
+static size_t check_rows_2d(const char *what, const float *dy, size_t h,
+                            size_t w, const float *f, size_t kh, size_t kw,
+                            uint64_t salt, double taps, uint64_t seed)
+{
+    const size_t ho = h - kh + 1, wo = w - kw + 1;
+    const size_t e[3] = {(size_t)1 << 29, (size_t)1 << 30, (size_t)1 << 31};
+    size_t rows[40], nr = 0;
+    for (size_t r = 0; r < 4; r++) { rows[nr++] = r; rows[nr++] = ho - 1 - r; }
+    for (size_t t = 0; t < 3; t++) {
+        size_t rx = e[t] / w, ry = e[t] / wo;      /* rows of x, of y */
+        rows[nr++] = rx >= kh - 1 ? rx - (kh - 1) : 0; /* first to read rx */
+        rows[nr++] = rx - 1 < ho ? rx - 1 : ho - 1;
+        rows[nr++] = rx < ho ? rx : ho - 1;          /* last to read rx */
+        for (size_t d = 0; d < 3; d++)
+            rows[nr++] = ry - 1 + d < ho ? ry - 1 + d : ho - 1;
+    }
+    float *y = tk_malloc(wo * 4), *xs = tk_malloc(kh * w * 4);
+    double *ref = tk_malloc(wo * 8), *a = tk_malloc(wo * 8);
+    size_t bad = 0;
+    for (size_t t = 0; t < nr; t++) {
+        size_t r = rows[t];
+        tk_download(y, dy + r * wo, wo);
+        for (size_t i = 0; i < kh * w; i++) xs[i] = hashed(r * w + i, salt);
+        for (size_t c = 0; c < wo; c++)
+            ref[c] = conv2d_ref_at(xs, w, f, kh, kw, 0, c, &a[c]);
+        size_t b = check(what, y, ref, a, wo, taps, seed);
+        if (b) print_error("%s: %zu wrong in output row %zu\n", what, b, r);
+        bad += b;
+    }
+    float after;
+    tk_download(&after, dy + ho * wo, 1);
+    if (!isnan(after)) {
+        print_error("%s: y[%zu], past the output, = %.9g\n", what, ho * wo,
+                    after);
+        bad++;
+    }
+    free(y); free(xs); free(ref); free(a);
+    return bad;
+}
+
+/* h x w = 32800 x 65537 (not a multiple of 4: rows takes its scalar
+ * loads), 5 x 5: x has 2^31 + 2129952 elements and y, 32796 x 65533,
+ * 2^31 + 1736620.  The header accepts it for every 2D
+ * launcher (h w <= CONV_MAX_N, 32796 rows <= CONV2D_MAX_ROWS), so all four
+ * run, and the separable filter with work of h x 65533.  25.8 GB of GPU
+ * memory at the most. */
+static void conv2d_past_2_31(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("2^31 elements are too many for the sanitizer's runs");
+    const size_t h = 32800, w = 65537, kh = 5, kw = 5;
+    const size_t hw = h * w, ho = h - kh + 1, wo = w - kw + 1;
+    TK_REQUIRE_DEVICE_BYTES(4 * (hw + 2 * h * wo + 1) + ((size_t)1 << 28));
+    uint64_t seed = tk_seed(0), st = seed, salt = tk_next(&st);
+    float f[25], fc[5], fr[5];
+    tk_fill(f, kh * kw, -1, 1, &st);
+    float *dx = tk_dev_floats(hw), *df = tk_dev_floats(kh * kw);
+    float *dy = tk_dev_floats(ho * wo + 1);
+    upload_hashed(dx, hw, salt);
+    tk_upload(df, f, kh * kw);
+    size_t bad = 0;
+    for (size_t v = 0; v < N2; v++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s 32800x65537, 5x5", k2[v].name);
+        tk_poison(dy, (ho * wo + 1) * 4);
+        TK_CUDA(k2[v].fn(dx, h, w, df, kh, kw, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        bad += check_rows_2d(what, dy, h, w, f, kh, kw, salt, kh * kw, seed);
+    }
+    /* Separable: the reference's filter is fc_i fr_j rounded to float
+     * (within u |f_ij|), as in separable_matches_direct. */
+    tk_fill(fc, kh, -1, 1, &st);
+    tk_fill(fr, kw, -1, 1, &st);
+    for (size_t i = 0; i < kh; i++)
+        for (size_t j = 0; j < kw; j++) f[i * kw + j] = fc[i] * fr[j];
+    float *dfc = tk_dev_floats(kh), *dfr = tk_dev_floats(kw);
+    float *dwork = tk_dev_floats(h * wo);
+    tk_upload(dfc, fc, kh);
+    tk_upload(dfr, fr, kw);
+    tk_poison(dy, (ho * wo + 1) * 4);
+    TK_CUDA(conv2d_separable(dx, h, w, dfc, kh, dfr, kw, dwork, dy));
+    TK_CUDA(cudaDeviceSynchronize());
+    bad += check_rows_2d("separable 32800x65537, 5x5", dy, h, w, f, kh, kw,
+                         salt, kh + kw + 1, seed);
+    assert_int_equal(bad, 0);
+    tk_free(dx); tk_free(df); tk_free(dy);
+    tk_free(dfc); tk_free(dfr); tk_free(dwork);
+}
+
 /* A normalized Gaussian of k taps, sigma = k / 6. */
 static void gaussian(float *g, size_t k)
 {
@@ -522,10 +719,12 @@ int main(void)
         cmocka_unit_test(conv1d_bad_arguments),
         cmocka_unit_test(conv1d_offset_pointers),
         cmocka_unit_test(conv1d_product_past_2_31),
+        cmocka_unit_test(conv1d_past_2_31),
         cmocka_unit_test(conv2d_sizes),
         cmocka_unit_test(conv2d_bad_arguments),
         cmocka_unit_test(conv2d_offset_pointers),
         cmocka_unit_test(separable_matches_direct),
+        cmocka_unit_test(conv2d_past_2_31),
         cmocka_unit_test(wrong_seed_tiled_2d),
     };
     return tk_run_tests("11-convolution", tests);
