@@ -1,6 +1,7 @@
 // attention.cu -- chapter 12: attention, unfused and fused.
 #include "common/book.h"
 #include "common/reduce.cuh"
+#include "common/per_device.cuh"
 #include "03-transpose/transpose.h"
 #include "04-matmul/matmul.h"
 #include "07-softmax/softmax.h"
@@ -504,18 +505,44 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
 }
 
 // <<Launch the tiled kernel>>
+template <class L> constexpr size_t attn_bytes()   // dynamic shared memory
+{
+    return L::FLOATS * sizeof(float);
+}
+extern "C" int attention_tiled_shape(size_t D, size_t optin_bytes)
+{
+    size_t full = D == 32  ? attn_bytes<attn_tile<32>>()
+                : D == 64  ? attn_bytes<attn_tile<64>>()
+                : D == 128 ? attn_bytes<attn_tile<128>>() : 0;
+    if (full == 0) return ATTN_SHAPE_INVALID;
+    if (full <= optin_bytes) return ATTN_SHAPE_FULL;
+    if (D == 128 && attn_bytes<attn_compact_128>() <= optin_bytes)
+        return ATTN_SHAPE_COMPACT;
+    return ATTN_SHAPE_NONE;
+}
+static cudaError_t attn_optin_query(int *v)
+{
+    int dev;
+    BOOK_TRY(cudaGetDevice(&dev));
+    return cudaDeviceGetAttribute(v,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+}
+static cudaError_t attn_optin(size_t *bytes)   // the device's, asked once
+{
+    static per_device<int> optin;
+    int b = 0;
+    BOOK_TRY(once_per_device(optin, attn_optin_query, &b));
+    *bytes = (size_t)b;
+    return cudaSuccess;
+}
 template <class L>
 static cudaError_t attn_tiled_launch(const float *q, const float *k,
-    const float *v, float *o, attn_dims a)
+    const float *v, float *o, attn_dims a, size_t optin)
 {
-    size_t bytes = L::FLOATS * sizeof(float), tiles = ceil_div(a.Sq, L::BR);
+    size_t bytes = attn_bytes<L>(), tiles = ceil_div(a.Sq, L::BR);
     if (a.B * a.H > kAttnMaxGrid || tiles > 65535)
         return cudaErrorInvalidValue;
-    int dev, optin;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&optin,
-             cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (bytes > (size_t)optin) return cudaErrorNotSupported;
+    if (bytes > optin) return cudaErrorNotSupported;
     BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L>,
              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles);
@@ -529,6 +556,8 @@ static cudaError_t attn_tiled_check(const float *q, const float *k,
     size_t nk, ns;
     BOOK_TRY(attn_check(q, k, v, o, a, nq, &nk, &ns));
     if (a.D != 32 && a.D != 64 && a.D != 128) return cudaErrorInvalidValue;
+    if (a.B * a.H > kAttnMaxGrid || ceil_div(a.Sq, 64) > 65535)
+        return cudaErrorInvalidValue;           // whichever shape runs
     if (!is_aligned(q, 16) || !is_aligned(k, 16) || !is_aligned(v, 16) ||
         !is_aligned(o, 16))
         return cudaErrorInvalidValue;
@@ -537,23 +566,32 @@ static cudaError_t attn_tiled_check(const float *q, const float *k,
 extern "C" cudaError_t attention_tiled_compact(const float *q,
     const float *k, const float *v, float *o, attn_dims a)
 {
-    size_t nq;
+    size_t nq, optin;
     BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (nq == 0) return cudaSuccess;
     if (a.D != 128) return attention_tiled(q, k, v, o, a);   // the same
     BOOK_CLEAR_TO_LAUNCH();
-    return attn_tiled_launch<attn_compact_128>(q, k, v, o, a);
+    BOOK_TRY(attn_optin(&optin));
+    return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin);
 }
 extern "C" cudaError_t attention_tiled(const float *q, const float *k,
     const float *v, float *o, attn_dims a)
 {
-    size_t nq;
+    size_t nq, optin;
     BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (nq == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    if (a.D == 32) return attn_tiled_launch<attn_tile<32>>(q, k, v, o, a);
-    if (a.D == 64) return attn_tiled_launch<attn_tile<64>>(q, k, v, o, a);
-    cudaError_t e = attn_tiled_launch<attn_tile<128>>(q, k, v, o, a);
-    if (e != cudaErrorNotSupported) return e;
-    return attention_tiled_compact(q, k, v, o, a);   // 99 KB a block
+    BOOK_TRY(attn_optin(&optin));
+    switch (attention_tiled_shape(a.D, optin)) {
+    case ATTN_SHAPE_FULL:
+        if (a.D == 32)
+            return attn_tiled_launch<attn_tile<32>>(q, k, v, o, a, optin);
+        if (a.D == 64)
+            return attn_tiled_launch<attn_tile<64>>(q, k, v, o, a, optin);
+        return attn_tiled_launch<attn_tile<128>>(q, k, v, o, a, optin);
+    case ATTN_SHAPE_COMPACT:                             // 99 KB a block
+        return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin);
+    default:                                     // D checked: nothing fits
+        return cudaErrorNotSupported;
+    }
 }

@@ -36,10 +36,18 @@ cudaError_t attention_warp(const float *q, const float *k, const float *v,
 cudaError_t attention_tiled(const float *q, const float *k, const float *v,
                             float *o, attn_dims a);
 // The same with the tile shapes for 99 KB of shared memory a block
-// (cc 8.6, 8.9), where attention_tiled falls back to them: D = 128 with
-// 64 query rows a block instead of 128; D = 32 and 64 unchanged.
+// (cc 8.6, 8.9), where attention_tiled picks them: D = 128 with 64
+// query rows a block instead of 128; D = 32 and 64 unchanged.
 cudaError_t attention_tiled_compact(const float *q, const float *k,
                                     const float *v, float *o, attn_dims a);
+// The shape attention_tiled runs for head size D where a block can have
+// optin_bytes of shared memory (cudaDevAttrMaxSharedMemoryPerBlockOptin):
+// the full one where it fits, else the compact one (D = 128 only), else
+// none (attention_tiled returns cudaErrorNotSupported); INVALID for a D
+// other than 32, 64 and 128.  Host only; needs no GPU.
+enum { ATTN_SHAPE_INVALID = -1, ATTN_SHAPE_NONE = 0, ATTN_SHAPE_FULL = 1,
+       ATTN_SHAPE_COMPACT = 2 };
+int attention_tiled_shape(size_t D, size_t optin_bytes);
 // Wrong on purpose: the warp kernel that forgets to rescale o.
 cudaError_t attention_warp_no_rescale(const float *q, const float *k,
                                       const float *v, float *o,

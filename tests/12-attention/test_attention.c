@@ -3,7 +3,8 @@
  * that reference on edge shapes (S = 1, tile sizes and one either side,
  * 4097, Sq != Sk with fully masked rows, Sk = 0), large scores, causal and
  * not, D = 32, 64, 128 (and 48 for the unfused forms), the launchers'
- * refusals, and the update that forgets to rescale o (wrong on purpose). */
+ * refusals, the tiled launcher's choice of shape (on the CPU), and the
+ * update that forgets to rescale o (wrong on purpose). */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "12-attention/mdo.h"
@@ -314,6 +315,46 @@ static void refusals(void **st)
     tk_free(b); tk_free(work);
 }
 
+/* The shape attention_tiled picks, on the CPU: every opt-in size a GPU
+ * the book names has, and each shape's size and one byte less.  The
+ * sizes are the chapter's table: 56, 80, 128 KiB, 96 KiB compact. */
+static void tiled_shape_choice(void **st)
+{
+    (void)st;
+    enum { F = ATTN_SHAPE_FULL, C = ATTN_SHAPE_COMPACT, N = ATTN_SHAPE_NONE };
+    const size_t kib = 1024, b32 = 56 * kib, b64 = 80 * kib,
+                 b128 = 128 * kib, bc = 96 * kib;
+    static const struct { size_t optin; int d32, d64, d128; } c[] = {
+        {0, N, N, N},
+        {65536, F, N, N},          /* cc 7.5: 64 KiB */
+        {101376, F, F, C},         /* cc 8.6, 8.9: 99 KiB */
+        {166912, F, F, F},         /* cc 8.0: 163 KiB */
+        {232448, F, F, F},         /* cc 9.0: 227 KiB */
+        {SIZE_MAX, F, F, F},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        assert_int_equal(attention_tiled_shape(32, c[i].optin), c[i].d32);
+        assert_int_equal(attention_tiled_shape(64, c[i].optin), c[i].d64);
+        assert_int_equal(attention_tiled_shape(128, c[i].optin), c[i].d128);
+    }
+    assert_int_equal(attention_tiled_shape(32, b32), F);
+    assert_int_equal(attention_tiled_shape(32, b32 - 1), N);
+    assert_int_equal(attention_tiled_shape(64, b64), F);
+    assert_int_equal(attention_tiled_shape(64, b64 - 1), N);
+    assert_int_equal(attention_tiled_shape(64, bc), F);
+    assert_int_equal(attention_tiled_shape(128, b128), F);
+    assert_int_equal(attention_tiled_shape(128, b128 - 1), C);
+    assert_int_equal(attention_tiled_shape(128, bc), C);
+    assert_int_equal(attention_tiled_shape(128, bc - 1), N);
+    assert_int_equal(attention_tiled_shape(128, b64), N);
+    static const size_t bad[] = {0, 1, 16, 48, 96, 127, 129, 256, SIZE_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(attention_tiled_shape(bad[i], 232448),
+                         ATTN_SHAPE_INVALID);
+        assert_int_equal(attention_tiled_shape(bad[i], 0), ATTN_SHAPE_INVALID);
+    }
+}
+
 /* Wrong on purpose: without the rescale of o, terms added under an old
  * maximum keep their old, too large weight.  Scores that grow along the
  * row make the maximum grow at every key and the output far too large;
@@ -368,6 +409,7 @@ int main(void)
         cmocka_unit_test(large_scores),
         cmocka_unit_test(masked_rows_are_zero),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(tiled_shape_choice),
         cmocka_unit_test(no_rescale_is_wrong),
     };
     int failed = tk_run_tests("12-attention", tests);
