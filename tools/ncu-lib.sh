@@ -12,6 +12,22 @@ ncu_find() {
   }
 }
 
+# ncu_start CH NAME: what every counter script does first: find ncu, take
+# the GPU's folder from BOOK_GPU (make bench sets it), check that
+# build/CH/bench was built, and set gpu, bench, out (the CSV
+# figures/data/$gpu/NAME), tmp and log (its scratch files, removed on
+# exit with log.one).  Fails saying what is missing.
+ncu_start() {
+  ncu_find || return 1
+  gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
+  bench=build/$1/bench
+  [ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; return 1; }
+  out=figures/data/$gpu/$2
+  mkdir -p "$(dirname "$out")"
+  tmp=$out.tmp; log=$out.log
+  trap 'rm -f "$tmp" "$log" "$log.one"' EXIT
+}
+
 # ncu_header NOTE COLUMNS: the provenance lines, a note, the column line.
 ncu_header() {
   tools/provenance.sh "tool: $("${NCU:-ncu}" --version 2>/dev/null | tail -1)" "$1"

@@ -6,17 +6,10 @@
 # figures/data/$BOOK_GPU/03-transpose-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
-ncu_find || exit 1
-gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-bench=build/03-transpose/bench
-[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+ncu_start 03-transpose 03-transpose-ncu.csv || exit 1
 ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics="$ld $st dram__bytes_read.sum dram__bytes_write.sum"
-out=figures/data/$gpu/03-transpose-ncu.csv
-mkdir -p "$(dirname "$out")"
-tmp=$out.tmp; log=$out.log
-trap 'rm -f "$tmp" "$log"' EXIT
 ncu_header "one launch each on 4096 x 4096 floats, ncu --clock-control none" \
   "variant,ld_conflicts,st_conflicts,dram_read_mb,dram_write_mb" > "$tmp"
 for v in naive naive_colread tile tile_padded tile_swizzled tile64_padded; do

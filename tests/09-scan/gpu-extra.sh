@@ -6,16 +6,9 @@
 # bank-conflict counters go to figures/data/$BOOK_GPU/09-scan-banks.csv.
 set -o pipefail
 . tools/ncu-lib.sh
-ncu_find || exit 1
-gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-bench=build/09-scan/bench
-[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+ncu_start 09-scan 09-scan-banks.csv || exit 1
 ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-out=figures/data/$gpu/09-scan-banks.csv
-mkdir -p "$(dirname "$out")"
-tmp=$out.tmp; log=$out.log
-trap 'rm -f "$tmp" "$log"' EXIT
 ncu_header "one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none" \
   "variant,ld_conflicts,st_conflicts" > "$tmp"
 for v in unpadded padded gems; do

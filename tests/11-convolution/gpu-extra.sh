@@ -8,10 +8,7 @@
 # HBM bytes; the counts go to figures/data/$BOOK_GPU/11-convolution-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
-ncu_find || exit 1
-gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-bench=build/11-convolution/bench
-[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+ncu_start 11-convolution 11-convolution-ncu.csv || exit 1
 metrics="gpu__time_duration.sum smsp__inst_executed.sum
  smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
  smsp__inst_executed_op_shared_ld.sum
@@ -24,10 +21,6 @@ metrics="gpu__time_duration.sum smsp__inst_executed.sum
  sm__warps_active.avg.pct_of_peak_sustained_active
  dram__bytes_read.sum dram__bytes_write.sum"
 metrics=$(echo $metrics)
-out=figures/data/$gpu/11-convolution-ncu.csv
-mkdir -p "$(dirname "$out")"
-tmp=$out.tmp; log=$out.log
-trap 'rm -f "$tmp" "$log"' EXIT
 ncu_header "one launch each, ncu --clock-control none; inst and lds/sts counts are warp instructions, ffma thread instructions / 32" \
   "id,case,variant,us,inst,ffma,lds,lds_wavefronts,lds_conflicts,sts,sts_wavefronts,sts_conflicts,issue_pct,warps_pct,dram_read_mb,dram_write_mb" > "$tmp"
 for c in 2d-3072-15x15 2d-8192-5x5 2d-8192-31x31; do

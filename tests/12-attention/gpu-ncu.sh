@@ -10,10 +10,7 @@
 # figures/data/$BOOK_GPU/12-attention-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
-ncu_find || exit 1
-gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-bench=build/12-attention/bench
-[ -x "$bench" ] || { echo "gpu-ncu: $bench missing (make bench builds it)"; exit 1; }
+ncu_start 12-attention 12-attention-ncu.csv || exit 1
 ncu_known   # metric names change between versions: ncu_pick, ncu_stall
 sh=mem_shared
 m=(gpu__time_duration.sum sm__cycles_elapsed.avg launch__registers_per_thread
@@ -28,10 +25,6 @@ m=(gpu__time_duration.sum sm__cycles_elapsed.avg launch__registers_per_thread
    "$(ncu_stall barrier)" "$(ncu_stall long_scoreboard)" "$(ncu_stall short_scoreboard)"
    "$(ncu_stall mio_throttle)" "$(ncu_stall math_pipe_throttle)" "$(ncu_stall wait)"
    "$(ncu_stall not_selected)")
-out=figures/data/$gpu/12-attention-ncu.csv
-mkdir -p "$(dirname "$out")"
-tmp=$out.tmp; log=$out.log
-trap 'rm -f "$tmp" "$log" "$log.one"' EXIT
 ncu_header "one launch each of the tiled kernel (and its compact shapes at D = 128), B2 H16 S4096, not causal, ncu --clock-control none; stalls in warps per issue" \
   "variant,ns,cycles,regs,occupancy_pct,fma_pct,issue_pct,inst,ffma,lds,lds_wavefronts,lds_conflicts,sts,sts_wavefronts,sts_conflicts,barrier,long_sb,short_sb,mio_throttle,math_throttle,wait,not_selected" > "$tmp"
 # One process, four launches (D = 32, 64, 128, compact 128); the log is

@@ -8,17 +8,10 @@
 # figures/data/$BOOK_GPU/13-renderer-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
-ncu_find || exit 1
-gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-bench=build/13-renderer/bench
-[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+ncu_start 13-renderer 13-renderer-ncu.csv || exit 1
 m=(smsp__inst_executed.sum l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
    smsp__sass_average_branch_targets_threads_uniform.pct
    smsp__thread_inst_executed_per_inst_executed.ratio gpu__time_duration.sum)
-out=figures/data/$gpu/13-renderer-ncu.csv
-mkdir -p "$(dirname "$out")"
-tmp=$out.tmp; log=$out.log
-trap 'rm -f "$tmp" "$log"' EXIT
 ncu_header "one launch each, rand100k at 1024x1024, ncu --clock-control none" \
   "variant,inst,shared_wavefronts,branch_uniform_pct,threads_per_inst,ns" > "$tmp"
 for v in batch scan; do

@@ -7,10 +7,7 @@
 # figures/data/$BOOK_GPU/14-method-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
-ncu_find || exit 1
-gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-bench=build/14-method/bench
-[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+ncu_start 14-method 14-method-ncu.csv || exit 1
 ncu_known   # metric names change between versions: ncu_pick, ncu_stall
 metrics="dram__throughput.avg.pct_of_peak_sustained_elapsed
 sm__warps_active.avg.pct_of_peak_sustained_active
@@ -18,10 +15,6 @@ $(ncu_pick smsp__average_warps_active_per_issue_active.ratio smsp__average_warp_
 $(ncu_stall lg_throttle) $(ncu_stall long_scoreboard) $(ncu_stall mio_throttle)
 $(ncu_stall short_scoreboard) $(ncu_stall barrier)"
 metrics=$(echo $metrics)
-out=figures/data/$gpu/14-method-ncu.csv
-mkdir -p "$(dirname "$out")"
-tmp=$out.tmp; log=$out.log
-trap 'rm -f "$tmp" "$log"' EXIT
 ncu_header "one launch each on 2^28 bytes, ncu --clock-control none; stalls in cycles per issued instruction" \
   "variant,dram_pct,occupancy_pct,cpi,lg_throttle,long_sb,mio_throttle,short_sb,barrier" > "$tmp"
 # One process, ten launches (the five variants on uniform bytes, then on

@@ -9,10 +9,7 @@
 # issued instruction.  One row a metric: metric,value,unit.
 set -o pipefail
 . tools/ncu-lib.sh
-ncu_find || exit 1
-gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
-bench=build/15-interview/bench
-[ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; exit 1; }
+ncu_start 15-interview 15-interview-ncu.csv || exit 1
 ncu_known   # metric names change between versions: ncu_pick, ncu_stall
 # name, metric, unit, scale (the value times scale)
 rows="kernel_us gpu__time_duration.sum us 0.001
@@ -29,10 +26,6 @@ stall_long_scoreboard $(ncu_stall long_scoreboard) cycles 1
 stall_no_instruction $(ncu_stall no_instruction) cycles 1
 stall_branch_resolving $(ncu_stall branch_resolving) cycles 1"
 metrics=$(awk '{ print $2 }' <<< "$rows" | paste -sd,)
-out=figures/data/$gpu/15-interview-ncu.csv
-mkdir -p "$(dirname "$out")"
-tmp=$out.tmp; log=$out.log
-trap 'rm -f "$tmp" "$log"' EXIT
 # The pair of 20000 has 313 tiles a side; diagonal d (from 0) holds
 # min(d, 312) - max(0, d - 312) + 1 tiles: 301 for d = 300.
 ncu_header "one launch: diagonal of tiles 300 of ed_tiled on a pair of 20000 characters (ED_TILED_PROFILE=1), ncu --clock-control none --launch-skip 300; stalls in cycles per issued instruction" \
