@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 // The median of REPS timed runs after three warm-ups; before each run
@@ -230,4 +231,26 @@ void bk_row(FILE *csv, const char *fmt, ...)
     fflush(stdout);
     va_end(b);
     va_end(a);
+}
+
+FILE *bk_shapes_open(const char *chapter)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s-shapes", chapter);
+    return bk_csv_open(name, "id,class,shape,variant,us,rate,unit,reference,"
+                             "ref_us,of_reference");
+}
+
+void bk_shape_row(FILE *csv, const char *cls, const char *shape,
+                  const char *variant, double us, double rate,
+                  const char *unit, const char *reference, double ref_us)
+{
+    bk_row(csv, "%s/%s,%s,%s,%s,%.2f,%.4g,%s,%s,%.2f,%.3f\n", shape, variant,
+           cls, shape, variant, us, rate, unit, reference, ref_us,
+           ref_us / us);
+}
+
+int bk_shapes_only(int argc, char **argv)
+{
+    return argc > 1 && strcmp(argv[1], "--shapes") == 0;
 }

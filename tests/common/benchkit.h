@@ -47,6 +47,22 @@ void bk_csv_close(FILE *csv);
  * echoed to the terminal, both flushed at once, so that the rows written
  * before a benchmark is killed are in NAME.tmp and in its log. */
 void bk_row(FILE *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Shapes a user brings (issue 17), beside the chapter's headline size:
+ * small (launch-bound: microseconds, bounded by launch and one wave),
+ * odd (not a multiple of 4 or of a tile) and headline.  One CSV a chapter,
+ * figures/data/$BOOK_GPU/<chapter>-shapes.csv, columns
+ *   id,class,shape,variant,us,rate,unit,reference,ref_us,of_reference
+ * where id is shape/variant, rate is the work's minimal bytes (GB/s) or
+ * FLOPs (TFLOP/s) over its time, and of_reference = ref_us / us: the
+ * variant's speed as a fraction of the library's or ceiling's on the same
+ * work, timed in the same run.  A benchmark given the argument --shapes
+ * writes only this file. */
+FILE *bk_shapes_open(const char *chapter);
+void bk_shape_row(FILE *csv, const char *cls, const char *shape,
+                  const char *variant, double us, double rate,
+                  const char *unit, const char *reference, double ref_us);
+/* Nonzero when the benchmark was asked for its shapes only (--shapes). */
+int bk_shapes_only(int argc, char **argv);
 /* Fill n floats in device memory with uniform random values in [lo, hi). */
 void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed);
 #ifdef __cplusplus
