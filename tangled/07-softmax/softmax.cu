@@ -610,6 +610,15 @@ __device__ __forceinline__ float weight4_fast(float4 v, float m)
     return md_weight_fast(v.x, m) + md_weight_fast(v.y, m) +
            md_weight_fast(v.z, m) + md_weight_fast(v.w, m);
 }
+// Probabilities with __expf where FAST and the maximum m is finite (then
+// -inf, m itself and NaN need no special case), else with expf.
+template <bool FAST>
+__device__ __forceinline__ float4 prob4_as(float4 v, float m, float inv)
+{
+    if (!FAST || !isfinite(m)) return prob4(v, m, inv);
+    return make_float4(__expf(v.x - m) * inv, __expf(v.y - m) * inv,
+                       __expf(v.z - m) * inv, __expf(v.w - m) * inv);
+}
 
 // <<Fold a group of float4s into a pair>>
 template <int G>
@@ -637,7 +646,7 @@ __device__ __forceinline__ md_t md_fold_group(md_t s, const float4 (&v)[G])
 }
 
 // <<The resident whole-array kernel>>
-template <int R>
+template <int R, bool FAST>
 __global__ void __launch_bounds__(kSmBlock, kResidentBlocks)
 softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
                         md_t *part, size_t reg4, size_t cache4)
@@ -679,12 +688,17 @@ softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
     s = md_block_reduce<kSmBlock>(s);
     if (t == 0) part[blockIdx.x] = s;
     cg::this_grid().sync();           // every block's pair is written
-    // <<Resident phase 2: the stream backward, shared memory, registers>>
+    // <<Resident phase 2: registers, the stream backward, shared memory>>
     md_t tot = md_identity();
     for (unsigned k = t; k < gridDim.x; k += kSmBlock)
         tot = md_combine(tot, part[k]);
     tot = md_block_reduce<kSmBlock>(tot);  // the same (m, d) in every block
     const float inv = md_inv(tot);
+    #pragma unroll
+    for (int r = 0; r < R; r++) {         // nothing to load: store at once
+        size_t j = t + (size_t)r * kSmBlock;
+        if (j < nr) ys[j] = prob4_as<FAST>(v[r], tot.m, inv);
+    }
     const size_t rest = rem - c;          // read again, last read first
     for (size_t k = t; k < rest; k += kFusedU * kSmBlock) {
         float4 w[kFusedU];
@@ -696,26 +710,22 @@ softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
     #pragma unroll
         for (int u = 0; u < kFusedU; u++) {
             size_t j = k + u * kSmBlock;
-            if (j < rest) __stcs(yt + rem - 1 - j, prob4(w[u], tot.m, inv));
+            if (j < rest) yt[rem - 1 - j] = prob4_as<FAST>(w[u], tot.m, inv);
         }
     }
     for (size_t j = t; j < c; j += kSmBlock)
-        __stcs(yt + j, prob4(resident_cache[j], tot.m, inv));
-    #pragma unroll
-    for (int r = 0; r < R; r++) {
-        size_t j = t + (size_t)r * kSmBlock;
-        if (j < nr) __stcs(ys + j, prob4(v[r], tot.m, inv));
-    }
+        yt[j] = prob4_as<FAST>(resident_cache[j], tot.m, inv);
     for (size_t k = 4 * n4 + i; k < n; k += stride)
         y[k] = md_weight(x[k], tot.m) * inv;
 }
 
 // <<Launch the resident whole-array softmax>>
-static cudaError_t resident_plan(FusedPlan *p)
+template <bool FAST> static cudaError_t resident_plan(FusedPlan *p)
 {
-    return coop_plan(softmax_resident_kernel<kResidentR>, p);
+    return coop_plan(softmax_resident_kernel<kResidentR, FAST>, p);
 }
 
+template <bool FAST>
 static cudaError_t launch_resident(const float *x, float *y, size_t n,
                                    void *work, size_t reg_bytes,
                                    size_t cache_bytes)
@@ -725,19 +735,20 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
         return cudaErrorInvalidValue;
     static per_device<FusedPlan> plans;   // planned once a device
     FusedPlan plan;
-    BOOK_TRY(once_per_device(plans, resident_plan, &plan));
+    BOOK_TRY(once_per_device(plans, resident_plan<FAST>, &plan));
     if (plan.grid == 0) return softmax_whole(x, y, n, work);
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
     if (grid > (size_t)plan.grid) grid = (size_t)plan.grid;
     size_t most_reg = (size_t)kResidentR * kSmBlock * sizeof(float4);
     size_t reg4 = (reg_bytes < most_reg ? reg_bytes : most_reg) / 16;
-    size_t cache4 = (cache_bytes < plan.bytes ? cache_bytes : plan.bytes) / 16;
+    size_t cache4 =
+        (cache_bytes < plan.bytes ? cache_bytes : plan.bytes) / 16;
     md_t *part = (md_t *)work;
     void *args[] = {&x, &y, &n, &vec, &part, &reg4, &cache4};
     BOOK_CLEAR_TO_LAUNCH();
     cudaError_t e = cudaLaunchCooperativeKernel(
-        softmax_resident_kernel<kResidentR>, dim3((unsigned)grid),
+        softmax_resident_kernel<kResidentR, FAST>, dim3((unsigned)grid),
         dim3(kSmBlock), args, plan.bytes, 0);
     if (e == cudaErrorCooperativeLaunchTooLarge) {  // SMs taken: 2 kernels
         (void)cudaGetLastError();
@@ -750,14 +761,22 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
 extern "C" cudaError_t softmax_whole_resident(const float *x, float *y,
                                               size_t n, void *work)
 {
-    return launch_resident(x, y, n, work, SIZE_MAX, SIZE_MAX);
+    return launch_resident<false>(x, y, n, work, SIZE_MAX, SIZE_MAX);
+}
+
+extern "C" cudaError_t softmax_whole_resident_fast(const float *x, float *y,
+                                                   size_t n, void *work)
+{
+    return launch_resident<true>(x, y, n, work, SIZE_MAX, SIZE_MAX);
 }
 
 extern "C" cudaError_t softmax_whole_resident_cache(
     const float *x, float *y, size_t n, void *work, size_t reg_bytes,
-    size_t cache_bytes)
+    size_t cache_bytes, int fast)
 {
-    return launch_resident(x, y, n, work, reg_bytes, cache_bytes);
+    if (fast)
+        return launch_resident<true>(x, y, n, work, reg_bytes, cache_bytes);
+    return launch_resident<false>(x, y, n, work, reg_bytes, cache_bytes);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>

@@ -261,9 +261,10 @@ extern "C" cudaError_t rmsnorm(const float *x, const float *g, float *y,
 }
 
 // <<RMSNorm: the row cached in registers>>
-template <int V, bool VEC>
-__global__ void rmsnorm_cached_kernel(const float *x, const float *g,
-                                      float *y, unsigned cols, float eps)
+template <unsigned BLOCK, int V, bool VEC>
+__global__ void __launch_bounds__(BLOCK)
+rmsnorm_cached_kernel(const float *x, const float *g, float *y,
+                      unsigned cols, float eps)
 {
     const float *xr = x + blockIdx.x * (size_t)cols;
     float *yr = y + blockIdx.x * (size_t)cols;
@@ -273,7 +274,7 @@ __global__ void rmsnorm_cached_kernel(const float *x, const float *g,
     if (VEC) {
     #pragma unroll
         for (int i = 0; i < V; i++) {
-            unsigned j = t + i * kLnBlock;
+            unsigned j = t + i * BLOCK;
             float4 f = j < c4 ? ((const float4 *)xr)[j]
                               : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             v[4 * i] = f.x, v[4 * i + 1] = f.y;
@@ -282,18 +283,18 @@ __global__ void rmsnorm_cached_kernel(const float *x, const float *g,
     } else {
     #pragma unroll
         for (int k = 0; k < 4 * V; k++) {
-            unsigned j = t + k * kLnBlock;
+            unsigned j = t + k * BLOCK;
             v[k] = j < cols ? xr[j] : 0.0f;
         }
     }
 #pragma unroll
     for (int k = 0; k < 4 * V; k++) q += v[k] * v[k];
-    const float r = rsqrtf(block_sum<kLnBlock>(q) / (float)cols + eps);
+    const float r = rsqrtf(block_sum<BLOCK>(q) / (float)cols + eps);
     // <<Write the cached row times r and gamma>>
     if (VEC) {
     #pragma unroll
         for (int i = 0; i < V; i++) {
-            unsigned j = t + i * kLnBlock;
+            unsigned j = t + i * BLOCK;
             if (j >= c4) continue;
             float4 gg = ((const float4 *)g)[j];
             ((float4 *)yr)[j] = make_float4(
@@ -303,22 +304,22 @@ __global__ void rmsnorm_cached_kernel(const float *x, const float *g,
     } else {
     #pragma unroll
         for (int k = 0; k < 4 * V; k++) {
-            unsigned j = t + k * kLnBlock;
+            unsigned j = t + k * BLOCK;
             if (j < cols) yr[j] = v[k] * r * g[j];
         }
     }
 }
-template <int V>
+template <unsigned BLOCK, int V>
 static cudaError_t launch_rms_cached(const float *x, const float *g,
                                      float *y, size_t rows, unsigned cols,
                                      float eps, bool vec)
 {
     BOOK_CLEAR_TO_LAUNCH();
     if (vec)
-        rmsnorm_cached_kernel<V, true><<<(unsigned)rows, kLnBlock>>>(
+        rmsnorm_cached_kernel<BLOCK, V, true><<<(unsigned)rows, BLOCK>>>(
             x, g, y, cols, eps);
     else
-        rmsnorm_cached_kernel<V, false><<<(unsigned)rows, kLnBlock>>>(
+        rmsnorm_cached_kernel<BLOCK, V, false><<<(unsigned)rows, BLOCK>>>(
             x, g, y, cols, eps);
     return cudaGetLastError();
 }
@@ -332,12 +333,16 @@ extern "C" cudaError_t rmsnorm_cached(const float *x, const float *g,
     if (cols > 16384) return rmsnorm(x, g, y, rows, cols, eps);
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16) &&
                is_aligned(g, 16);
-    unsigned c = (unsigned)cols;
-    if (c <= 1024) return launch_rms_cached<1>(x, g, y, rows, c, eps, vec);
-    if (c <= 2048) return launch_rms_cached<2>(x, g, y, rows, c, eps, vec);
-    if (c <= 4096) return launch_rms_cached<4>(x, g, y, rows, c, eps, vec);
-    if (c <= 8192) return launch_rms_cached<8>(x, g, y, rows, c, eps, vec);
-    return launch_rms_cached<16>(x, g, y, rows, c, eps, vec);
+    unsigned c = (unsigned)cols;    // 8 floats a thread, 16 past 8192
+    if (c <= 1024) return launch_rms_cached<128, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 2048) return launch_rms_cached<256, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 4096) return launch_rms_cached<512, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 8192) return launch_rms_cached<1024, 2>(x, g, y, rows, c, eps,
+                                                     vec);
+    return launch_rms_cached<1024, 4>(x, g, y, rows, c, eps, vec);
 }
 
 // <<Wrong on purpose: the variance as E[x^2] - E[x]^2>>
