@@ -262,7 +262,7 @@ extern "C" cudaError_t rmsnorm(const float *x, const float *g, float *y,
 
 // <<RMSNorm: the row cached in registers>>
 template <unsigned BLOCK, int V, bool VEC>
-__global__ void __launch_bounds__(BLOCK)
+__global__ void __launch_bounds__(BLOCK, 2048 / BLOCK)
 rmsnorm_cached_kernel(const float *x, const float *g, float *y,
                       unsigned cols, float eps)
 {
@@ -333,15 +333,23 @@ extern "C" cudaError_t rmsnorm_cached(const float *x, const float *g,
     if (cols > 16384) return rmsnorm(x, g, y, rows, cols, eps);
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16) &&
                is_aligned(g, 16);
-    unsigned c = (unsigned)cols;    // 8 floats a thread, 16 past 8192
+    unsigned c = (unsigned)cols;   // the rule: see the text
     if (c <= 1024) return launch_rms_cached<128, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 1536) return launch_rms_cached<128, 3>(x, g, y, rows, c, eps,
                                                     vec);
     if (c <= 2048) return launch_rms_cached<256, 2>(x, g, y, rows, c, eps,
                                                     vec);
+    if (c <= 3072) return launch_rms_cached<256, 3>(x, g, y, rows, c, eps,
+                                                    vec);
     if (c <= 4096) return launch_rms_cached<512, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 6144) return launch_rms_cached<512, 3>(x, g, y, rows, c, eps,
                                                     vec);
     if (c <= 8192) return launch_rms_cached<1024, 2>(x, g, y, rows, c, eps,
                                                      vec);
+    if (c <= 12288) return launch_rms_cached<1024, 3>(x, g, y, rows, c,
+                                                      eps, vec);
     return launch_rms_cached<1024, 4>(x, g, y, rows, c, eps, vec);
 }
 
