@@ -261,8 +261,15 @@ extern "C" cudaError_t rmsnorm(const float *x, const float *g, float *y,
 }
 
 // <<RMSNorm: the row cached in registers>>
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define RMS_SM_THREADS 1024                       // sm_75
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 800 && __CUDA_ARCH__ < 900
+#define RMS_SM_THREADS 1536                       // sm_86, sm_87, sm_89
+#else
+#define RMS_SM_THREADS 2048                       // sm_80, sm_90
+#endif
 template <unsigned BLOCK, int V, bool VEC>
-__global__ void __launch_bounds__(BLOCK, 2048 / BLOCK)
+__global__ void __launch_bounds__(BLOCK, RMS_SM_THREADS / BLOCK)
 rmsnorm_cached_kernel(const float *x, const float *g, float *y,
                       unsigned cols, float eps)
 {
