@@ -460,8 +460,8 @@ static void whole_2_28(void **s)
     /* Fused: slices of ~85000 float4s, less than 3% of them on chip. */
     whole_under_test = softmax_whole_fused;
     assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 1), 0);
-    whole_under_test = softmax_whole_resident;
-    assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 0), 0);
+    /* Resident: one of the two (they differ only in the exponential of
+     * the second phase), to keep the test's time in bounds. */
     whole_under_test = softmax_whole_resident_fast;
     assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 1), 0);
     whole_under_test = softmax_whole;
