@@ -439,7 +439,8 @@ static void whole_edges(void **s)
         for (int kind = 1; kind <= 6; kind++) {
             assert_int_equal(check_whole(1, kind, 0, RTOL, 0), 0);
             assert_int_equal(check_whole(4097, kind, 0, RTOL, 0), 0);
-            assert_int_equal(check_whole(300007, kind, 0, RTOL, 0), 0);
+            if (kind <= 3 || !tk_small())   /* the sanitizer's time */
+                assert_int_equal(check_whole(300007, kind, 0, RTOL, 0), 0);
         }
         /* Offset by one float: the scalar path. */
         assert_int_equal(check_whole(300007, 0, 1, RTOL, 0), 0);
