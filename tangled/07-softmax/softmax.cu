@@ -509,9 +509,8 @@ softmax_fused_kernel(const float *x, float *y, size_t n, bool vec,
 // <<Plan the fused grid once>>
 struct FusedPlan { int grid; size_t bytes; };  // grid 0: no cooperation
 
-template <bool PUSH4> static cudaError_t fused_plan(FusedPlan *p)
+template <typename K> static cudaError_t coop_plan(K kernel, FusedPlan *p)
 {
-    auto kernel = softmax_fused_kernel<PUSH4>;
     int dev, coop, sms, per_sm, optin, reserved, fit_regs, fit;
     p->grid = 0;
     BOOK_TRY(cudaGetDevice(&dev));
@@ -546,6 +545,10 @@ template <bool PUSH4> static cudaError_t fused_plan(FusedPlan *p)
     p->grid = (int)(grid > (long)kWholeBlocks ? kWholeBlocks : grid);
     p->bytes = (size_t)share;
     return cudaSuccess;
+}
+template <bool PUSH4> static cudaError_t fused_plan(FusedPlan *p)
+{
+    return coop_plan(softmax_fused_kernel<PUSH4>, p);
 }
 
 // <<Launch the fused whole-array softmax>>
@@ -596,6 +599,184 @@ extern "C" cudaError_t softmax_whole_fused_cache(const float *x, float *y,
                                                  size_t cache_bytes)
 {
     return launch_fused<true>(x, y, n, work, cache_bytes);
+}
+
+// <<Softmax of one whole array, most of it on chip>>
+static const int kResidentR = 8;        // float4s a thread in registers
+static const int kResidentBlocks = 4;   // blocks an SM: 64 registers each
+
+__device__ __forceinline__ float weight4_fast(float4 v, float m)
+{
+    return md_weight_fast(v.x, m) + md_weight_fast(v.y, m) +
+           md_weight_fast(v.z, m) + md_weight_fast(v.w, m);
+}
+// Probabilities with __expf where FAST and the maximum m is finite (then
+// -inf, m itself and NaN need no special case), else with expf.
+template <bool FAST>
+__device__ __forceinline__ float4 prob4_as(float4 v, float m, float inv)
+{
+    if (!FAST || !isfinite(m)) return prob4(v, m, inv);
+    return make_float4(__expf(v.x - m) * inv, __expf(v.y - m) * inv,
+                       __expf(v.z - m) * inv, __expf(v.w - m) * inv);
+}
+
+// <<Fold a group of float4s into a pair>>
+template <int G>
+__device__ __forceinline__ md_t md_fold_group(md_t s, const float4 (&v)[G])
+{
+    float mg = -INFINITY;                   // the group's maximum
+#pragma unroll
+    for (int g = 0; g < G; g++) mg = fmaxf(mg, max4(v[g]));
+    if (mg > s.m) {                         // one rescale a group at most
+        s.d *= md_weight_fast(s.m, mg);
+        s.m = mg;
+    }
+    float a = 0.0f;
+    if (isfinite(s.m)) {                    // no special case can arise
+#pragma unroll
+        for (int g = 0; g < G; g++)
+            a += (__expf(v[g].x - s.m) + __expf(v[g].y - s.m)) +
+                 (__expf(v[g].z - s.m) + __expf(v[g].w - s.m));
+    } else {                                // m is +inf, or all are -inf
+#pragma unroll
+        for (int g = 0; g < G; g++) a += weight4_fast(v[g], s.m);
+    }
+    s.d += a;
+    return s;
+}
+
+// <<The resident whole-array kernel>>
+template <int R, bool FAST>
+__global__ void __launch_bounds__(kSmBlock, kResidentBlocks)
+softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
+                        md_t *part, size_t reg4, size_t cache4)
+{
+    extern __shared__ float4 resident_cache[];
+    size_t n4 = vec ? n / 4 : 0, lo, len;
+    fused_slice(n4, &lo, &len);
+    const size_t nr = len < reg4 ? len : reg4;   // in registers
+    const size_t rem = len - nr;                 // the rest of the slice
+    const size_t c = rem < cache4 ? rem : cache4;  // in shared memory
+    const float4 *xs = (const float4 *)x + lo, *xt = xs + nr;
+    float4 *ys = (float4 *)y + lo, *yt = ys + nr;
+    const unsigned t = threadIdx.x;
+    size_t i = blockIdx.x * (size_t)kSmBlock + t;
+    size_t stride = (size_t)gridDim.x * kSmBlock;
+    // <<Resident phase 1: registers, shared memory, the stream>>
+    float4 v[R];
+    #pragma unroll
+    for (int r = 0; r < R; r++) {         // R loads in flight at once
+        size_t j = t + (size_t)r * kSmBlock;
+        v[r] = j < nr ? xs[j] : neg_inf4();
+    }
+    md_t s = md_fold_group(md_identity(), v);
+    for (size_t k = t; k < rem; k += kFusedU * kSmBlock) {
+        float4 w[kFusedU];
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            w[u] = j < rem ? xt[j] : neg_inf4();
+        }
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            if (j < c) resident_cache[j] = w[u];
+        }
+        s = md_fold_group(s, w);
+    }
+    for (size_t k = 4 * n4 + i; k < n; k += stride) s = md_push(s, x[k]);
+    s = md_block_reduce<kSmBlock>(s);
+    if (t == 0) part[blockIdx.x] = s;
+    cg::this_grid().sync();           // every block's pair is written
+    // <<Resident phase 2: the stream backward, shared memory, registers>>
+    md_t tot = md_identity();
+    for (unsigned k = t; k < gridDim.x; k += kSmBlock)
+        tot = md_combine(tot, part[k]);
+    tot = md_block_reduce<kSmBlock>(tot);  // the same (m, d) in every block
+    const float inv = md_inv(tot);
+    const size_t rest = rem - c;          // read again, last read first
+    for (size_t k = t; k < rest; k += kFusedU * kSmBlock) {
+        float4 w[kFusedU];
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            w[u] = j < rest ? xt[rem - 1 - j] : neg_inf4();
+        }
+    #pragma unroll
+        for (int u = 0; u < kFusedU; u++) {
+            size_t j = k + u * kSmBlock;
+            if (j < rest) yt[rem - 1 - j] = prob4_as<FAST>(w[u], tot.m, inv);
+        }
+    }
+    for (size_t j = t; j < c; j += kSmBlock)
+        yt[j] = prob4_as<FAST>(resident_cache[j], tot.m, inv);
+    #pragma unroll
+    for (int r = 0; r < R; r++) {
+        size_t j = t + (size_t)r * kSmBlock;
+        if (j < nr) ys[j] = prob4_as<FAST>(v[r], tot.m, inv);
+    }
+    for (size_t k = 4 * n4 + i; k < n; k += stride)
+        y[k] = md_weight(x[k], tot.m) * inv;
+}
+
+// <<Launch the resident whole-array softmax>>
+template <bool FAST> static cudaError_t resident_plan(FusedPlan *p)
+{
+    return coop_plan(softmax_resident_kernel<kResidentR, FAST>, p);
+}
+
+template <bool FAST>
+static cudaError_t launch_resident(const float *x, float *y, size_t n,
+                                   void *work, size_t reg_bytes,
+                                   size_t cache_bytes)
+{
+    if (n == 0) return cudaSuccess;
+    if (!x || !y || !work || !is_aligned(work, 8))
+        return cudaErrorInvalidValue;
+    static per_device<FusedPlan> plans;   // planned once a device
+    FusedPlan plan;
+    BOOK_TRY(once_per_device(plans, resident_plan<FAST>, &plan));
+    if (plan.grid == 0) return softmax_whole(x, y, n, work);
+    bool vec = is_aligned(x, 16) && is_aligned(y, 16);
+    size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
+    if (grid > (size_t)plan.grid) grid = (size_t)plan.grid;
+    size_t most_reg = (size_t)kResidentR * kSmBlock * sizeof(float4);
+    size_t reg4 = (reg_bytes < most_reg ? reg_bytes : most_reg) / 16;
+    size_t cache4 =
+        (cache_bytes < plan.bytes ? cache_bytes : plan.bytes) / 16;
+    md_t *part = (md_t *)work;
+    void *args[] = {&x, &y, &n, &vec, &part, &reg4, &cache4};
+    BOOK_CLEAR_TO_LAUNCH();
+    cudaError_t e = cudaLaunchCooperativeKernel(
+        softmax_resident_kernel<kResidentR, FAST>, dim3((unsigned)grid),
+        dim3(kSmBlock), args, plan.bytes, 0);
+    if (e == cudaErrorCooperativeLaunchTooLarge) {  // SMs taken: 2 kernels
+        (void)cudaGetLastError();
+        return softmax_whole(x, y, n, work);
+    }
+    BOOK_TRY(e);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t softmax_whole_resident(const float *x, float *y,
+                                              size_t n, void *work)
+{
+    return launch_resident<false>(x, y, n, work, SIZE_MAX, SIZE_MAX);
+}
+
+extern "C" cudaError_t softmax_whole_resident_fast(const float *x, float *y,
+                                                   size_t n, void *work)
+{
+    return launch_resident<true>(x, y, n, work, SIZE_MAX, SIZE_MAX);
+}
+
+extern "C" cudaError_t softmax_whole_resident_cache(
+    const float *x, float *y, size_t n, void *work, size_t reg_bytes,
+    size_t cache_bytes, int fast)
+{
+    if (fast)
+        return launch_resident<true>(x, y, n, work, reg_bytes, cache_bytes);
+    return launch_resident<false>(x, y, n, work, reg_bytes, cache_bytes);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>

@@ -260,6 +260,106 @@ extern "C" cudaError_t rmsnorm(const float *x, const float *g, float *y,
     return cudaGetLastError();
 }
 
+// <<RMSNorm: the row cached in registers>>
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define RMS_SM_THREADS 1024                       // sm_75
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 800 && __CUDA_ARCH__ < 900
+#define RMS_SM_THREADS 1536                       // sm_86, sm_87, sm_89
+#else
+#define RMS_SM_THREADS 2048                       // sm_80, sm_90
+#endif
+template <unsigned BLOCK, int V, bool VEC>
+__global__ void __launch_bounds__(BLOCK, RMS_SM_THREADS / BLOCK)
+rmsnorm_cached_kernel(const float *x, const float *g, float *y,
+                      unsigned cols, float eps)
+{
+    const float *xr = x + blockIdx.x * (size_t)cols;
+    float *yr = y + blockIdx.x * (size_t)cols;
+    const unsigned t = threadIdx.x, c4 = cols / 4;
+    float v[4 * V], q = 0.0f;           // 4V floats of the row
+    // <<Load a row into registers, float4s or single floats>>
+    if (VEC) {
+    #pragma unroll
+        for (int i = 0; i < V; i++) {
+            unsigned j = t + i * BLOCK;
+            float4 f = j < c4 ? ((const float4 *)xr)[j]
+                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v[4 * i] = f.x, v[4 * i + 1] = f.y;
+            v[4 * i + 2] = f.z, v[4 * i + 3] = f.w;
+        }
+    } else {
+    #pragma unroll
+        for (int k = 0; k < 4 * V; k++) {
+            unsigned j = t + k * BLOCK;
+            v[k] = j < cols ? xr[j] : 0.0f;
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < 4 * V; k++) q += v[k] * v[k];
+    const float r = rsqrtf(block_sum<BLOCK>(q) / (float)cols + eps);
+    // <<Write the cached row times r and gamma>>
+    if (VEC) {
+    #pragma unroll
+        for (int i = 0; i < V; i++) {
+            unsigned j = t + i * BLOCK;
+            if (j >= c4) continue;
+            float4 gg = ((const float4 *)g)[j];
+            ((float4 *)yr)[j] = make_float4(
+                v[4 * i] * r * gg.x, v[4 * i + 1] * r * gg.y,
+                v[4 * i + 2] * r * gg.z, v[4 * i + 3] * r * gg.w);
+        }
+    } else {
+    #pragma unroll
+        for (int k = 0; k < 4 * V; k++) {
+            unsigned j = t + k * BLOCK;
+            if (j < cols) yr[j] = v[k] * r * g[j];
+        }
+    }
+}
+template <unsigned BLOCK, int V>
+static cudaError_t launch_rms_cached(const float *x, const float *g,
+                                     float *y, size_t rows, unsigned cols,
+                                     float eps, bool vec)
+{
+    BOOK_CLEAR_TO_LAUNCH();
+    if (vec)
+        rmsnorm_cached_kernel<BLOCK, V, true><<<(unsigned)rows, BLOCK>>>(
+            x, g, y, cols, eps);
+    else
+        rmsnorm_cached_kernel<BLOCK, V, false><<<(unsigned)rows, BLOCK>>>(
+            x, g, y, cols, eps);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t rmsnorm_cached(const float *x, const float *g,
+                                      float *y, size_t rows, size_t cols,
+                                      float eps)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
+    if (cols > 16384) return rmsnorm(x, g, y, rows, cols, eps);
+    bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16) &&
+               is_aligned(g, 16);
+    unsigned c = (unsigned)cols;   // the rule: see the text
+    if (c <= 1024) return launch_rms_cached<128, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 1536) return launch_rms_cached<128, 3>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 2048) return launch_rms_cached<256, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 3072) return launch_rms_cached<256, 3>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 4096) return launch_rms_cached<512, 2>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 6144) return launch_rms_cached<512, 3>(x, g, y, rows, c, eps,
+                                                    vec);
+    if (c <= 8192) return launch_rms_cached<1024, 2>(x, g, y, rows, c, eps,
+                                                     vec);
+    if (c <= 12288) return launch_rms_cached<1024, 3>(x, g, y, rows, c,
+                                                      eps, vec);
+    return launch_rms_cached<1024, 4>(x, g, y, rows, c, eps, vec);
+}
+
 // <<Wrong on purpose: the variance as E[x^2] - E[x]^2>>
 __global__ void layernorm_naive_kernel(const float *x, const float *g,
                                        const float *b, float *y,

@@ -36,7 +36,57 @@ static cudaError_t run(void *p)
     if (k->whole == 5)
         return softmax_whole_fused_pairs(k->x, k->y, k->rows * k->cols,
                                          k->work);
+    if (k->whole == 6)
+        return softmax_whole_resident(k->x, k->y, k->rows * k->cols,
+                                      k->work);
+    if (k->whole == 7)
+        return softmax_whole_resident_fast(k->x, k->y, k->rows * k->cols,
+                                           k->work);
     return k->fn(k->x, k->y, k->rows, k->cols);
+}
+
+// An experiment, not a launcher: the L2's persisting set-aside given to
+// the input through an access-policy window on the default stream, where
+// the launchers launch.  False (and nothing set) where the device or the
+// stream refuses.  hitRatio: the share of the window's lines that persist,
+// as much as the set-aside holds.
+static bool l2_window(const void *base, size_t bytes)
+{
+    int dev, most = 0;
+    BOOK_CHECK(cudaGetDevice(&dev));
+    BOOK_CHECK(cudaDeviceGetAttribute(
+        &most, cudaDevAttrMaxPersistingL2CacheSize, dev));
+    if (most <= 0 || cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                                        (size_t)most) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    cudaStreamAttrValue a = {};
+    a.accessPolicyWindow.base_ptr = (void *)base;
+    a.accessPolicyWindow.num_bytes = bytes;
+    a.accessPolicyWindow.hitRatio =
+        (float)(most < (double)bytes ? most / (double)bytes : 1.0);
+    a.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    a.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    if (cudaStreamSetAttribute(0, cudaStreamAttributeAccessPolicyWindow,
+                               &a) != cudaSuccess) {
+        (void)cudaGetLastError();
+        BOOK_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+        return false;
+    }
+    printf("L2 window: %zu bytes, %d persisting, hitRatio %.3f\n", bytes,
+           most, a.accessPolicyWindow.hitRatio);
+    return true;
+}
+// Everything back as it was: no window, no persisting lines, no set-aside.
+static void l2_window_off(void)
+{
+    cudaStreamAttrValue a = {};
+    a.accessPolicyWindow.num_bytes = 0;
+    BOOK_CHECK(cudaStreamSetAttribute(0, cudaStreamAttributeAccessPolicyWindow,
+                                      &a));
+    BOOK_CHECK(cudaCtxResetPersistingL2Cache());
+    BOOK_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
 }
 
 #ifdef HAVE_CUDNN_H
@@ -77,6 +127,54 @@ static cudaError_t run_cudnn(void *p)
 }
 #endif
 
+struct copy_ctx { void *dst; const void *src; size_t bytes; };
+static cudaError_t run_copy(void *p)
+{
+    copy_ctx *c = (copy_ctx *)p;
+    return cudaMemcpyAsync(c->dst, c->src, c->bytes,
+                           cudaMemcpyDeviceToDevice);
+}
+
+// The shapes CSV: small (launch-bound), odd and headline shapes, rows
+// (the cached row kernel) and whole arrays (the resident kernel, with a
+// cold L2 like the table's rows), each against a copy of the same bytes
+// timed the same way in the same run.
+static void other_shapes(float *x, float *y, void *work)
+{
+    static const struct {
+        const char *cls; size_t rows, cols; int whole;
+    } sh[] = {
+        {"small", 1, 4096, 0},      {"small", 64, 1024, 0},
+        {"small", 1, 4096, 7},      {"small", 1, 65536, 7},
+        {"odd", 1000, 1023, 0},     {"odd", 4097, 8191, 0},
+        {"odd", 1, 10000001, 7},    {"odd", 1, 10000001, 6},
+        {"headline", 8192, 8192, 0}, {"headline", 65536, 1024, 0},
+        {"headline", 1, 16777216, 7}, {"headline", 1, 16777216, 6},
+    };
+    FILE *f = bk_shapes_open("07-softmax");
+    for (const auto &s : sh) {
+        char shape[32];
+        snprintf(shape, sizeof shape, "%zux%zu", s.rows, s.cols);
+        size_t bytes = s.rows * s.cols * sizeof(float);
+        copy_ctx c = {y, x, bytes};
+        ctx k = {x, y, s.rows, s.cols, softmax_rows_cached, work, s.whole};
+        double us, ref_us;
+        if (s.whole) {
+            ref_us = 1e3 * bk_median_ms_cold(run_copy, &c, 30);
+            us = 1e3 * bk_median_ms_cold(run, &k, 30);
+        } else {
+            ref_us = 1e3 * bk_median_ms(run_copy, &c, 30);
+            us = 1e3 * bk_median_ms(run, &k, 30);
+        }
+        bk_shape_row(f, s.cls, shape,
+                     s.whole == 7   ? "whole-resident-fast"
+                     : s.whole == 6 ? "whole-resident"
+                                    : "cached",
+                     us, 2.0 * bytes / (us * 1e3), "GB/s", "copy", ref_us);
+    }
+    bk_csv_close(f);
+}
+
 static FILE *csv;
 static double copy_gbps;
 
@@ -89,10 +187,41 @@ static void report(const char *shape, const char *variant, size_t rows,
            shape, variant, rows, cols, ms, gbps, gbps / copy_gbps);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const size_t n = (size_t)8192 * 8192, bytes = n * sizeof(float);
     const size_t most = (size_t)1 << 28;     // the largest whole array
+    if (argc == 3 && !strcmp(argv[1], "--ncu")) {   // one launch, for ncu
+        static const struct { const char *name; int whole; } nv[] = {
+            {"whole", 3}, {"whole-fused", 4}, {"whole-resident", 6},
+            {"whole-resident-fast", 7}};
+        const size_t len = (size_t)1 << 24;
+        float *x, *y;
+        void *work;
+        BOOK_CHECK(cudaMalloc(&x, len * sizeof(float)));
+        BOOK_CHECK(cudaMalloc(&y, len * sizeof(float)));
+        BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+        bk_fill_random(x, len, -10, 10, 7);
+        for (const auto &v : nv)
+            if (!strcmp(argv[2], v.name)) {
+                ctx k = {x, y, 1, len, NULL, work, v.whole};
+                BOOK_CHECK(run(&k));
+                BOOK_CHECK(cudaDeviceSynchronize());
+                return 0;
+            }
+        fprintf(stderr, "bench --ncu: no variant %s\n", argv[2]);
+        return 1;
+    }
+    if (bk_shapes_only(argc, argv)) {
+        float *x, *y;
+        void *work;
+        BOOK_CHECK(cudaMalloc(&x, bytes));
+        BOOK_CHECK(cudaMalloc(&y, bytes));
+        BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+        bk_fill_random(x, n, -10, 10, 7);
+        other_shapes(x, y, work);
+        return 0;
+    }
     copy_gbps = bk_copy_gbps(bytes);
     csv = bk_csv_open("07-softmax",
                       "case,shape,variant,rows,cols,ms,gbps,of_copy");
@@ -136,10 +265,12 @@ int main(void)
 #endif
     }
     // The whole array: 2^24 floats (the rows 1x16777216/...), then 2^28.
-    static const int order[] = {1, 2, 3, 5, 4};
+    static const int order[] = {1, 2, 3, 5, 4, 6, 7};
     static const char *const wname[] = {"", "whole-simple", "whole-u4",
                                         "whole", "whole-fused",
-                                        "whole-fused-pairs"};
+                                        "whole-fused-pairs",
+                                        "whole-resident",
+                                        "whole-resident-fast"};
     const size_t whole = (size_t)1 << 24;
     for (size_t len = whole; len <= most; len <<= 4) {
         char shape[32];
@@ -149,6 +280,15 @@ int main(void)
             k.whole = w;
             report(shape, wname[w], 1, len, bk_median_ms_cold(run, &k, 30));
         }
+        // The L2 window, on 2^24 only: the two kernels and the fused one.
+        for (int w : {3, 4})
+            if (len == whole && l2_window(x, len * sizeof(float))) {
+                char name[48];
+                snprintf(name, sizeof name, "%s-l2window", wname[w]);
+                k.whole = w;
+                report(shape, name, 1, len, bk_median_ms_cold(run, &k, 30));
+                l2_window_off();
+            }
 #ifdef HAVE_CUDNN_H
         // cuDNN takes 35 ms on 2^24 (one instance of 2^24 channels); 2^28
         // would add half a second a run and say nothing new.
@@ -162,9 +302,10 @@ int main(void)
         }
 #endif
     }
+    bk_csv_close(csv);
+    other_shapes(x, y, work);
     BOOK_CHECK(cudaFree(x));
     BOOK_CHECK(cudaFree(y));
     BOOK_CHECK(cudaFree(work));
-    bk_csv_close(csv);
     return 0;
 }

@@ -132,6 +132,31 @@ static void bad_arguments_refused(void **s)
                      cudaErrorInvalidValue);
     assert_int_equal(rmsnorm(p, NULL, p, 2, 2, EPS), cudaErrorInvalidValue);
     assert_int_equal(rmsnorm(p, p, p, 2, 2, 0.0f), cudaErrorInvalidValue);
+    /* rmsnorm_cached: the same checks, whichever kernel the width picks. */
+    static const size_t rc_cols[] = {2, 1023, 8192, 16385};
+    for (int k = 0; k < 4; k++) {
+        size_t c = rc_cols[k];
+        assert_int_equal(rmsnorm_cached(NULL, p, p, 2, c, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(p, NULL, p, 2, c, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(p, p, NULL, 2, c, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(p, p, p, 2, c, 0.0f),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(p, p, p, 2, c, -1e-5f),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(p, p, p, 2, c, NAN),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(p, p, p, (size_t)1 << 32, c, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(p, p, p, SIZE_MAX / 2, c, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 0, c, EPS),
+                         cudaSuccess);
+        assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 3, 0, EPS),
+                         cudaSuccess);
+    }
     assert_int_equal(layernorm_naive_moments(p, p, NULL, p, 2, 2, EPS),
                      cudaErrorInvalidValue);
 }
@@ -140,7 +165,11 @@ static void bad_arguments_refused(void **s)
 
 enum { RANDOM, CONSTANT };
 
-/* Run launcher f (NLN = RMSNorm, NLN + 1 = the naive one) on rows x cols
+/* The launchers past ln_fns, by number. */
+enum { RMS = NLN, NAIVE = NLN + 1, RMS_CACHED = NLN + 2 };
+static int is_rms(int f) { return f == RMS || f == RMS_CACHED; }
+
+/* Run launcher f (RMS, NAIVE, RMS_CACHED or one of ln_fns) on rows x cols
  * values offset + U(-1, 1) (or constant rows), with x offset by xoff
  * floats; returns the number of rows with an element off by more than
  * tol (or not finite); tol < 0 means ATOL, and then failures are printed. */
@@ -166,8 +195,10 @@ static size_t run_ln(int f, size_t rows, size_t cols, double offset,
     tk_upload(db, b, cols);
     if (f < NLN)
         TK_CUDA(ln_fns[f](dx + xoff, dg, db, dy + xoff, rows, cols, EPS));
-    else if (f == NLN)
+    else if (f == RMS)
         TK_CUDA(rmsnorm(dx + xoff, dg, dy + xoff, rows, cols, EPS));
+    else if (f == RMS_CACHED)
+        TK_CUDA(rmsnorm_cached(dx + xoff, dg, dy + xoff, rows, cols, EPS));
     else
         TK_CUDA(layernorm_naive_moments(dx + xoff, dg, db, dy + xoff, rows,
                                         cols, EPS));
@@ -175,16 +206,17 @@ static size_t run_ln(int f, size_t rows, size_t cols, double offset,
     tk_download(y, dy + xoff, n);
     int quiet = tol >= 0;
     if (!quiet) tol = ATOL;
-    const char *name = f < NLN ? ln_names[f] : f == NLN ? "rmsnorm" : "naive";
+    const char *name = f < NLN ? ln_names[f] : f == RMS ? "rmsnorm"
+                       : f == RMS_CACHED ? "rmsnorm_cached" : "naive";
     size_t bad_rows = 0;
     for (size_t r = 0; r < rows; r++) {
         const float *xr = x + xoff + r * cols, *yr = y + r * cols;
-        if (f == NLN) rmsnorm_ref(xr, g, ref, cols, EPS);
+        if (is_rms(f)) rmsnorm_ref(xr, g, ref, cols, EPS);
         else layernorm_ref(xr, g, b, ref, cols, EPS);
         size_t bad = 0;
         for (size_t j = 0; j < cols; j++) {
             int ok = isfinite(yr[j]) && fabs(yr[j] - ref[j]) <= tol;
-            if (kind == CONSTANT && f != NLN) ok = ok && yr[j] == b[j];
+            if (kind == CONSTANT && !is_rms(f)) ok = ok && yr[j] == b[j];
             if (!ok && !quiet && bad < 3)
                 print_error("%s %zux%zu offset %g%s: row %zu col %zu is "
                             "%.9g, expected %.9g (seed %llu)\n", name, rows,
@@ -226,7 +258,47 @@ static void ln_two_pass(void **s) { (void)s; all_widths(0); }
 static void ln_welford(void **s) { (void)s; all_widths(1); }
 static void ln_welford_float4(void **s) { (void)s; all_widths(2); }
 static void ln_cached(void **s) { (void)s; all_widths(3); }
-static void ln_rmsnorm(void **s) { (void)s; all_widths(NLN); }
+static void ln_rmsnorm(void **s) { (void)s; all_widths(RMS); }
+
+/* The cached RMSNorm: every width of the others, each side of every
+ * boundary of its choice of block (1024, 1536, 2048, 3072, 4096, 6144,
+ * 8192, 12288), the widest it caches (16384, 16383 on the scalar path) and
+ * the first it sends to rmsnorm (16385, 16388), odd widths offset by 1 to
+ * 3 floats (the scalar path), and the float4 path offset by 4 floats. */
+static void ln_rmsnorm_cached(void **s)
+{
+    (void)s;
+    all_widths(RMS_CACHED);
+    if (tk_small()) return;
+    static const size_t wide[] = {1025, 1536, 1537, 2047, 2049, 3072, 3073,
+                                  6144, 6145, 16383, 16384, 16385, 16388};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++)
+        assert_int_equal(run_ln(RMS_CACHED, 5, wide[k], 0.5, RANDOM, 0, -1,
+                                1), 0);
+    for (size_t off = 1; off <= 4; off++)
+        assert_int_equal(run_ln(RMS_CACHED, 17, 4096 - off, 0.0, RANDOM,
+                                off, -1, 0), 0);
+    assert_int_equal(run_ln(RMS_CACHED, 17, 4096, 0.0, RANDOM, 4, -1, 0),
+                     0);
+    assert_int_equal(run_ln(RMS_CACHED, 4097, 1023, 0.0, RANDOM, 0, -1, 0),
+                     0);
+}
+
+/* A constant row c gives c / sqrt(c^2 + eps) times gamma; a zero row
+ * gives exactly 0. */
+static void rmsnorm_constant_rows(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t w[] = {1, 33, 1024, 4099, 8192};
+    size_t nw = tk_small() ? 3 : 5;
+    for (int f = RMS; f <= RMS_CACHED; f += RMS_CACHED - RMS)
+        for (size_t k = 0; k < nw; k++) {
+            assert_int_equal(run_ln(f, 5, w[k], 0.0, CONSTANT, 0, -1, 0), 0);
+            assert_int_equal(run_ln(f, 5, w[k], -3.5, CONSTANT, 0, -1, 0),
+                             0);
+        }
+}
 
 static void constant_rows_give_beta(void **s)
 {
@@ -247,8 +319,8 @@ static void naive_moments_cancel(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    assert_int_equal(run_ln(NLN + 1, 64, 4096, 0.0, RANDOM, 0, -1, 0), 0);
-    size_t wrong = run_ln(NLN + 1, 64, 4096, 1e4, RANDOM, 0, 0.05, 0);
+    assert_int_equal(run_ln(NAIVE, 64, 4096, 0.0, RANDOM, 0, -1, 0), 0);
+    size_t wrong = run_ln(NAIVE, 64, 4096, 1e4, RANDOM, 0, 0.05, 0);
     print_message("naive moments: %zu of 64 rows with offset 1e4 wrong\n",
                   wrong);
     assert_true(wrong >= 48);
@@ -266,6 +338,8 @@ int main(void)
         cmocka_unit_test(ln_welford_float4),
         cmocka_unit_test(ln_cached),
         cmocka_unit_test(ln_rmsnorm),
+        cmocka_unit_test(ln_rmsnorm_cached),
+        cmocka_unit_test(rmsnorm_constant_rows),
         cmocka_unit_test(constant_rows_give_beta),
         cmocka_unit_test(naive_moments_cancel),
     };
