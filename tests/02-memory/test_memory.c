@@ -12,20 +12,24 @@
 static size_t nsizes(void) { return tk_nsizes(10000001); }
 
 /* Copy n random floats from in + off to out + off; compare bit for bit. */
-static void copy_case(size_t n, size_t off, int round)
+/* n floats from din + off to dout + off_out. */
+static void copy_case(size_t n, size_t off, size_t off_out, int round)
 {
     uint64_t seed = tk_seed(round), st = seed;
-    size_t m = n + off;
-    float *h = tk_malloc(m * sizeof *h), *g = tk_malloc(n * sizeof *g);
+    size_t m = n + (off > off_out ? off : off_out);
+    float *h = tk_malloc(m * sizeof *h), *g = tk_malloc(m * sizeof *g);
     double *ref = tk_malloc(n * sizeof *ref);
     tk_fill(h, m, -1e3, 1e3, &st);
     for (size_t i = 0; i < n; i++) ref[i] = h[off + i];
     float *din = tk_dev_floats(m), *dout = tk_dev_floats(m);
     tk_upload(din, h, m);
-    TK_CUDA(mem_copy(din + off, dout + off, n));
+    TK_CUDA(mem_copy(din + off, dout + off_out, n));
     TK_CUDA(cudaDeviceSynchronize());
-    tk_download(g, dout + off, n);
-    assert_int_equal(tk_compare("mem_copy", g, ref, n, 0, 0, seed), 0);
+    tk_download(g, dout, m);
+    assert_int_equal(tk_compare("mem_copy", g + off_out, ref, n, 0, 0, seed),
+                     0);
+    for (size_t i = 0; i < m; i++)        /* nothing else written */
+        if (i < off_out || i >= off_out + n) assert_true(isnan(g[i]));
     tk_free(din); tk_free(dout);
     free(h); free(g); free(ref);
 }
@@ -36,9 +40,12 @@ static void copy_all_sizes(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            copy_case(tk_size(k), 0, round);
-            copy_case(tk_size(k), 1, round);   /* misaligned: the fallback */
-            copy_case(tk_size(k), 4, round);   /* 16-byte aligned again */
+            copy_case(tk_size(k), 0, 0, round);
+            for (size_t off = 1; off <= 3; off++)  /* a head, then float4 */
+                copy_case(tk_size(k), off, off, round);
+            copy_case(tk_size(k), 4, 4, round);   /* 16-byte aligned again */
+            copy_case(tk_size(k), 1, 2, round);   /* different: scalar */
+            copy_case(tk_size(k), 0, 3, round);
         }
 }
 
