@@ -236,3 +236,33 @@ extern "C" cudaError_t drift_soa(struct particles p, size_t n, float dt)
     drift_soa_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
     return cudaGetLastError();
 }
+
+// <<Drift particles stored as arrays, four a thread>>
+__global__ void drift_soa4_kernel(float *x, const float *vx, size_t n,
+                                  float dt)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x * 4 + threadIdx.x;
+    float a[4], v[4];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++) {   // all eight loads first
+        size_t j = i + u * blockDim.x;
+        a[u] = j < n ? x[j] : 0.0f;
+        v[u] = j < n ? vx[j] : 0.0f;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++) {
+        size_t j = i + u * blockDim.x;
+        if (j < n) x[j] = fmaf(v[u], dt, a[u]);
+    }
+}
+
+extern "C" cudaError_t drift_soa4(struct particles p, size_t n, float dt)
+{
+    if (n == 0) return cudaSuccess;
+    if (!p.x || !p.vx) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, 4 * (size_t)kMemBlock);
+    if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    drift_soa4_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
+    return cudaGetLastError();
+}

@@ -39,12 +39,13 @@ static cudaError_t run(void *p)
     case 6: return mem_chase(k->next, k->n, k->iters, k->pos);
     case 7: return cudaMemcpyAsync(k->b, k->a, k->n * sizeof(float),
                                    cudaMemcpyDeviceToDevice);
+    case 8: return drift_soa4(k->soa, k->n, 1e-3f);
     default: return drift_soa(k->soa, k->n, 1e-3f);
     }
 }
 
 // The shapes a user brings (02-memory-shapes.csv): the chapter's good
-// patterns, the float4 copy, the float4 read and the SoA drift, on small
+// patterns, the float4 copy, the float4 read and the SoA drifts, on small
 // arrays (bounded by launch), odd sizes (n mod 4 != 0, and for the copy
 // pointers one float past 16-byte alignment) and the headline size, each
 // against the ceiling that moves the same bytes in the same run: a
@@ -94,10 +95,12 @@ static void shapes(ctx k)
             k.which = 7;
             double ref = 1e3 * bk_median_ms(run, &k, 50);
             k.n = n;
-            k.which = 5;
-            double us = 1e3 * bk_median_ms(run, &k, 50);
-            bk_shape_row(f, s.cls, s.name, "drift_soa", us, 12e-3 * n / us,
-                         "GB/s", "copy", ref);
+            for (int w = 0; w < 2; w++) {
+                k.which = w ? 8 : 5;
+                double us = 1e3 * bk_median_ms(run, &k, 50);
+                bk_shape_row(f, s.cls, s.name, w ? "drift_soa4" : "drift_soa",
+                             us, 12e-3 * n / us, "GB/s", "copy", ref);
+            }
         }
     }
     bk_csv_close(f);
@@ -180,15 +183,18 @@ int main(int argc, char **argv)
     float *soa = k.b;                        // 8 arrays of 2^25 floats
     k.soa = {soa, soa + np, soa + 2 * np, soa + 3 * np, soa + 4 * np,
              soa + 5 * np, soa + 6 * np, soa + 7 * np};
-    double drift_gbps[2], drift_ms[2];
-    for (int w = 0; w < 2; w++) {
-        k.which = 4 + w;
+    // AoS, SoA, and SoA four particles a thread (run case 8).
+    static const char *drift_name[] = {"drift_aos", "drift_soa",
+                                       "drift_soa4"};
+    double drift_gbps[3], drift_ms[3];
+    for (int w = 0; w < 3; w++) {
+        k.which = w == 2 ? 8 : 4 + w;
         drift_ms[w] = bk_median_ms(run, &k, reps);
         drift_gbps[w] = 12.0 * np / (drift_ms[w] * 1e6);
     }
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < 3; w++)
         bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.1f,%.5f,%.3f,-,%.3f,-,-\n",
-               w ? "drift_soa" : "drift_aos", np, 12 * np, 2 * np,
+               drift_name[w], np, 12 * np, 2 * np,
                drift_ms[w], drift_gbps[w], 2.0 * np / (drift_ms[w] * 1e9),
                drift_gbps[w] / copy, drift_gbps[w] / drift_gbps[1]);
 

@@ -72,8 +72,10 @@ static void spot_check(const char *name, const float *in, const float *out,
 }
 
 // The shapes a user brings (03-transpose-shapes.csv): small matrices,
-// bounded by launch; odd sides, not multiples of 4 or of a tile, and a
-// matrix of 32 rows, half of the wide tile; the headline 16384^2.  The
+// bounded by launch; odd sides, not multiples of 4 or of a tile (an odd
+// number of columns misaligns the rows read, an odd number of rows those
+// written), and a matrix of 32 rows, half of the wide tile; the headline
+// 16384^2.  The
 // chapter's two best tiles against cuBLAS geam, and geam against a copy of
 // the same bytes, at each shape in the same run.  in and out hold 16384^2
 // floats.
@@ -82,7 +84,8 @@ static void shapes(ctx k)
     static const struct { const char *cls; size_t rows, cols; } sh[] = {
         {"small", 64, 64},         {"small", 256, 256},
         {"small", 1024, 1024},     {"odd", 1000, 1000},
-        {"odd", 4097, 8191},       {"odd", 8191, 4097},
+        {"odd", 4097, 8191},       {"odd", 16384, 16385},
+        {"odd", 16385, 16384},     {"odd", 16388, 16384},
         {"odd", 16383, 16385},     {"odd", 32, 4194304},
         {"headline", 16384, 16384},
     };
