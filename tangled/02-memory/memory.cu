@@ -38,8 +38,14 @@ extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n)
         return cudaErrorInvalidValue;
     if (ranges_overlap(in, n * sizeof(float), out, n * sizeof(float)))
         return cudaErrorInvalidValue;        // the kernel's __restrict__
-    if (!is_aligned(in, 16) || !is_aligned(out, 16))
-        return mem_copy_strided(in, out, n, 1, 0);
+    if (!is_aligned(in, 16) || !is_aligned(out, 16)) {
+        // <<Copy up to a 16-byte boundary, then align>>
+        size_t gap = (uintptr_t)in % 16, head = (16 - gap) / 4;   // floats
+        if (gap % 4 != 0 || gap != (uintptr_t)out % 16 || n <= head)
+            return mem_copy_strided(in, out, n, 1, 0);           // scalar
+        BOOK_TRY(mem_copy_strided(in, out, head, 1, 0));
+        return mem_copy(in + head, out + head, n - head);        // aligned now
+    }
     size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
@@ -62,10 +68,16 @@ __global__ void mem_read_sum_kernel(const float4 *__restrict__ in,
         }
         if (t < n % 4) s += __ldcg((const float *)in + 4 * n4 + t);
     }
-    // <<Add the warp's sum into the total>>
+    // <<Add the block's sum into the total>>
+    __shared__ float warp_sum[kMemBlock / 32];
     for (int d = 16; d > 0; d /= 2)
         s += __shfl_down_sync(0xffffffffu, s, d);
-    if (threadIdx.x % 32 == 0) atomicAdd(sum, s);
+    if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = s;
+    __syncthreads();                        // every warp's total is written
+    if (threadIdx.x == 0) {
+        for (unsigned w = 1; w < kMemBlock / 32; w++) s += warp_sum[w];
+        atomicAdd(sum, s);
+    }
 }
 extern "C" cudaError_t mem_read_sum(const float *in, size_t n,
                                     unsigned passes, float *sum)
@@ -75,6 +87,8 @@ extern "C" cudaError_t mem_read_sum(const float *in, size_t n,
     if (!in || !is_aligned(in, 16)) return cudaErrorInvalidValue;
     unsigned blocks;
     BOOK_TRY(mem_full_wave(&blocks));
+    size_t useful = ceil_div(n / 4 > 0 ? n / 4 : 1, kMemBlock);
+    if (useful < blocks) blocks = (unsigned)useful;   // no empty blocks
     BOOK_CLEAR_TO_LAUNCH();
     mem_read_sum_kernel<<<blocks, kMemBlock>>>((const float4 *)in, n,
                                                passes, sum);
@@ -220,5 +234,35 @@ extern "C" cudaError_t drift_soa(struct particles p, size_t n, float dt)
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     drift_soa_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
+    return cudaGetLastError();
+}
+
+// <<Drift particles stored as arrays, four a thread>>
+__global__ void drift_soa4_kernel(float *x, const float *vx, size_t n,
+                                  float dt)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x * 4 + threadIdx.x;
+    float a[4], v[4];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++) {   // all eight loads first
+        size_t j = i + u * blockDim.x;
+        a[u] = j < n ? x[j] : 0.0f;
+        v[u] = j < n ? vx[j] : 0.0f;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++) {
+        size_t j = i + u * blockDim.x;
+        if (j < n) x[j] = fmaf(v[u], dt, a[u]);
+    }
+}
+
+extern "C" cudaError_t drift_soa4(struct particles p, size_t n, float dt)
+{
+    if (n == 0) return cudaSuccess;
+    if (!p.x || !p.vx) return cudaErrorInvalidValue;
+    size_t grid = ceil_div(n, 4 * (size_t)kMemBlock);
+    if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    drift_soa4_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
     return cudaGetLastError();
 }

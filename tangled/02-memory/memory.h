@@ -33,6 +33,7 @@ struct particles {                // the same fields, one array each
 };
 cudaError_t drift_aos(struct particle *p, size_t n, float dt);
 cudaError_t drift_soa(struct particles p, size_t n, float dt);
+cudaError_t drift_soa4(struct particles p, size_t n, float dt);
 #ifdef __cplusplus
 }
 #endif

@@ -301,7 +301,7 @@ static cudaError_t resident_grid(K kernel, unsigned threads, size_t n,
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, kernel, (int)threads, 0));
     size_t g = (size_t)sms * (per_sm > 0 ? per_sm : 1);
-    size_t useful = ceil_div(n, 4 * (size_t)threads);  // >= 4 floats each
+    size_t useful = ceil_div(n, 4 * kUnroll * (size_t)threads);  // U float4s
     *grid = (unsigned)(g < useful ? g : (useful > 0 ? useful : 1));
     return cudaSuccess;
 }
@@ -375,6 +375,10 @@ reduce_last_block_kernel(const float *x, size_t n, float *partial,
 {
     __shared__ bool last;
     float acc = block_sum<BLOCK>(thread_partial<BLOCK, U, ReduceSum>(x, n));
+    if (gridDim.x == 1) {                 // the only block: no partials
+        if (threadIdx.x == 0) *out = acc;
+        return;
+    }
     if (threadIdx.x == 0) {
         partial[blockIdx.x] = acc;
         __threadfence();                  // the partial before the count

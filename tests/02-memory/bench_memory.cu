@@ -9,7 +9,9 @@
 //   02-memory-offset.csv       copy with a misaligned start
 //   02-memory-floors.csv       bytes and FLOPs floors of four kernels
 //   02-memory-device.csv       the device's sizes, from its properties
+//   02-memory-shapes.csv       the good patterns at the shapes a user brings
 // Bandwidth always counts the minimal bytes.  Buffers are 1 GiB.
+//   bench --shapes   writes only 02-memory-shapes.csv.
 #include "benchkit.h"
 #include "common/book.h"
 #include "02-memory/memory.h"
@@ -35,11 +37,76 @@ static cudaError_t run(void *p)
     case 3: return fma_peak(k->b, k->n, k->iters, 0.999f, 0.5f);
     case 4: return drift_aos(k->aos, k->n, 1e-3f);
     case 6: return mem_chase(k->next, k->n, k->iters, k->pos);
+    case 7: return cudaMemcpyAsync(k->b, k->a, k->n * sizeof(float),
+                                   cudaMemcpyDeviceToDevice);
+    case 8: return drift_soa4(k->soa, k->n, 1e-3f);
     default: return drift_soa(k->soa, k->n, 1e-3f);
     }
 }
 
-int main(void)
+// The shapes a user brings (02-memory-shapes.csv): the chapter's good
+// patterns, the float4 copy, the float4 read and the SoA drifts, on small
+// arrays (bounded by launch), odd sizes (n mod 4 != 0, and for the copy
+// pointers one float past 16-byte alignment) and the headline size, each
+// against the ceiling that moves the same bytes in the same run: a
+// cudaMemcpy of as many bytes for the copy, half the drift's 12 bytes a
+// particle for the drift (it reads 8 and writes 4), and benchkit's read
+// kernel for the read.  a and b hold 2^28 floats each.
+static void shapes(ctx k)
+{
+    float *a = k.a, *b = k.b;
+    static const struct {
+        const char *cls, *name; size_t n, off; unsigned what;
+    } sh[] = {   // what: 1 copy, 2 read, 4 drift
+        {"small", "2^10", 1 << 10, 0, 7},   {"small", "2^12", 1 << 12, 0, 3},
+        {"small", "2^14", 1 << 14, 0, 3},   {"small", "2^16", 1 << 16, 0, 7},
+        {"small", "2^20", 1 << 20, 0, 7},   {"odd", "2^20+1", (1 << 20) + 1, 0, 3},
+        {"odd", "10^7+3", 10000003, 0, 7},  {"odd", "10^7+3 at +1", 10000003, 1, 1},
+        {"headline", "2^25", 1 << 25, 0, 4}, {"headline", "2^28", 1 << 28, 0, 3},
+    };
+    FILE *f = bk_shapes_open("02-memory");
+    for (const auto &s : sh) {
+        size_t n = s.n, bytes = n * sizeof(float);
+        k.a = a + s.off;
+        k.b = b + s.off;
+        if (s.what & 1) {                   // copy: 8n bytes moved
+            k.n = n;
+            k.which = 7;
+            double ref = 1e3 * bk_median_ms(run, &k, 50);
+            k.which = 0;
+            double us = 1e3 * bk_median_ms(run, &k, 50);
+            bk_shape_row(f, s.cls, s.name, "mem_copy", us, 2e-3 * bytes / us,
+                         "GB/s", "copy", ref);
+        }
+        if (s.what & 2) {                   // read: 4n bytes
+            k.n = n;
+            k.which = 1;
+            k.passes = 1;
+            double ref = 1e-3 * bytes / bk_read_gbps(bytes);
+            double us = 1e3 * bk_median_ms(run, &k, 50);
+            bk_shape_row(f, s.cls, s.name, "mem_read", us, 1e-3 * bytes / us,
+                         "GB/s", "read", ref);
+        }
+        if (s.what & 4) {                   // drift: 12n bytes
+            k.soa = {b, b + n, b + 2 * n, b + 3 * n, b + 4 * n, b + 5 * n,
+                     b + 6 * n, b + 7 * n};
+            k.b = b + 6 * n;                // the copy's 6n bytes: a -> b
+            k.n = 6 * n / sizeof(float);
+            k.which = 7;
+            double ref = 1e3 * bk_median_ms(run, &k, 50);
+            k.n = n;
+            for (int w = 0; w < 2; w++) {
+                k.which = w ? 8 : 5;
+                double us = 1e3 * bk_median_ms(run, &k, 50);
+                bk_shape_row(f, s.cls, s.name, w ? "drift_soa4" : "drift_soa",
+                             us, 12e-3 * n / us, "GB/s", "copy", ref);
+            }
+        }
+    }
+    bk_csv_close(f);
+}
+
+int main(int argc, char **argv)
 {
     const size_t n = (size_t)1 << 28, bytes = n * sizeof(float);
     const int reps = 25;
@@ -62,6 +129,10 @@ int main(void)
     bk_fill_random(k.a, n, -1, 1, 1);
     bk_fill_random(k.b, n, -1, 1, 2);
     BOOK_CHECK(cudaMemset(k.sum, 0, sizeof(float)));
+    if (bk_shapes_only(argc, argv)) {
+        shapes(k);
+        return 0;
+    }
 
     // Columns ns and inflight_sm belong to the latency rows (- elsewhere).
     FILE *f = bk_csv_open("02-memory",
@@ -112,15 +183,18 @@ int main(void)
     float *soa = k.b;                        // 8 arrays of 2^25 floats
     k.soa = {soa, soa + np, soa + 2 * np, soa + 3 * np, soa + 4 * np,
              soa + 5 * np, soa + 6 * np, soa + 7 * np};
-    double drift_gbps[2], drift_ms[2];
-    for (int w = 0; w < 2; w++) {
-        k.which = 4 + w;
+    // AoS, SoA, and SoA four particles a thread (run case 8).
+    static const char *drift_name[] = {"drift_aos", "drift_soa",
+                                       "drift_soa4"};
+    double drift_gbps[3], drift_ms[3];
+    for (int w = 0; w < 3; w++) {
+        k.which = w == 2 ? 8 : 4 + w;
         drift_ms[w] = bk_median_ms(run, &k, reps);
         drift_gbps[w] = 12.0 * np / (drift_ms[w] * 1e6);
     }
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < 3; w++)
         bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.1f,%.5f,%.3f,-,%.3f,-,-\n",
-               w ? "drift_soa" : "drift_aos", np, 12 * np, 2 * np,
+               drift_name[w], np, 12 * np, 2 * np,
                drift_ms[w], drift_gbps[w], 2.0 * np / (drift_ms[w] * 1e9),
                drift_gbps[w] / copy, drift_gbps[w] / drift_gbps[1]);
 
@@ -230,6 +304,7 @@ int main(void)
     bk_row(f, "clock_mhz,%d\n", clock_khz / 1000);
     bk_row(f, "fp32_peak_tflops,%.2f\n", peak_tflops);
     bk_csv_close(f);
+    shapes(k);
 
     BOOK_CHECK(cudaFree(k.a));
     BOOK_CHECK(cudaFree(k.b));

@@ -12,20 +12,24 @@
 static size_t nsizes(void) { return tk_nsizes(10000001); }
 
 /* Copy n random floats from in + off to out + off; compare bit for bit. */
-static void copy_case(size_t n, size_t off, int round)
+/* n floats from din + off to dout + off_out. */
+static void copy_case(size_t n, size_t off, size_t off_out, int round)
 {
     uint64_t seed = tk_seed(round), st = seed;
-    size_t m = n + off;
-    float *h = tk_malloc(m * sizeof *h), *g = tk_malloc(n * sizeof *g);
+    size_t m = n + (off > off_out ? off : off_out);
+    float *h = tk_malloc(m * sizeof *h), *g = tk_malloc(m * sizeof *g);
     double *ref = tk_malloc(n * sizeof *ref);
     tk_fill(h, m, -1e3, 1e3, &st);
     for (size_t i = 0; i < n; i++) ref[i] = h[off + i];
     float *din = tk_dev_floats(m), *dout = tk_dev_floats(m);
     tk_upload(din, h, m);
-    TK_CUDA(mem_copy(din + off, dout + off, n));
+    TK_CUDA(mem_copy(din + off, dout + off_out, n));
     TK_CUDA(cudaDeviceSynchronize());
-    tk_download(g, dout + off, n);
-    assert_int_equal(tk_compare("mem_copy", g, ref, n, 0, 0, seed), 0);
+    tk_download(g, dout, m);
+    assert_int_equal(tk_compare("mem_copy", g + off_out, ref, n, 0, 0, seed),
+                     0);
+    for (size_t i = 0; i < m; i++)        /* nothing else written */
+        if (i < off_out || i >= off_out + n) assert_true(isnan(g[i]));
     tk_free(din); tk_free(dout);
     free(h); free(g); free(ref);
 }
@@ -36,9 +40,12 @@ static void copy_all_sizes(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nsizes(); k++) {
-            copy_case(tk_size(k), 0, round);
-            copy_case(tk_size(k), 1, round);   /* misaligned: the fallback */
-            copy_case(tk_size(k), 4, round);   /* 16-byte aligned again */
+            copy_case(tk_size(k), 0, 0, round);
+            for (size_t off = 1; off <= 3; off++)  /* a head, then float4 */
+                copy_case(tk_size(k), off, off, round);
+            copy_case(tk_size(k), 4, 4, round);   /* 16-byte aligned again */
+            copy_case(tk_size(k), 1, 2, round);   /* different: scalar */
+            copy_case(tk_size(k), 0, 3, round);
         }
 }
 
@@ -177,7 +184,7 @@ static void fma_peak_exact(void **s)
     free(g);
 }
 
-/* Both layouts against x + vx * dt rounded once; AoS keeps other fields. */
+/* Both layouts against x + vx * dt rounded once; the other fields kept. */
 static void drift_case(size_t n, int round)
 {
     const float dt = 0.01f;
@@ -197,8 +204,6 @@ static void drift_case(size_t n, int round)
     struct particles p = {dsoa, dsoa + n, dsoa + 2 * n, dsoa + 3 * n,
                           dsoa + 4 * n, dsoa + 5 * n, dsoa + 6 * n,
                           dsoa + 7 * n};
-    TK_CUDA(drift_soa(p, n, dt));
-    TK_CUDA(cudaDeviceSynchronize());
     size_t bad = 0;
     tk_download(g, daos, nf);
     for (size_t i = 0; i < n; i++)
@@ -208,12 +213,18 @@ static void drift_case(size_t n, int round)
                 print_error("drift_aos particle %zu field %d (seed %llu)\n",
                             i, f, (unsigned long long)seed);
         }
-    tk_download(g, dsoa, nf);
-    for (size_t i = 0; i < n; i++) {
-        float want = fmaf(h[8 * i + 3], dt, h[8 * i]);
-        if (memcmp(&want, &g[i], sizeof want) != 0 && bad++ < 5)
-            print_error("drift_soa particle %zu (seed %llu)\n", i,
-                        (unsigned long long)seed);
+    for (int v = 0; v < 2; v++) {          /* drift_soa, drift_soa4 */
+        tk_upload(dsoa, col, nf);
+        TK_CUDA((v ? drift_soa4 : drift_soa)(p, n, dt));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(g, dsoa, nf);
+        for (size_t i = 0; i < nf; i++) {
+            float want = i < n ? fmaf(h[8 * i + 3], dt, h[8 * i]) : col[i];
+            if (memcmp(&want, &g[i], sizeof want) != 0 && bad++ < 5)
+                print_error("%s float %zu of %zu (seed %llu)\n",
+                            v ? "drift_soa4" : "drift_soa", i, nf,
+                            (unsigned long long)seed);
+        }
     }
     assert_int_equal(bad, 0);
     tk_free(daos); tk_free(dsoa);
@@ -224,8 +235,8 @@ static void drift_both_layouts(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    static const size_t ns[] = {1, 33, 1000, 1000001};
-    size_t k = tk_small() ? 3 : 4;
+    static const size_t ns[] = {1, 33, 1025, 4097, 1000001};
+    size_t k = tk_small() ? 3 : 5;
     for (int round = 0; round < 2; round++)
         for (size_t i = 0; i < k; i++) drift_case(ns[i], round);
 }
@@ -367,6 +378,7 @@ static void null_pointers_refused(void **s)
                      cudaErrorInvalidValue);
     assert_int_equal(drift_aos(NULL, 10, 0.1f), cudaErrorInvalidValue);
     assert_int_equal(drift_soa(none, 10, 0.1f), cudaErrorInvalidValue);
+    assert_int_equal(drift_soa4(none, 10, 0.1f), cudaErrorInvalidValue);
     size_t *q = (size_t *)(uintptr_t)256;
     assert_int_equal(mem_chase(NULL, 10, 1, q), cudaErrorInvalidValue);
     assert_int_equal(mem_chase(q, 10, 1, NULL), cudaErrorInvalidValue);
@@ -389,6 +401,7 @@ static void empty_sizes_do_nothing(void **s)
     assert_int_equal(fma_peak(NULL, 0, 10, 1.0f, 0.0f), cudaSuccess);
     assert_int_equal(drift_aos(NULL, 0, 0.1f), cudaSuccess);
     assert_int_equal(drift_soa(none, 0, 0.1f), cudaSuccess);
+    assert_int_equal(drift_soa4(none, 0, 0.1f), cudaSuccess);
     size_t *q = (size_t *)(uintptr_t)256;
     assert_int_equal(mem_chase(q, 10, 0, q), cudaSuccess);   /* no steps */
 }

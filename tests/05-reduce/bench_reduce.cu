@@ -3,7 +3,9 @@
 // far beyond the 60 MB L2) and on 2^20, beside the streaming-read ceiling
 // and CUB's DeviceReduce::Sum measured in the same run; the determinism of
 // the finishes over 20 runs; the accuracy of four summation orders over
-// 10^8 floats against a double sum.  Writes three CSV files.
+// 10^8 floats against a double sum; the shapes a user brings.  Writes four
+// CSV files.
+//   bench --shapes   writes only 05-reduce-shapes.csv.
 #include <cub/cub.cuh>
 #include <cmath>
 #include <cstring>
@@ -69,7 +71,44 @@ static const variant orders[] = {
     {"compensated", "", reduce_compensated},
 };
 
-int main(void)
+// The shapes a user brings (05-reduce-shapes.csv): small sums, bounded by
+// launches; odd sizes (n mod 4 != 0, and a pointer off 16-byte alignment,
+// which step 7 hands to step 6); the headline 2^28.  The chapter's best
+// sums, step 7 (two launches) and the last block done (one), against CUB at
+// the same n in the same run.  x holds at least 2^28 + 1 floats.
+static void shapes(ctx c)
+{
+    const float *x = c.x;
+    static const struct {
+        const char *cls, *name; size_t n, off;
+    } sh[] = {
+        {"small", "2^10", 1 << 10, 0},    {"small", "2^12", 1 << 12, 0},
+        {"small", "2^14", 1 << 14, 0},    {"small", "2^16", 1 << 16, 0},
+        {"small", "2^20", 1 << 20, 0},    {"odd", "2^20+1", (1 << 20) + 1, 0},
+        {"odd", "10^7+3", 10000003, 0},   {"odd", "10^7+3 at x+1", 10000003, 1},
+        {"headline", "2^28", N28, 0},
+    };
+    const variant best[] = {
+        {"float4", "", reduce_float4},
+        {"last_block", "", reduce_last_block},
+    };
+    FILE *f = bk_shapes_open("05-reduce");
+    for (const auto &s : sh) {
+        c.x = x + s.off;
+        c.n = s.n;
+        double cub_us = 1e3 * bk_median_ms(run_cub, &c, 50);
+        for (const variant &v : best) {
+            c.fn = v.fn;
+            if (s.off && v.fn == reduce_last_block) continue;  // refuses it
+            double us = 1e3 * bk_median_ms(run_fn, &c, 50);
+            bk_shape_row(f, s.cls, s.name, v.name, us, 4e-3 * s.n / us,
+                         "GB/s", "cub", cub_us);
+        }
+    }
+    bk_csv_close(f);
+}
+
+int main(int argc, char **argv)
 {
     float *x, *out;
     void *work;
@@ -82,6 +121,10 @@ int main(void)
     ctx c = {x, N28, out, work, NULL, NULL, 0};
     BOOK_CHECK(cub::DeviceReduce::Sum(NULL, c.cub_bytes, x, out, (int64_t)N28));
     BOOK_CHECK(cudaMalloc(&c.cub_tmp, c.cub_bytes));
+    if (bk_shapes_only(argc, argv)) {
+        shapes(c);
+        return 0;
+    }
 
     double read28 = bk_read_gbps(N28 * 4), read20 = bk_read_gbps(N20 * 4);
     timing cub = time_both(c, run_cub, 30);
@@ -158,6 +201,7 @@ int main(void)
         row(orders[v].name, r, bounds[v]);
     }
     bk_csv_close(a);
+    shapes(c);
     BOOK_CHECK(cudaFree(c.cub_tmp));
     BOOK_CHECK(cudaFree(work));
     BOOK_CHECK(cudaFree(out));
