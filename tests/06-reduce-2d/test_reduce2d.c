@@ -11,25 +11,38 @@ static const double U = 0x1p-24;
 
 static const size_t shapes[][2] = {
     {1, 1}, {33, 65}, {1, 1000000}, {1000000, 1}, {1u << 20, 32},
-    {32, 1u << 20}, {8192, 8192}};
+    {32, 1u << 20}, {8192, 8192},
+    /* odd and edge widths for the in-flight variants' paths: slabs of
+     * float4s (cols <= 128) and of floats (cols <= 32), a thread down the
+     * rows (65536 units or more), and the shapes in between */
+    {255, 257}, {1000, 3}, {100000, 31}, {100001, 128}, {4097, 124},
+    {1000003, 33}, {3, 300001}, {7, 262144}, {2, 262148}, {257, 65540},
+    {64, 262144}, {65, 262144},
+    {31, 1025}, {1025, 31}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 /* Under the sanitizer (slow) smaller shapes of the same kinds. */
 static const size_t small_shapes[][2] = {
     {1, 1}, {33, 65}, {1, 5000}, {5000, 1}, {3000, 32}, {32, 3000},
-    {40, 2048}};
-static size_t nshapes(void) { return NSHAPES; }
+    {40, 2048}, {255, 257}, {1000, 3}, {3001, 31}, {3001, 128}, {3, 70001},
+    {2, 262148}, {31, 1025}, {1025, 31}};
+#define NSMALL (sizeof small_shapes / sizeof small_shapes[0])
+static size_t nshapes(void) { return tk_small() ? NSMALL : NSHAPES; }
 static size_t shape(size_t k, int dim)
 {
     return tk_small() ? small_shapes[k][dim] : shapes[k][dim];
 }
 
-struct variant { const char *name; rowcol_fn fn; int by_rows; };
+/* zeroed: needs a workspace set to zero once (and leaves it zero: the
+ * test runs it twice on one zeroing and checks the second result). */
+struct variant { const char *name; rowcol_fn fn; int by_rows, zeroed; };
 static const struct variant variants[] = {
-    {"row_sums_warp", row_sums_warp, 1},
-    {"row_sums_block", row_sums_block, 1},
-    {"row_sums", row_sums, 1},
-    {"col_sums_block_per_column", col_sums_block_per_column, 0},
-    {"col_sums", col_sums, 0},
+    {"row_sums_warp", row_sums_warp, 1, 0},
+    {"row_sums_block", row_sums_block, 1, 0},
+    {"row_sums", row_sums, 1, 0},
+    {"row_sums_in_flight", row_sums_in_flight, 1, 0},
+    {"col_sums_block_per_column", col_sums_block_per_column, 0, 0},
+    {"col_sums", col_sums, 0, 0},
+    {"col_sums_in_flight", col_sums_in_flight, 0, 1},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -65,7 +78,9 @@ static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
     double *mag = tk_malloc(most * sizeof *mag);
     float *da = tk_dev_floats(n + offset), *dout = tk_dev_floats(most);
     tk_upload(da, a, n + offset);
-    size_t wb = col_sums_workspace_bytes(rows, cols);
+    size_t wb = col_sums_in_flight_workspace_bytes(rows, cols);
+    if (wb < col_sums_workspace_bytes(rows, cols))
+        wb = col_sums_workspace_bytes(rows, cols);
     if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
     void *work;
     work = tk_dev_bytes(wb);
@@ -73,6 +88,12 @@ static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
         int by_rows = variants[v].by_rows;
         size_t m = by_rows ? rows : cols, len = by_rows ? cols : rows;
         reference(a + offset, rows, cols, by_rows, ref, mag);
+        if (variants[v].zeroed) {
+            TK_CUDA(cudaMemset(work, 0, wb));
+            tk_poison(dout, most * sizeof(float));
+            TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
+        } else
+            tk_poison(work, wb);       /* the others need no zeroing */
         tk_poison(dout, most * sizeof(float));
         TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
         TK_CUDA(cudaDeviceSynchronize());
@@ -121,6 +142,10 @@ static void rows_and_columns_misaligned(void **s)
     check_shape(33, 64, 1, 1, 0);
     check_shape(1000, 1024, 1, 0, 1);
     check_shape(64, 4096, 1, 1, 1);
+    check_shape(100000, 32, 1, 0, 0);   /* slabs of floats */
+    check_shape(4097, 128, 1, 1, 0);    /* too wide for those: col_sums */
+    check_shape(5, 300000, 1, 0, 1);    /* a thread down the rows, floats */
+    check_shape(100000, 8, 3, 1, 1);
 }
 
 /* Dot products over the book's ladder of sizes (testkit), up to 2^28. */
@@ -200,6 +225,12 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(row_sums(p, 4, 0, p, w), cudaErrorInvalidValue);
     assert_int_equal(col_sums(p, 0, 4, p, w), cudaErrorInvalidValue);
     assert_int_equal(col_sums(p, 4, 4, p, NULL), cudaErrorInvalidValue);
+    assert_int_equal(col_sums_in_flight(p, 4, 4, p, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(col_sums_in_flight(p, 0, 4, p, w), cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(p, 4, 0, p, w), cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(NULL, 0, 4, NULL, NULL), cudaSuccess);
+    assert_int_equal(col_sums_in_flight(NULL, 4, 0, NULL, NULL), cudaSuccess);
     assert_int_equal(dot(p, NULL, 4, p, w), cudaErrorInvalidValue);
     assert_int_equal(dot(p, p, 4, p, NULL), cudaErrorInvalidValue);
     assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL), cudaSuccess);
@@ -213,6 +244,10 @@ static void workspace_bounds(void **s)
     assert_true(col_sums_workspace_bytes(1000000, 1) >= 4 * 4096);
     assert_true(col_sums_workspace_bytes(1, 1000000) >= 4 * 1000000);
     assert_true(col_sums_workspace_bytes(32, 1u << 20) <= 4 * 32 << 20);
+    assert_true(col_sums_in_flight_workspace_bytes(1u << 20, 128) >=
+                256 + 4 * 4096 * 128);
+    assert_true(col_sums_in_flight_workspace_bytes(8192, 8192) >=
+                256 + col_sums_workspace_bytes(8192, 8192));
     assert_true(dot_workspace_bytes() >= 4 * 4096);
     assert_true(row_sums_workspace_bytes() >= 4 * 4096);
 }
