@@ -134,7 +134,10 @@ extern "C" cudaError_t madd_float4(const float *a, const float *b, float *c,
                                    size_t rows, size_t cols)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
-    if (!a || !b || !c) return cudaErrorInvalidValue;
+    if (!a || !b || !c || rows > SIZE_MAX / cols)
+        return cudaErrorInvalidValue;
+    if (cols < 128)                    // narrower than a warp's reach: its
+        return vadd_float4(a, b, c, rows * cols);   // packed rows, a vector
     if (cols % 4 == 0 && is_aligned(a, 16) && is_aligned(b, 16) &&
         is_aligned(c, 16))
         return madd_wide_launch<float4, 1>(a, b, c, rows, cols);

@@ -8,8 +8,8 @@ static const unsigned kBlock2d = 256;          // threads per block
 static const size_t kMaxBlocks2d = 2147483647u;
 static const size_t kMaxChunkBlocks = 4096;    // column sums: row chunks
 // Loads in flight a thread, and grids, of the in-flight variants.
-static const unsigned kRowsInFlight = 4;       // rows a thread
-static const size_t kRowWaves = 4;             // grid: waves of blocks
+static const unsigned kRowsInFlight = 2;       // rows a thread
+static const size_t kRowWaves = 8;             // grid: waves of blocks
 static const unsigned kSlabBlock = 1024;       // threads a slab block
 static const unsigned kSlabLoads = 4;          // rows a thread at a time
 static const unsigned kWideLoads = 8;          // rows a thread at a time
@@ -373,6 +373,16 @@ extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
                                                    kRowWaves);
 }
 
+// <<A column of a shared-memory table, added by one warp>>
+// Column c of the n-row table s (row stride ld), added by one warp.
+__device__ __forceinline__ float column_sum_warp(const float *s, unsigned n,
+                                                 unsigned ld, unsigned c)
+{
+    float t = 0.0f;
+    for (unsigned q = threadIdx.x % 32; q < n; q += 32) t += s[q * ld + c];
+    return warp_sum(t);
+}
+
 // <<Column sums: slabs of rows in registers, the last block finishes>>
 template <class V, unsigned BLOCK, unsigned R>
 __global__ void __launch_bounds__(BLOCK)
@@ -380,7 +390,9 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
                 float *partial, unsigned *counter, float *out)
 {
     constexpr unsigned w = sizeof(V) / 4;
-    __shared__ float s[BLOCK / 32 * 128];      // a warp's columns each
+    constexpr unsigned kTable = BLOCK / 32 * 129 > 2 * BLOCK
+                                    ? BLOCK / 32 * 129 : 2 * BLOCK;
+    __shared__ float s[kTable];                // see below
     __shared__ bool last;
     const size_t units = cols / w;
     const size_t per = rows / gridDim.x + (rows % gridDim.x != 0);
@@ -405,16 +417,17 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
     #pragma unroll
         for (unsigned j = 0; j < w; j++)
             acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
-    const unsigned lane = threadIdx.x % 32, cw = bx * w;  // columns a warp
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const unsigned cw = bx * w, ld = cw + 1;       // columns a warp, padded
     if (lane < bx)
-        for (unsigned j = 0; j < w; j++)
-            s[threadIdx.x / 32 * cw + lane * w + j] = acc[j];
+        for (unsigned j = 0; j < w; j++) s[warp * ld + lane * w + j] = acc[j];
     __syncthreads();
-    if (threadIdx.x < cols) {                      // cols <= cw <= 128
-        float t = 0.0f;
-        for (unsigned q = 0; q < BLOCK / 32; q++) t += s[q * cw + threadIdx.x];
-        partial[blockIdx.x * cols + threadIdx.x] = t;
-        __threadfence();                           // the partial, then the count
+    for (unsigned c = warp; c < cols; c += BLOCK / 32) {  // a warp a column
+        float t = column_sum_warp(s, BLOCK / 32, ld, c);
+        if (lane == 0) {
+            partial[blockIdx.x * cols + c] = t;
+            __threadfence();                       // the partial, then the count
+        }
     }
     __syncthreads();
     // <<The last block done adds the slabs' partials>>
@@ -425,23 +438,22 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
     const unsigned groups = BLOCK / cw, col = threadIdx.x % cw;
     float t = 0.0f;
     if (col < cols)
+    #pragma unroll 8
         for (size_t k = threadIdx.x / cw; k < gridDim.x; k += groups)
             t += __ldcg(&partial[k * cols + col]);
-    s[threadIdx.x] = t;
+    s[threadIdx.x / cw * ld + col] = t;
     __syncthreads();
-    if (threadIdx.x < cols) {
-        for (unsigned g = 1; g < groups; g++) t += s[g * cw + threadIdx.x];
-        out[threadIdx.x] = t;
+    for (unsigned c = warp; c < cols; c += BLOCK / 32) {
+        t = column_sum_warp(s, groups, ld, c);
+        if (lane == 0) out[c] = t;
     }
     if (threadIdx.x == 0) *counter = 0;            // ready for the next call
 }
 template <class V, unsigned BLOCK, unsigned R>
 static cudaError_t col_slab_launch(const float *a, size_t rows, size_t cols,
-                                   float *out, void *work)
+                                   float *out, void *work, size_t grid)
 {
     unsigned bx = pow2_at_most_32(cols / width_of<V>());
-    size_t grid;
-    BOOK_TRY(resident_blocks(BLOCK, &grid));
     if (grid > ceil_div(rows, BLOCK / bx)) grid = ceil_div(rows, BLOCK / bx);
     if (grid > kMaxChunkBlocks) grid = kMaxChunkBlocks;
     BOOK_CLEAR_TO_LAUNCH();
@@ -501,11 +513,14 @@ extern "C" cudaError_t col_sums_in_flight(const float *a, size_t rows,
     if (!a || !out || !work || rows == 0) return cudaErrorInvalidValue;
     bool vec = cols % 4 == 0 && is_aligned(a, 16);
     size_t units = vec ? cols / 4 : cols;
-    if (units <= 32)
+    if (units <= 32) {
+        size_t grid;                           // one wave of blocks
+        BOOK_TRY(resident_blocks(kSlabBlock, &grid));
         return vec ? col_slab_launch<float4, kSlabBlock, kSlabLoads>(
-                         a, rows, cols, out, work)
+                         a, rows, cols, out, work, grid)
                    : col_slab_launch<float, kSlabBlock, kSlabLoads>(
-                         a, rows, cols, out, work);
+                         a, rows, cols, out, work, grid);
+    }
     if (units >= 65536 && rows <= 64)
         return vec ? col_wide_launch<float4, kWideLoads>(a, rows, cols, out)
                    : col_wide_launch<float, kWideLoads>(a, rows, cols, out);

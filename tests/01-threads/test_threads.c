@@ -4,6 +4,7 @@
 #include "testkit.h"
 #include "01-threads/threads.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,6 +318,8 @@ static void null_pointers_refused(void **s)
     assert_int_equal(madd_float4(NULL, p, p, 2, 4), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(p, NULL, p, 2, 4), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(p, p, NULL, 3, 3), cudaErrorInvalidValue);
+    /* rows * cols past the top of size_t: refused, never wrapped */
+    assert_int_equal(madd_float4(p, p, p, SIZE_MAX / 2, 4), cudaErrorInvalidValue);
     assert_int_equal(saxpy(1.0f, NULL, p, 10), cudaErrorInvalidValue);
     assert_int_equal(vadd_wrong_floor(NULL, p, p, 10), cudaErrorInvalidValue);
 }
