@@ -8,7 +8,8 @@ static const unsigned kBlock2d = 256;          // threads per block
 static const size_t kMaxBlocks2d = 2147483647u;
 static const size_t kMaxChunkBlocks = 4096;    // column sums: row chunks
 // Loads in flight a thread, and grids, of the in-flight variants.
-static const size_t kRowWaves = 4;             // grid: waves of blocks
+static const unsigned kRowsInFlight = 2;       // rows a thread
+static const size_t kRowWaves = 8;             // grid: waves of blocks
 static const unsigned kSlabBlock = 1024;       // threads a slab block
 static const unsigned kSlabLoads = 4;          // rows a thread at a time
 static const unsigned kWideLoads = 8;          // rows a thread at a time
@@ -304,34 +305,32 @@ extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,
 }
 
 // <<Row sums: several rows a thread in flight>>
-template <class V, unsigned L>
+template <class V, unsigned R>
 __global__ void __launch_bounds__(kBlock2d)
-row_flight_kernel(const float *a, size_t rows, size_t units, float *out)
+row_flight_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
+                  float *out)
 {
-    const unsigned lane = threadIdx.x % 32, sub = lane % L;
+    const unsigned lane = threadIdx.x % 32, sub = lane % lanes;
+    const size_t per = 32 / lanes;             // rows a warp reads at once
     size_t warp = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
-    size_t step = (size_t)gridDim.x * kBlock2d;   // 32 rows a warp
+    size_t step = (size_t)gridDim.x * (kBlock2d / 32) * per * R;
     const V *v = reinterpret_cast<const V *>(a);
-    for (size_t base = warp * 32; base < rows; base += step) {
-        const size_t first = base + lane / L * L;  // the group's L rows
-        float acc[L] = {};
-        for (size_t c = sub; c < units; c += L)
+    for (size_t first = warp * per * R; first < rows; first += step) {
+        float acc[R] = {};
+        for (size_t c = sub; c < units; c += lanes)
 #pragma unroll
-            for (unsigned k = 0; k < L; k++)     // L loads, then the adds
-                if (first + k < rows)
-                    acc[k] += sum_of(v[(first + k) * units + c]);
-        // <<Reduce-scatter the group's rows; lane l holds row base + l>>
-        #pragma unroll
-        for (unsigned o = L / 2; o > 0; o /= 2) {
-            const bool upper = sub & o;
-        #pragma unroll
-            for (unsigned j = 0; j < o; j++) {
-                float give = upper ? acc[j] : acc[j + o];
-                float keep = upper ? acc[j + o] : acc[j];
-                acc[j] = keep + __shfl_xor_sync(0xffffffffu, give, o);
+            for (unsigned k = 0; k < R; k++) {  // R loads, then the adds
+                size_t row = first + k * per + lane / lanes;
+                if (row < rows) acc[k] += sum_of(v[row * units + c]);
             }
+        // <<Add each row's lanes and write its sum>>
+        #pragma unroll
+        for (unsigned k = 0; k < R; k++) {
+            for (unsigned o = lanes / 2; o > 0; o /= 2)
+                acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], o);
+            size_t row = first + k * per + lane / lanes;
+            if (row < rows && sub == 0) out[row] = acc[k];
         }
-        if (base + lane < rows) out[base + lane] = acc[0];
     }
 }
 static cudaError_t resident_blocks(unsigned threads, size_t *blocks)
@@ -346,30 +345,18 @@ static cudaError_t resident_blocks(unsigned threads, size_t *blocks)
     return cudaSuccess;
 }
 
-template <class V, unsigned L>
-static void row_flight_start(const float *a, size_t rows, size_t units,
-                             float *out, size_t grid)
-{
-    row_flight_kernel<V, L><<<(unsigned)grid, kBlock2d>>>(a, rows, units,
-                                                          out);
-}
-template <class V>
+template <class V, unsigned R>
 static cudaError_t row_flight_launch(const float *a, size_t rows,
-                                     size_t cols, float *out)
+                                     size_t cols, float *out, size_t waves)
 {
     size_t units = cols / width_of<V>(), resident;
+    unsigned lanes = pow2_at_most_32(units);
     BOOK_TRY(resident_blocks(kBlock2d, &resident));
-    size_t grid = ceil_div(rows, kBlock2d);     // 32 rows a warp
-    if (grid > kRowWaves * resident) grid = kRowWaves * resident;
+    size_t grid = ceil_div(rows, (kBlock2d / 32) * (32 / lanes) * R);
+    if (grid > waves * resident) grid = waves * resident;
     BOOK_CLEAR_TO_LAUNCH();
-    switch (pow2_at_most_32(units)) {
-    case 1: row_flight_start<V, 1>(a, rows, units, out, grid); break;
-    case 2: row_flight_start<V, 2>(a, rows, units, out, grid); break;
-    case 4: row_flight_start<V, 4>(a, rows, units, out, grid); break;
-    case 8: row_flight_start<V, 8>(a, rows, units, out, grid); break;
-    case 16: row_flight_start<V, 16>(a, rows, units, out, grid); break;
-    default: row_flight_start<V, 32>(a, rows, units, out, grid);
-    }
+    row_flight_kernel<V, R><<<(unsigned)grid, kBlock2d>>>(a, rows, units,
+                                                          lanes, out);
     return cudaGetLastError();
 }
 extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
@@ -380,8 +367,10 @@ extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
     if (cols > 1024) return row_sums(a, rows, cols, out, work);
     if (cols % 4 == 0 && is_aligned(a, 16))
-        return row_flight_launch<float4>(a, rows, cols, out);
-    return row_flight_launch<float>(a, rows, cols, out);
+        return row_flight_launch<float4, kRowsInFlight>(a, rows, cols, out,
+                                                        kRowWaves);
+    return row_flight_launch<float, kRowsInFlight>(a, rows, cols, out,
+                                                   kRowWaves);
 }
 
 // <<A column of a shared-memory table, added by one warp>>
@@ -435,21 +424,21 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
     __syncthreads();
     for (unsigned c = warp; c < cols; c += BLOCK / 32) {  // a warp a column
         float t = column_sum_warp(s, BLOCK / 32, ld, c);
-        if (lane == 0) partial[blockIdx.x * cols + c] = t;
+        if (lane == 0) {
+            partial[blockIdx.x * cols + c] = t;
+            __threadfence();                       // the partial, then the count
+        }
     }
-    __syncthreads();                               // every partial is written
+    __syncthreads();
     // <<The last block done adds the slabs' partials>>
-    if (threadIdx.x == 0) {
-        __threadfence();                           // the partials, then the count
-        last = atomicAdd(counter, 1u) == gridDim.x - 1;
-    }
+    if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
     __syncthreads();
     if (!last) return;                             // the whole block leaves
     __threadfence();                               // the count, then the reads
     const unsigned groups = BLOCK / cw, col = threadIdx.x % cw;
     float t = 0.0f;
     if (col < cols)
-    #pragma unroll 16
+    #pragma unroll 8
         for (size_t k = threadIdx.x / cw; k < gridDim.x; k += groups)
             t += __ldcg(&partial[k * cols + col]);
     s[threadIdx.x / cw * ld + col] = t;
