@@ -87,6 +87,63 @@ extern "C" cudaError_t vadd_float4(const float *a, const float *b, float *c,
     return cudaGetLastError();
 }
 
+// <<Matrix add with float4 loads on a 2D grid>>
+__device__ __forceinline__ float add_of(float x, float y) { return x + y; }
+__device__ __forceinline__ float4 add_of(float4 x, float4 y)
+{
+    return make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+}
+
+template <class V, unsigned K>
+__global__ void madd_wide_kernel(const V *a, const V *b, V *c, size_t rows,
+                                 size_t units)   // blockDim.x == 32
+{
+    size_t u0 = blockIdx.x * (size_t)(32 * K) + threadIdx.x;
+    for (size_t row = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
+         row < rows; row += (size_t)gridDim.y * blockDim.y) {
+        const size_t base = row * units;
+        V x[K] = {}, y[K] = {};
+#pragma unroll
+        for (unsigned k = 0; k < K; k++)       // every load first
+            if (u0 + 32 * k < units) {
+                x[k] = a[base + u0 + 32 * k];
+                y[k] = b[base + u0 + 32 * k];
+            }
+#pragma unroll
+        for (unsigned k = 0; k < K; k++)       // then every store
+            if (u0 + 32 * k < units)
+                c[base + u0 + 32 * k] = add_of(x[k], y[k]);
+    }
+}
+template <class V, unsigned K>
+static cudaError_t madd_wide_launch(const float *a, const float *b, float *c,
+                                    size_t rows, size_t cols)
+{
+    const size_t units = cols / (sizeof(V) / 4);
+    dim3 block(32, 8);                 // a warp along a row, eight rows
+    size_t gx = ceil_div(units, 32 * K), gy = ceil_div(rows, block.y);
+    if (gx > kMaxGridX) return cudaErrorInvalidValue;
+    if (gy > 65535) gy = 65535;        // the loop walks the other rows
+    BOOK_CLEAR_TO_LAUNCH();
+    madd_wide_kernel<V, K><<<dim3((unsigned)gx, (unsigned)gy), block>>>(
+        (const V *)a, (const V *)b, (V *)c, rows, units);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t madd_float4(const float *a, const float *b, float *c,
+                                   size_t rows, size_t cols)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    if (!a || !b || !c || rows > SIZE_MAX / cols)
+        return cudaErrorInvalidValue;
+    if (cols < 128)                    // narrower than a warp's reach: its
+        return vadd_float4(a, b, c, rows * cols);   // packed rows, a vector
+    if (cols % 4 == 0 && is_aligned(a, 16) && is_aligned(b, 16) &&
+        is_aligned(c, 16))
+        return madd_wide_launch<float4, 1>(a, b, c, rows, cols);
+    return madd_wide_launch<float, 4>(a, b, c, rows, cols);
+}
+
 // <<Vector add with a grid-stride loop>>
 __global__ void vadd_grid_stride_kernel(const float *a, const float *b,
                                         float *c, size_t n)

@@ -7,6 +7,12 @@
 static const unsigned kBlock2d = 256;          // threads per block
 static const size_t kMaxBlocks2d = 2147483647u;
 static const size_t kMaxChunkBlocks = 4096;    // column sums: row chunks
+// Loads in flight a thread, and grids, of the in-flight variants.
+static const unsigned kRowsInFlight = 2;       // rows a thread
+static const size_t kRowWaves = 8;             // grid: waves of blocks
+static const unsigned kSlabBlock = 1024;       // threads a slab block
+static const unsigned kSlabLoads = 4;          // rows a thread at a time
+static const unsigned kWideLoads = 8;          // rows a thread at a time
 
 static unsigned pow2_at_most_32(size_t units)  // lanes for `units' items
 {
@@ -296,6 +302,229 @@ extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,
     if (cols % 4 == 0 && is_aligned(a, 16))
         return col_launch<float4>(a, rows, cols, out, (float *)work);
     return col_launch<float>(a, rows, cols, out, (float *)work);
+}
+
+// <<Row sums: several rows a thread in flight>>
+template <class V, unsigned R>
+__global__ void __launch_bounds__(kBlock2d)
+row_flight_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
+                  float *out)
+{
+    const unsigned lane = threadIdx.x % 32, sub = lane % lanes;
+    const size_t per = 32 / lanes;             // rows a warp reads at once
+    size_t warp = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
+    size_t step = (size_t)gridDim.x * (kBlock2d / 32) * per * R;
+    const V *v = reinterpret_cast<const V *>(a);
+    for (size_t first = warp * per * R; first < rows; first += step) {
+        float acc[R] = {};
+        for (size_t c = sub; c < units; c += lanes)
+#pragma unroll
+            for (unsigned k = 0; k < R; k++) {  // R loads, then the adds
+                size_t row = first + k * per + lane / lanes;
+                if (row < rows) acc[k] += sum_of(v[row * units + c]);
+            }
+        // <<Add each row's lanes and write its sum>>
+        #pragma unroll
+        for (unsigned k = 0; k < R; k++) {
+            for (unsigned o = lanes / 2; o > 0; o /= 2)
+                acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], o);
+            size_t row = first + k * per + lane / lanes;
+            if (row < rows && sub == 0) out[row] = acc[k];
+        }
+    }
+}
+static cudaError_t resident_blocks(unsigned threads, size_t *blocks)
+{
+    int dev, sms, per_sm;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    dev));
+    BOOK_TRY(cudaDeviceGetAttribute(
+        &per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    *blocks = (size_t)sms * (per_sm / threads > 0 ? per_sm / threads : 1);
+    return cudaSuccess;
+}
+
+template <class V, unsigned R>
+static cudaError_t row_flight_launch(const float *a, size_t rows,
+                                     size_t cols, float *out, size_t waves)
+{
+    size_t units = cols / width_of<V>(), resident;
+    unsigned lanes = pow2_at_most_32(units);
+    BOOK_TRY(resident_blocks(kBlock2d, &resident));
+    size_t grid = ceil_div(rows, (kBlock2d / 32) * (32 / lanes) * R);
+    if (grid > waves * resident) grid = waves * resident;
+    BOOK_CLEAR_TO_LAUNCH();
+    row_flight_kernel<V, R><<<(unsigned)grid, kBlock2d>>>(a, rows, units,
+                                                          lanes, out);
+    return cudaGetLastError();
+}
+extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
+                                          size_t cols, float *out,
+                                          void *work)
+{
+    if (rows == 0) return cudaSuccess;
+    if (!a || !out || cols == 0) return cudaErrorInvalidValue;
+    if (cols > 1024) return row_sums(a, rows, cols, out, work);
+    if (cols % 4 == 0 && is_aligned(a, 16))
+        return row_flight_launch<float4, kRowsInFlight>(a, rows, cols, out,
+                                                        kRowWaves);
+    return row_flight_launch<float, kRowsInFlight>(a, rows, cols, out,
+                                                   kRowWaves);
+}
+
+// <<A column of a shared-memory table, added by one warp>>
+// Column c of the n-row table s (row stride ld), added by one warp.
+__device__ __forceinline__ float column_sum_warp(const float *s, unsigned n,
+                                                 unsigned ld, unsigned c)
+{
+    float t = 0.0f;
+    for (unsigned q = threadIdx.x % 32; q < n; q += 32) t += s[q * ld + c];
+    return warp_sum(t);
+}
+
+// <<Column sums: slabs of rows in registers, the last block finishes>>
+template <class V, unsigned BLOCK, unsigned R>
+__global__ void __launch_bounds__(BLOCK)
+col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
+                float *partial, unsigned *counter, float *out)
+{
+    constexpr unsigned w = sizeof(V) / 4;
+    constexpr unsigned kTable = BLOCK / 32 * 129 > 2 * BLOCK
+                                    ? BLOCK / 32 * 129 : 2 * BLOCK;
+    __shared__ float s[kTable];                // see below
+    __shared__ bool last;
+    const size_t units = cols / w;
+    const size_t per = rows / gridDim.x + (rows % gridDim.x != 0);
+    const size_t first = blockIdx.x * per;     // the block's slab of rows
+    const size_t end = first + per < rows ? first + per : rows;
+    const unsigned tx = threadIdx.x % bx, by = BLOCK / bx;
+    size_t r = first + threadIdx.x / bx;
+    float acc[w] = {};
+    if (tx < units) {
+        const V *p = reinterpret_cast<const V *>(a) + tx;
+        for (; r + (R - 1) * (size_t)by < end; r += R * (size_t)by) {
+            V x[R];
+#pragma unroll
+            for (unsigned k = 0; k < R; k++) x[k] = p[(r + k * by) * units];
+#pragma unroll
+            for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
+        }
+        for (; r < end; r += by) add_to(acc, p[r * units]);
+    }
+    // <<Add the slab's thread-rows: shuffles, then shared memory>>
+    for (unsigned o = bx; o < 32; o *= 2)
+    #pragma unroll
+        for (unsigned j = 0; j < w; j++)
+            acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const unsigned cw = bx * w, ld = cw + 1;       // columns a warp, padded
+    if (lane < bx)
+        for (unsigned j = 0; j < w; j++) s[warp * ld + lane * w + j] = acc[j];
+    __syncthreads();
+    for (unsigned c = warp; c < cols; c += BLOCK / 32) {  // a warp a column
+        float t = column_sum_warp(s, BLOCK / 32, ld, c);
+        if (lane == 0) {
+            partial[blockIdx.x * cols + c] = t;
+            __threadfence();                       // the partial, then the count
+        }
+    }
+    __syncthreads();
+    // <<The last block done adds the slabs' partials>>
+    if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;                             // the whole block leaves
+    __threadfence();                               // the count, then the reads
+    const unsigned groups = BLOCK / cw, col = threadIdx.x % cw;
+    float t = 0.0f;
+    if (col < cols)
+    #pragma unroll 8
+        for (size_t k = threadIdx.x / cw; k < gridDim.x; k += groups)
+            t += __ldcg(&partial[k * cols + col]);
+    s[threadIdx.x / cw * ld + col] = t;
+    __syncthreads();
+    for (unsigned c = warp; c < cols; c += BLOCK / 32) {
+        t = column_sum_warp(s, groups, ld, c);
+        if (lane == 0) out[c] = t;
+    }
+    if (threadIdx.x == 0) *counter = 0;            // ready for the next call
+}
+template <class V, unsigned BLOCK, unsigned R>
+static cudaError_t col_slab_launch(const float *a, size_t rows, size_t cols,
+                                   float *out, void *work, size_t grid)
+{
+    unsigned bx = pow2_at_most_32(cols / width_of<V>());
+    if (grid > ceil_div(rows, BLOCK / bx)) grid = ceil_div(rows, BLOCK / bx);
+    if (grid > kMaxChunkBlocks) grid = kMaxChunkBlocks;
+    BOOK_CLEAR_TO_LAUNCH();
+    col_slab_kernel<V, BLOCK, R><<<(unsigned)grid, BLOCK>>>(
+        a, rows, cols, bx, (float *)((char *)work + 256), (unsigned *)work,
+        out);
+    return cudaGetLastError();
+}
+
+extern "C" size_t col_sums_in_flight_workspace_bytes(size_t rows,
+                                                     size_t cols)
+{
+    size_t slab = 4 * kMaxChunkBlocks * 128;
+    size_t other = col_sums_workspace_bytes(rows, cols);
+    return 256 + (slab > other ? slab : other);
+}
+
+// <<Column sums: a thread down all rows of a column unit>>
+template <class V, unsigned R>
+__global__ void __launch_bounds__(kBlock2d)
+col_wide_kernel(const float *a, size_t rows, size_t units, float *out)
+{
+    constexpr unsigned w = sizeof(V) / 4;
+    size_t u = blockIdx.x * (size_t)kBlock2d + threadIdx.x;
+    if (u >= units) return;
+    const V *p = reinterpret_cast<const V *>(a) + u;
+    float acc[w] = {};
+    size_t r = 0;
+    for (; r + R <= rows; r += R) {
+        V x[R];
+#pragma unroll
+        for (unsigned k = 0; k < R; k++) x[k] = p[(r + k) * units];
+#pragma unroll
+        for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
+    }
+    for (; r < rows; r++) add_to(acc, p[r * units]);
+#pragma unroll
+    for (unsigned j = 0; j < w; j++) out[u * w + j] = acc[j];
+}
+template <class V, unsigned R>
+static cudaError_t col_wide_launch(const float *a, size_t rows, size_t cols,
+                                   float *out)
+{
+    size_t units = cols / width_of<V>(), grid = ceil_div(units, kBlock2d);
+    if (grid > kMaxBlocks2d) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    col_wide_kernel<V, R><<<(unsigned)grid, kBlock2d>>>(a, rows, units, out);
+    return cudaGetLastError();
+}
+
+// <<Column sums: pick by shape>>
+extern "C" cudaError_t col_sums_in_flight(const float *a, size_t rows,
+                                          size_t cols, float *out,
+                                          void *work)
+{
+    if (cols == 0) return cudaSuccess;
+    if (!a || !out || !work || rows == 0) return cudaErrorInvalidValue;
+    bool vec = cols % 4 == 0 && is_aligned(a, 16);
+    size_t units = vec ? cols / 4 : cols;
+    if (units <= 32) {
+        size_t grid;                           // one wave of blocks
+        BOOK_TRY(resident_blocks(kSlabBlock, &grid));
+        return vec ? col_slab_launch<float4, kSlabBlock, kSlabLoads>(
+                         a, rows, cols, out, work, grid)
+                   : col_slab_launch<float, kSlabBlock, kSlabLoads>(
+                         a, rows, cols, out, work, grid);
+    }
+    if (units >= 65536 && rows <= 64)
+        return vec ? col_wide_launch<float4, kWideLoads>(a, rows, cols, out)
+                   : col_wide_launch<float, kWideLoads>(a, rows, cols, out);
+    return col_sums(a, rows, cols, out, (char *)work + 256);
 }
 
 // <<Dot product>>

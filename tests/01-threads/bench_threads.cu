@@ -6,7 +6,7 @@
 #include "common/book.h"
 #include "01-threads/threads.h"
 
-struct ctx { float *a, *b, *c; size_t n; };
+struct ctx { float *a, *b, *c; size_t n, rows, cols; };
 static cudaError_t run_vadd(void *p)
 {
     ctx *k = (ctx *)p;
@@ -27,6 +27,11 @@ static cudaError_t run_madd(void *p)
     ctx *k = (ctx *)p;
     return madd(k->a, k->b, k->c, 16384, k->n / 16384);
 }
+static cudaError_t run_madd_float4(void *p)
+{
+    ctx *k = (ctx *)p;
+    return madd_float4(k->a, k->b, k->c, 16384, k->n / 16384);
+}
 static cudaError_t run_saxpy(void *p)
 {
     ctx *k = (ctx *)p;
@@ -38,19 +43,84 @@ static const struct { const char *name; bk_work run; } variants[] = {
     {"vadd_float4", run_vadd_float4},
     {"vadd_grid_stride", run_vadd_grid_stride},
     {"madd_16384x16384", run_madd},
+    {"madd_float4_16384x16384", run_madd_float4},
     {"saxpy", run_saxpy},
 };
 
-int main(void)
+// Shapes a user brings: the matrix adds beside a device-to-device copy of
+// the same bytes (1.5 rows x cols floats copied: 12 bytes an element read
+// and written, as the add moves), timed in the same run.
+struct shape_ctx { ctx k; void *dst, *src; size_t copy_bytes; };
+static cudaError_t run_shape_madd(void *p)
+{
+    ctx *k = &((shape_ctx *)p)->k;
+    return madd(k->a, k->b, k->c, k->rows, k->cols);
+}
+static cudaError_t run_shape_madd_float4(void *p)
+{
+    ctx *k = &((shape_ctx *)p)->k;
+    return madd_float4(k->a, k->b, k->c, k->rows, k->cols);
+}
+static cudaError_t run_shape_copy(void *p)
+{
+    shape_ctx *s = (shape_ctx *)p;
+    return cudaMemcpyAsync(s->dst, s->src, s->copy_bytes,
+                           cudaMemcpyDeviceToDevice);
+}
+static void shapes(const ctx &k)
+{
+    static const struct { const char *cls; size_t rows, cols; } sh[] = {
+        {"small", 64, 64}, {"small", 256, 256}, {"small", 1024, 1024},
+        {"odd", 4097, 4099}, {"odd", 16383, 16385}, {"odd", 1000003, 33},
+        {"odd", 33, 1000003}, {"headline", 16384, 16384}};
+    shape_ctx s = {k, NULL, NULL, 0};
+    const size_t most = 6 * k.n;                 // bytes copied at most
+    BOOK_CHECK(cudaMalloc(&s.dst, most));
+    BOOK_CHECK(cudaMalloc(&s.src, most));
+    BOOK_CHECK(cudaMemset(s.src, 0, most));
+    FILE *f = bk_shapes_open("01-threads");
+    for (const auto &x : sh) {
+        char name[64];
+        snprintf(name, sizeof name, "%zux%zu", x.rows, x.cols);
+        s.k.rows = x.rows;
+        s.k.cols = x.cols;
+        s.copy_bytes = 6 * x.rows * x.cols;
+        double moved = 12.0 * x.rows * x.cols;
+        double ref = 1e3 * bk_median_ms(run_shape_copy, &s, 30);
+        double us = 1e3 * bk_median_ms(run_shape_madd_float4, &s, 30);
+        bk_shape_row(f, x.cls, name, "madd_float4", us, moved / (us * 1e3),
+                     "GB/s", "memcpy_same_bytes", ref);
+        if (x.rows <= 65535u * 8) {               // madd's row limit
+            us = 1e3 * bk_median_ms(run_shape_madd, &s, 30);
+            bk_shape_row(f, x.cls, name, "madd", us, moved / (us * 1e3),
+                         "GB/s", "memcpy_same_bytes", ref);
+        }
+    }
+    bk_csv_close(f);
+    BOOK_CHECK(cudaFree(s.dst));
+    BOOK_CHECK(cudaFree(s.src));
+}
+
+int main(int argc, char **argv)
 {
     const size_t n = (size_t)1 << 28, bytes = n * sizeof(float);
+    if (bk_shapes_only(argc, argv)) {
+        ctx k = {NULL, NULL, NULL, n, 0, 0};
+        BOOK_CHECK(cudaMalloc(&k.a, bytes));
+        BOOK_CHECK(cudaMalloc(&k.b, bytes));
+        BOOK_CHECK(cudaMalloc(&k.c, bytes));
+        bk_fill_random(k.a, n, -1, 1, 1);
+        bk_fill_random(k.b, n, -1, 1, 2);
+        shapes(k);
+        return 0;
+    }
     double copy = bk_copy_gbps(bytes), read = bk_read_gbps(bytes);
     FILE *f = bk_csv_open("01-threads", "variant,n,bytes,ms,gbps,of_copy,of_read");
     bk_row(f, "copy_ceiling,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", n, 2 * bytes,
            2.0 * bytes / (copy * 1e6), copy, copy / read);
     bk_row(f, "read_ceiling,%zu,%zu,%.4f,%.1f,%.3f,1.000\n", n, bytes,
            bytes / (read * 1e6), read, read / copy);
-    ctx k = {NULL, NULL, NULL, n};
+    ctx k = {NULL, NULL, NULL, n, 0, 0};
     BOOK_CHECK(cudaMalloc(&k.a, bytes));
     BOOK_CHECK(cudaMalloc(&k.b, bytes));
     BOOK_CHECK(cudaMalloc(&k.c, bytes));
@@ -86,9 +156,11 @@ int main(void)
     bk_row(f, "h2d_saxpy_inputs,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, 2 * bytes,
            best, h2d, h2d / copy, h2d / read);
     BOOK_CHECK(cudaFreeHost(h));
+    bk_csv_close(f);
+    bk_fill_random(k.a, n, -1, 1, 1);
+    shapes(k);
     BOOK_CHECK(cudaFree(k.a));
     BOOK_CHECK(cudaFree(k.b));
     BOOK_CHECK(cudaFree(k.c));
-    bk_csv_close(f);
     return 0;
 }

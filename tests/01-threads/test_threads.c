@@ -4,6 +4,7 @@
 #include "testkit.h"
 #include "01-threads/threads.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,23 +52,36 @@ static void vadd_float4_misaligned(void **s) { (void)s; all_sizes(vadd_float4, 1
 static void vadd_float4_offset_by_4(void **s) { (void)s; all_sizes(vadd_float4, 4); }
 static void vadd_grid_stride_all_sizes(void **s) { (void)s; all_sizes(vadd_grid_stride, 0); }
 
-static void madd_shape(size_t rows, size_t cols, int round)
+typedef cudaError_t (*matrix_op)(const float *, const float *, float *,
+                                 size_t, size_t);
+
+/* Run op on random rows x cols matrices (offset floats into their
+ * buffers), c poisoned, against the double sum. */
+static void madd_shape(matrix_op op, size_t rows, size_t cols,
+                       size_t offset, int round)
 {
-    size_t n = rows * cols;
+    size_t n = rows * cols, m = n + offset;
     uint64_t seed = tk_seed(round), st = seed;
-    float *a = tk_malloc(n * sizeof *a), *b = tk_malloc(n * sizeof *b);
+    float *a = tk_malloc(m * sizeof *a), *b = tk_malloc(m * sizeof *b);
     float *c = tk_malloc(n * sizeof *c);
     double *ref = tk_malloc(n * sizeof *ref);
-    tk_fill(a, n, -1, 1, &st);
-    tk_fill(b, n, -1, 1, &st);
-    for (size_t i = 0; i < n; i++) ref[i] = (double)a[i] + b[i];
-    float *da = tk_dev_floats(n), *db = tk_dev_floats(n), *dc = tk_dev_floats(n);
-    tk_upload(da, a, n);
-    tk_upload(db, b, n);
-    TK_CUDA(madd(da, db, dc, rows, cols));
+    tk_fill(a, m, -1, 1, &st);
+    tk_fill(b, m, -1, 1, &st);
+    for (size_t i = 0; i < n; i++) ref[i] = (double)a[offset + i] + b[offset + i];
+    float *da = tk_dev_floats(m), *db = tk_dev_floats(m), *dc = tk_dev_floats(m);
+    tk_upload(da, a, m);
+    tk_upload(db, b, m);
+    TK_CUDA(op(da + offset, db + offset, dc + offset, rows, cols));
     TK_CUDA(cudaDeviceSynchronize());
-    tk_download(c, dc, n);
+    tk_download(c, dc + offset, n);
     assert_int_equal(tk_compare("matrix add", c, ref, n, 0.0, 1.2e-7, seed), 0);
+    /* Nothing written before the matrix or past its end. */
+    float edge[4];
+    if (offset) {
+        tk_download(edge, dc, offset < 4 ? offset : 4);
+        for (size_t i = 0; i < (offset < 4 ? offset : 4); i++)
+            assert_true(isnan(edge[i]));
+    }
     tk_free(da); tk_free(db); tk_free(dc);
     free(a); free(b); free(c); free(ref);
 }
@@ -80,7 +94,31 @@ static void madd_shapes(void **s)
                                        {1000, 3}, {8, 32}, {4097, 4099}};
     size_t k = tk_small() ? 6 : 7;
     for (int round = 0; round < 2; round++)
-        for (size_t i = 0; i < k; i++) madd_shape(shapes[i][0], shapes[i][1], round);
+        for (size_t i = 0; i < k; i++)
+            madd_shape(madd, shapes[i][0], shapes[i][1], 0, round);
+}
+
+/* madd_float4 on its two paths: widths that are multiples of 4 (float4)
+ * and not (scalar), aligned, offset by one float (scalar), offset by four
+ * (float4); rows past the 65535 x 8 that one grid row of blocks covers;
+ * one row longer than a block's 128 units; 10^7 floats and more. */
+static void madd_float4_shapes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t shapes[][2] = {
+        {1, 1}, {1, 4}, {1, 1000}, {1000, 1}, {33, 65}, {31, 32}, {1000, 3},
+        {8, 32}, {255, 257}, {257, 256}, {3, 1025}, {1, 4097}, {1, 100001},
+        {4097, 4099}, {1000, 1024}, {524281, 3}, {600000, 4},
+        {2500, 4096}, {3163, 3163}};
+    const size_t offsets[] = {0, 1, 4};
+    size_t k = sizeof shapes / sizeof shapes[0];
+    if (tk_small()) k = 13;            /* under the sanitizer: the small */
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < k; i++)
+            for (size_t o = 0; o < 3; o++)
+                madd_shape(madd_float4, shapes[i][0], shapes[i][1],
+                           offsets[o], round);
 }
 
 /* Too many rows for the grid's y limit: refused, output untouched. */
@@ -219,6 +257,16 @@ static void past_2_to_32(void **s)
     TK_CUDA(madd(a, a, c, rows, cols));
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(check_past_edge(c, big, "madd 65537 x 65536"), 0);
+    tk_poison(c, big * sizeof(float));
+    TK_CUDA(madd_float4(a, a, c, rows, cols));
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(check_past_edge(c, big, "madd_float4 65537 x 65536"), 0);
+    tk_poison(c, big * sizeof(float));
+    /* The scalar path: an odd width, 65538 x 65535 = 2^32 + 65534. */
+    TK_CUDA(madd_float4(a, a, c, rows + 1, cols - 1));
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(check_past_edge(c, (rows + 1) * (cols - 1),
+                                     "madd_float4 65538 x 65535"), 0);
     tk_free(a);
     tk_free(c);
 }
@@ -267,6 +315,11 @@ static void null_pointers_refused(void **s)
     assert_int_equal(vadd_float4(p, NULL, p, 10), cudaErrorInvalidValue);
     assert_int_equal(vadd_grid_stride(p, p, NULL, 10), cudaErrorInvalidValue);
     assert_int_equal(madd(p, p, NULL, 2, 2), cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(NULL, p, p, 2, 4), cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(p, NULL, p, 2, 4), cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(p, p, NULL, 3, 3), cudaErrorInvalidValue);
+    /* rows * cols past the top of size_t: refused, never wrapped */
+    assert_int_equal(madd_float4(p, p, p, SIZE_MAX / 2, 4), cudaErrorInvalidValue);
     assert_int_equal(saxpy(1.0f, NULL, p, 10), cudaErrorInvalidValue);
     assert_int_equal(vadd_wrong_floor(NULL, p, p, 10), cudaErrorInvalidValue);
 }
@@ -277,6 +330,8 @@ static void empty_sizes_do_nothing(void **s)
     assert_int_equal(vadd(NULL, NULL, NULL, 0), cudaSuccess);
     assert_int_equal(vadd_float4(NULL, NULL, NULL, 0), cudaSuccess);
     assert_int_equal(madd(NULL, NULL, NULL, 0, 5), cudaSuccess);
+    assert_int_equal(madd_float4(NULL, NULL, NULL, 0, 5), cudaSuccess);
+    assert_int_equal(madd_float4(NULL, NULL, NULL, 5, 0), cudaSuccess);
     assert_int_equal(saxpy(1.0f, NULL, NULL, 0), cudaSuccess);
 }
 
@@ -311,6 +366,7 @@ int main(void)
         cmocka_unit_test(vadd_grid_stride_all_sizes),
         cmocka_unit_test(madd_shapes),
         cmocka_unit_test(madd_refuses_too_many_rows),
+        cmocka_unit_test(madd_float4_shapes),
         cmocka_unit_test(saxpy_all_sizes),
         cmocka_unit_test(wrong_floor_leaves_tail),
         cmocka_unit_test(past_2_to_32),

@@ -11,25 +11,40 @@ static const double U = 0x1p-24;
 
 static const size_t shapes[][2] = {
     {1, 1}, {33, 65}, {1, 1000000}, {1000000, 1}, {1u << 20, 32},
-    {32, 1u << 20}, {8192, 8192}};
+    {32, 1u << 20}, {8192, 8192},
+    /* odd and edge widths for the in-flight variants' paths: slabs of
+     * float4s (cols <= 128) and of floats (cols <= 32), a thread down the
+     * rows (65536 units or more), and the shapes in between */
+    {255, 257}, {1000, 3}, {100000, 31}, {100001, 128}, {4097, 124},
+    {1000003, 33}, {3, 300001}, {7, 262144}, {2, 262148}, {257, 65540},
+    {64, 262144}, {65, 262144}, {5000, 8}, {3000, 64}, {777, 5}, {999, 2},
+    {1001, 16}, {4099, 12},
+    {31, 1025}, {1025, 31}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 /* Under the sanitizer (slow) smaller shapes of the same kinds. */
 static const size_t small_shapes[][2] = {
     {1, 1}, {33, 65}, {1, 5000}, {5000, 1}, {3000, 32}, {32, 3000},
-    {40, 2048}};
-static size_t nshapes(void) { return NSHAPES; }
+    {40, 2048}, {255, 257}, {1000, 3}, {3001, 31}, {3001, 128}, {3, 70001},
+    {2, 262148}, {31, 1025}, {1025, 31}, {500, 8}, {300, 64}, {77, 5},
+    {99, 2}, {101, 16}};
+#define NSMALL (sizeof small_shapes / sizeof small_shapes[0])
+static size_t nshapes(void) { return tk_small() ? NSMALL : NSHAPES; }
 static size_t shape(size_t k, int dim)
 {
     return tk_small() ? small_shapes[k][dim] : shapes[k][dim];
 }
 
-struct variant { const char *name; rowcol_fn fn; int by_rows; };
+/* zeroed: needs a workspace set to zero once (and leaves it zero: the
+ * test runs it twice on one zeroing and checks the second result). */
+struct variant { const char *name; rowcol_fn fn; int by_rows, zeroed; };
 static const struct variant variants[] = {
-    {"row_sums_warp", row_sums_warp, 1},
-    {"row_sums_block", row_sums_block, 1},
-    {"row_sums", row_sums, 1},
-    {"col_sums_block_per_column", col_sums_block_per_column, 0},
-    {"col_sums", col_sums, 0},
+    {"row_sums_warp", row_sums_warp, 1, 0},
+    {"row_sums_block", row_sums_block, 1, 0},
+    {"row_sums", row_sums, 1, 0},
+    {"row_sums_in_flight", row_sums_in_flight, 1, 0},
+    {"col_sums_block_per_column", col_sums_block_per_column, 0, 0},
+    {"col_sums", col_sums, 0, 0},
+    {"col_sums_in_flight", col_sums_in_flight, 0, 1},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -63,16 +78,29 @@ static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
     float *got = tk_malloc(most * sizeof *got);
     double *ref = tk_malloc(most * sizeof *ref);
     double *mag = tk_malloc(most * sizeof *mag);
+    double *cref = tk_malloc(most * sizeof *cref);   /* column sums */
+    double *cmag = tk_malloc(most * sizeof *cmag);
+    reference(a + offset, rows, cols, 1, ref, mag);
+    reference(a + offset, rows, cols, 0, cref, cmag);
     float *da = tk_dev_floats(n + offset), *dout = tk_dev_floats(most);
     tk_upload(da, a, n + offset);
-    size_t wb = col_sums_workspace_bytes(rows, cols);
+    size_t wb = col_sums_in_flight_workspace_bytes(rows, cols);
+    if (wb < col_sums_workspace_bytes(rows, cols))
+        wb = col_sums_workspace_bytes(rows, cols);
     if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
     void *work;
     work = tk_dev_bytes(wb);
     for (size_t v = 0; v < NVARIANTS; v++) {
         int by_rows = variants[v].by_rows;
         size_t m = by_rows ? rows : cols, len = by_rows ? cols : rows;
-        reference(a + offset, rows, cols, by_rows, ref, mag);
+        const double *want = by_rows ? ref : cref;
+        const double *size = by_rows ? mag : cmag;
+        if (variants[v].zeroed) {
+            TK_CUDA(cudaMemset(work, 0, wb));
+            tk_poison(dout, most * sizeof(float));
+            TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
+        } else
+            tk_poison(work, wb);       /* the others need no zeroing */
         tk_poison(dout, most * sizeof(float));
         TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
         TK_CUDA(cudaDeviceSynchronize());
@@ -80,19 +108,19 @@ static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
         double h = 64.0 + ceil((double)len / 32.0);
         size_t bad = 0;
         for (size_t i = 0; i < m; i++) {
-            double tol = exact ? 0.0 : h * U / (1.0 - h * U) * mag[i];
-            if (!(fabs(got[i] - ref[i]) <= tol)) {
+            double tol = exact ? 0.0 : h * U / (1.0 - h * U) * size[i];
+            if (!(fabs(got[i] - want[i]) <= tol)) {
                 if (bad++ < 3)
                     print_error("%s %zux%zu (offset %zu) seed=%llu: "
                                 "element %zu is %.9g, want %.9g\n",
                                 variants[v].name, rows, cols, offset,
-                                (unsigned long long)seed, i, got[i], ref[i]);
+                                (unsigned long long)seed, i, got[i], want[i]);
             }
         }
         if (bad) fail();
     }
     tk_free(da); tk_free(dout); tk_free(work);
-    free(a); free(got); free(ref); free(mag);
+    free(a); free(got); free(ref); free(mag); free(cref); free(cmag);
 }
 
 static void rows_and_columns_random(void **s)
@@ -121,6 +149,10 @@ static void rows_and_columns_misaligned(void **s)
     check_shape(33, 64, 1, 1, 0);
     check_shape(1000, 1024, 1, 0, 1);
     check_shape(64, 4096, 1, 1, 1);
+    check_shape(100000, 32, 1, 0, 0);   /* slabs of floats */
+    check_shape(4097, 128, 1, 1, 0);    /* too wide for those: col_sums */
+    check_shape(5, 300000, 1, 0, 1);    /* a thread down the rows, floats */
+    check_shape(100000, 8, 3, 1, 1);
 }
 
 /* Dot products over the book's ladder of sizes (testkit), up to 2^28. */
@@ -200,6 +232,12 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(row_sums(p, 4, 0, p, w), cudaErrorInvalidValue);
     assert_int_equal(col_sums(p, 0, 4, p, w), cudaErrorInvalidValue);
     assert_int_equal(col_sums(p, 4, 4, p, NULL), cudaErrorInvalidValue);
+    assert_int_equal(col_sums_in_flight(p, 4, 4, p, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(col_sums_in_flight(p, 0, 4, p, w), cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(p, 4, 0, p, w), cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(NULL, 0, 4, NULL, NULL), cudaSuccess);
+    assert_int_equal(col_sums_in_flight(NULL, 4, 0, NULL, NULL), cudaSuccess);
     assert_int_equal(dot(p, NULL, 4, p, w), cudaErrorInvalidValue);
     assert_int_equal(dot(p, p, 4, p, NULL), cudaErrorInvalidValue);
     assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL), cudaSuccess);
@@ -213,6 +251,10 @@ static void workspace_bounds(void **s)
     assert_true(col_sums_workspace_bytes(1000000, 1) >= 4 * 4096);
     assert_true(col_sums_workspace_bytes(1, 1000000) >= 4 * 1000000);
     assert_true(col_sums_workspace_bytes(32, 1u << 20) <= 4 * 32 << 20);
+    assert_true(col_sums_in_flight_workspace_bytes(1u << 20, 128) >=
+                256 + 4 * 4096 * 128);
+    assert_true(col_sums_in_flight_workspace_bytes(8192, 8192) >=
+                256 + col_sums_workspace_bytes(8192, 8192));
     assert_true(dot_workspace_bytes() >= 4 * 4096);
     assert_true(row_sums_workspace_bytes() >= 4 * 4096);
 }
