@@ -41,7 +41,9 @@ extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n)
     if (!is_aligned(in, 16) || !is_aligned(out, 16)) {
         // <<Copy up to a 16-byte boundary, then align>>
         size_t gap = (uintptr_t)in % 16, head = (16 - gap) / 4;   // floats
-        if (gap % 4 != 0 || gap != (uintptr_t)out % 16 || n <= head)
+        if (gap % 4 != 0 || (uintptr_t)out % 4 != 0)
+            return cudaErrorInvalidValue;           // not float-aligned: would fault
+        if (gap != (uintptr_t)out % 16 || n <= head)
             return mem_copy_strided(in, out, n, 1, 0);           // scalar
         BOOK_TRY(mem_copy_strided(in, out, head, 1, 0));
         return mem_copy(in + head, out + head, n - head);        // aligned now

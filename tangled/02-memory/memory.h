@@ -8,7 +8,10 @@
 extern "C" {
 #endif
 // mem_copy: in and out must not overlap (cudaErrorInvalidValue if they do).
+// Any float-aligned pair; unequal 16-byte offsets fall back to a scalar copy.
 cudaError_t mem_copy(const float *in, float *out, size_t n);
+// mem_read_sum: in must be 16-byte aligned (else cudaErrorInvalidValue);
+// it adds into *sum, which the caller clears.
 cudaError_t mem_read_sum(const float *in, size_t n, unsigned passes,
                          float *sum);
 cudaError_t mem_copy_strided(const float *in, float *out, size_t len,

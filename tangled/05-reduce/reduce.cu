@@ -301,8 +301,9 @@ static cudaError_t resident_grid(K kernel, unsigned threads, size_t n,
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, kernel, (int)threads, 0));
     size_t g = (size_t)sms * (per_sm > 0 ? per_sm : 1);
-    size_t useful = ceil_div(n, 4 * kUnroll * (size_t)threads);  // U float4s
-    *grid = (unsigned)(g < useful ? g : (useful > 0 ? useful : 1));
+    size_t full = n / (4 * kUnroll * (size_t)threads);  // full rounds of U
+    size_t useful = full > 0 ? full : 1;                // float4s a thread
+    *grid = (unsigned)(g < useful ? g : useful);
     return cudaSuccess;
 }
 

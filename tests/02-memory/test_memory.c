@@ -373,6 +373,11 @@ static void null_pointers_refused(void **s)
     struct particles none = {0};
     assert_int_equal(mem_copy(NULL, p, 10), cudaErrorInvalidValue);
     assert_int_equal(mem_copy(p, NULL, 10), cudaErrorInvalidValue);
+    /* Not float-aligned: even the scalar copy would fault. */
+    assert_int_equal(mem_copy((const float *)(uintptr_t)1025, p, 10),
+                     cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(p, (float *)(uintptr_t)1026, 10),
+                     cudaErrorInvalidValue);
     assert_int_equal(mem_read_sum(p, 10, 1, NULL), cudaErrorInvalidValue);
     assert_int_equal(fma_peak(NULL, 10, 1, 1.0f, 0.0f),
                      cudaErrorInvalidValue);
