@@ -4,6 +4,8 @@
 //                        the streaming-read ceiling of the same run
 //   14-method-probe.csv  the launch rate and round trip of an empty kernel,
 //                        and the latency chains in cycles and ns
+//   14-method-shapes.csv the warp histogram against CUB at other sizes
+//                        (shapes; bench --shapes writes only this)
 // With --ncu it runs one launch of each histogram on 2^28 bytes of each
 // input, for tests/14-method/gpu-extra.sh.
 #include <cub/cub.cuh>
@@ -119,6 +121,53 @@ static void histograms(void)
     BOOK_CHECK(cudaFree(c.tmp));
 }
 
+// Other shapes (issue 17): small (a few blocks: launch-bound), odd (n no
+// multiple of 4 or of the 16 bytes a thread reads) and the headline 2^28,
+// the warp histogram (the chapter's best) against CUB's HistogramEven in
+// the same run, uniform bytes (one repeated byte at the headline size
+// too).  Writes 14-method-shapes.csv; bench --shapes runs only this.
+static void shapes(void)
+{
+    static const struct { const char *cls; size_t n; bool same; } sh[] = {
+        {"small", 4096, false},
+        {"small", 65536, false},
+        {"small", 1000, false},
+        {"odd", 1000003, false},
+        {"odd", ((size_t)1 << 25) + 3, false},
+        {"odd", 100000007, false},
+        {"headline", (size_t)1 << 28, false},
+        {"headline", (size_t)1 << 28, true},
+    };
+    const size_t most = (size_t)1 << 28;
+    ctx c;
+    memset(&c, 0, sizeof c);
+    unsigned char *x;
+    BOOK_CHECK(cudaMalloc(&x, most));
+    BOOK_CHECK(cudaMalloc(&c.bins, (HIST_BINS + 1) * sizeof(unsigned)));
+    c.x = x;
+    c.fn = hist_warp;
+    FILE *f = bk_shapes_open("14-method");
+    for (const auto &s : sh) {
+        fill(x, most, s.same);
+        c.n = s.n;
+        c.tmp = NULL;
+        BOOK_CHECK(cub::DeviceHistogram::HistogramEven(
+            NULL, c.tmp_bytes, x, (int *)c.bins, HIST_BINS + 1, 0, 256,
+            (int64_t)s.n));
+        BOOK_CHECK(cudaMalloc(&c.tmp, c.tmp_bytes));
+        const double cub_ms = bk_median_ms(run_cub, &c, 20);
+        const double ms = bk_median_ms(run_hist, &c, 20);
+        char shape[48];
+        snprintf(shape, sizeof shape, "%zu%s", s.n, s.same ? "-same" : "");
+        bk_shape_row(f, s.cls, shape, "warp", 1e3 * ms, s.n / (ms * 1e6),
+                     "GB/s", "cub", 1e3 * cub_ms);
+        BOOK_CHECK(cudaFree(c.tmp));
+    }
+    bk_csv_close(f);
+    BOOK_CHECK(cudaFree(x));
+    BOOK_CHECK(cudaFree(c.bins));
+}
+
 static double now_us(void)
 {
     using namespace std::chrono;
@@ -214,7 +263,12 @@ static void probes(void)
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--ncu") == 0) return ncu_mode();
+    if (bk_shapes_only(argc, argv)) {
+        shapes();
+        return 0;
+    }
     probes();
     histograms();
+    shapes();
     return 0;
 }

@@ -8,7 +8,8 @@
 // characters; the batch's is ten times that of its first tenth; at 10^5 x
 // 10^5, 10^10 entries and some 15 s, the time of the table's first 3000
 // rows times 10^5 / 3000: every row is the same loop over 10^5 entries).
-// Writes 15-interview.csv.
+// Writes 15-interview.csv, then 15-interview-shapes.csv (shapes; bench
+// --shapes writes only that).
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -220,6 +221,106 @@ static void trees(void)
     }
 }
 
+// Other shapes (issue 17): short pairs (launch-bound), odd lengths (no
+// multiple of 4 or of the 64-entry tile, unequal), the headline 4000 and
+// 20000, and small and odd batches: ed_tiled, ed_block (where the shorter
+// string allows) and ed_batch against the one-thread CPU reference, as in
+// edit_distances (at 20000 the CPU's first 3000 rows, scaled).  Rate:
+// table entries a second.  Writes 15-interview-shapes.csv; bench --shapes
+// runs only this.
+static void shapes(void)
+{
+    static const struct { const char *cls; size_t la, lb; } sh[] = {
+        {"small", 10, 10}, {"small", 64, 64}, {"small", 255, 257},
+        {"odd", 1001, 999}, {"odd", 777, 3001}, {"odd", 4001, 3999},
+        {"headline", 4000, 4000}, {"headline", 20000, 20000},
+    };
+    const size_t big = 20000, cpu_rows = 3000;
+    std::vector<char> a(big), b(big);
+    for (size_t i = 0; i < big; i++) {
+        a[i] = (char)('a' + next_rand() % 4);
+        b[i] = (char)('a' + next_rand() % 4);
+    }
+    FILE *g = bk_shapes_open("15-interview");
+    ctx c;
+    memset(&c, 0, sizeof c);
+    char *d;
+    BOOK_CHECK(cudaMalloc(&d, 2 * big));
+    BOOK_CHECK(cudaMemcpy(d, a.data(), big, cudaMemcpyHostToDevice));
+    BOOK_CHECK(cudaMemcpy(d + big, b.data(), big, cudaMemcpyHostToDevice));
+    BOOK_CHECK(cudaMalloc(&c.twork, ED_TILED_WORK_INTS(big, big) * sizeof(int)));
+    BOOK_CHECK(cudaMalloc(&c.dist, 1001 * sizeof(int)));
+    c.a = d; c.b = d + big;
+    for (const auto &e : sh) {
+        c.la = e.la; c.lb = e.lb;
+        char shape[32];
+        snprintf(shape, sizeof shape, "%zux%zu", e.la, e.lb);
+        int want = -1;
+        double cpu = e.la <= 4001
+            ? cpu_ms([&] { want = ed_ref(a.data(), e.la, b.data(), e.lb); },
+                     e.la > 1001 ? 1 : 3)
+            : cpu_ms([&] { ed_ref(a.data(), cpu_rows, b.data(), e.lb); }, 1) *
+                  ((double)e.la / cpu_rows);
+        const double cells = (double)e.la * e.lb;
+        c.which = 4;
+        double t = bk_median_ms(run, &c, 20);
+        same_distance(c.dist, &want, shape);
+        bk_shape_row(g, e.cls, shape, "ed_tiled", 1e3 * t, cells / (t * 1e9),
+                     "Gcell/s", "cpu", 1e3 * cpu);
+        if (std::min(e.la, e.lb) <= ED_BLOCK_MAX) {
+            c.which = 1;
+            t = bk_median_ms(run, &c, 20);
+            same_distance(c.dist, &want, shape);
+            bk_shape_row(g, e.cls, shape, "ed_block", 1e3 * t,
+                         cells / (t * 1e9), "Gcell/s", "cpu", 1e3 * cpu);
+        }
+    }
+    // Batches: 100 pairs of 32 to 127 letters (small), 1001 pairs of 1 to
+    // 255 (odd).
+    static const struct { const char *cls; size_t pairs, lo, span; } bt[] = {
+        {"small", 100, 32, 96}, {"odd", 1001, 1, 255},
+    };
+    for (const auto &e : bt) {
+        std::vector<size_t> off(2 * e.pairs + 1);
+        off[0] = 0;
+        for (size_t k = 0; k < 2 * e.pairs; k++)
+            off[k + 1] = off[k] + e.lo + next_rand() % e.span;
+        std::vector<char> s(off[2 * e.pairs]);
+        for (char &ch : s) ch = (char)('a' + next_rand() % 4);
+        char *ds;
+        size_t *doff;
+        BOOK_CHECK(cudaMalloc(&ds, s.size()));
+        BOOK_CHECK(cudaMalloc(&doff, off.size() * sizeof(size_t)));
+        BOOK_CHECK(cudaMemcpy(ds, s.data(), s.size(), cudaMemcpyHostToDevice));
+        BOOK_CHECK(cudaMemcpy(doff, off.data(), off.size() * sizeof(size_t),
+                              cudaMemcpyHostToDevice));
+        double cells = 0;
+        for (size_t k = 0; k < e.pairs; k++)
+            cells += (double)(off[2 * k + 1] - off[2 * k]) *
+                     (off[2 * k + 2] - off[2 * k + 1]);
+        int last = 0;
+        double cpu = cpu_ms([&] {
+            for (size_t k = 0; k < e.pairs; k++)
+                last = ed_ref(&s[off[2 * k]], off[2 * k + 1] - off[2 * k],
+                              &s[off[2 * k + 1]],
+                              off[2 * k + 2] - off[2 * k + 1]);
+        }, 3);
+        c.which = 2; c.s = ds; c.nchars = s.size(); c.off = doff;
+        c.pairs = e.pairs;
+        double t = bk_median_ms(run, &c, 20);
+        char shape[32];
+        snprintf(shape, sizeof shape, "batch%zu-%zu-%zu", e.pairs, e.lo,
+                 e.lo + e.span - 1);
+        same_distance(c.dist + e.pairs - 1, &last, shape);
+        bk_shape_row(g, e.cls, shape, "ed_batch", 1e3 * t, cells / (t * 1e9),
+                     "Gcell/s", "cpu", 1e3 * cpu);
+        BOOK_CHECK(cudaFree(ds)); BOOK_CHECK(cudaFree(doff));
+    }
+    bk_csv_close(g);
+    BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(c.twork));
+    BOOK_CHECK(cudaFree(c.dist));
+}
+
 // ED_TILED_PROFILE=1: ed_tiled on one pair of 20000 (625 launches), twice,
 // and nothing else, for a profiler (ncu -k regex:ed_tiled ...); no CSV.
 static void profile_tiled(void)
@@ -238,14 +339,16 @@ static void profile_tiled(void)
     BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(work)); BOOK_CHECK(cudaFree(dist));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     if (getenv("ED_TILED_PROFILE")) { profile_tiled(); return 0; }
+    if (bk_shapes_only(argc, argv)) { shapes(); return 0; }
     f = bk_csv_open("15-interview",
                     "key,case,size,gpu_ms,gpu_h2d_ms,cpu_ms,cpu_over_gpu,"
                     "cpu_over_gpu_h2d");
     edit_distances();
     trees();
     bk_csv_close(f);
+    shapes();
     return 0;
 }
