@@ -80,22 +80,36 @@ static int ncu_mode(void)
     return 0;
 }
 
+// A context over BYTES of device input (x) and the bins; and CUB's
+// scratch for c->n bytes.
+static ctx hist_ctx(size_t bytes)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    unsigned char *x;
+    BOOK_CHECK(cudaMalloc(&x, bytes));
+    BOOK_CHECK(cudaMalloc(&c.bins, (HIST_BINS + 1) * sizeof(unsigned)));
+    c.x = x;
+    return c;
+}
+static void cub_scratch(ctx *c)
+{
+    c->tmp = NULL;
+    BOOK_CHECK(cub::DeviceHistogram::HistogramEven(
+        NULL, c->tmp_bytes, c->x, (int *)c->bins, HIST_BINS + 1, 0, 256,
+        (int64_t)c->n));
+    BOOK_CHECK(cudaMalloc(&c->tmp, c->tmp_bytes));
+}
+
 static void histograms(void)
 {
     const size_t n = (size_t)1 << 28;   // 256 MiB, four times the L2
     const int reps = 25;
     double read = bk_read_gbps(n);
-    ctx c;
-    memset(&c, 0, sizeof c);
-    unsigned char *x;
-    BOOK_CHECK(cudaMalloc(&x, n));
-    BOOK_CHECK(cudaMalloc(&c.bins, (HIST_BINS + 1) * sizeof(unsigned)));
-    c.x = x;
+    ctx c = hist_ctx(n);
+    unsigned char *x = (unsigned char *)c.x;
     c.n = n;
-    BOOK_CHECK(cub::DeviceHistogram::HistogramEven(
-        NULL, c.tmp_bytes, x, (int *)c.bins, HIST_BINS + 1, 0, 256,
-        (int64_t)n));
-    BOOK_CHECK(cudaMalloc(&c.tmp, c.tmp_bytes));
+    cub_scratch(&c);
     FILE *f = bk_csv_open("14-method",
                           "variant,kernel,input,n,ms,gbps,of_read,of_cub");
     bk_row(f, "read_ceiling,read ceiling,-,%zu,%.4f,%.1f,1.000,-\n", n,
@@ -139,22 +153,14 @@ static void shapes(void)
         {"headline", (size_t)1 << 28, true},
     };
     const size_t most = (size_t)1 << 28;
-    ctx c;
-    memset(&c, 0, sizeof c);
-    unsigned char *x;
-    BOOK_CHECK(cudaMalloc(&x, most));
-    BOOK_CHECK(cudaMalloc(&c.bins, (HIST_BINS + 1) * sizeof(unsigned)));
-    c.x = x;
+    ctx c = hist_ctx(most);
+    unsigned char *x = (unsigned char *)c.x;
     c.fn = hist_warp;
     FILE *f = bk_shapes_open("14-method");
     for (const auto &s : sh) {
         fill(x, most, s.same);
         c.n = s.n;
-        c.tmp = NULL;
-        BOOK_CHECK(cub::DeviceHistogram::HistogramEven(
-            NULL, c.tmp_bytes, x, (int *)c.bins, HIST_BINS + 1, 0, 256,
-            (int64_t)s.n));
-        BOOK_CHECK(cudaMalloc(&c.tmp, c.tmp_bytes));
+        cub_scratch(&c);
         const double cub_ms = bk_median_ms(run_cub, &c, 20);
         const double ms = bk_median_ms(run_hist, &c, 20);
         char shape[48];
