@@ -52,7 +52,8 @@
 // one, so that its rate compares).  limit is the roofline's bound for the
 // case, max(bytes / copy, flops / peak), and of_limit = limit time / time.
 // Writes figures/data/$BOOK_GPU/11-convolution.csv (one row a case and
-// variant) and 11-convolution-ceilings.csv.  bench --ncu CASE VARIANT
+// variant), 11-convolution-ceilings.csv and 11-convolution-shapes.csv
+// (run_shapes; bench --shapes writes only that).  bench --ncu CASE VARIANT
 // runs one call and exits (for gpu-extra.sh and Nsight Compute).
 #include "benchkit.h"
 #include "common/book.h"
@@ -406,6 +407,67 @@ static int ncu_one(const char *cname, const char *var)
     return 0;
 }
 
+// Other shapes (issue 17): small (launch-bound), odd (no multiple of 4 or
+// of a tile) and headline, each with the chapter's best kernel for its
+// kind (2D: rows; 1D with 31 taps: const; 1D with 2047 taps: window)
+// against cuDNN, searched as above, and cuDNN against the roofline bound
+// (bytes over the copy or FLOPs over the FMA peak, whichever is slower).
+// Writes 11-convolution-shapes.csv; bench --shapes runs only this.
+struct shape { const char *cls; cas c; int v; };
+static const shape shapes[] = {
+    {"small", {"2d-64x64-5x5", 64, 64, 5, 5}, ROWS},
+    {"small", {"2d-256x256-15x15", 256, 256, 15, 15}, ROWS},
+    {"small", {"1d-4096-k31", 1, 4096, 1, 31}, CONST},
+    {"odd", {"2d-1000x777-5x5", 1000, 777, 5, 5}, ROWS},
+    {"odd", {"2d-1001x999-15x15", 1001, 999, 15, 15}, ROWS},
+    {"odd", {"1d-1000003-k31", 1, 1000003, 1, 31}, CONST},
+    {"odd", {"1d-1000003-k2047", 1, 1000003, 1, 2047}, WINDOW},
+    {"headline", {"2d-3072-15x15", 3072, 3072, 15, 15}, ROWS},
+    {"headline", {"2d-8192-5x5", 8192, 8192, 5, 5}, ROWS},
+    {"headline", {"1d-64M-k31", 1, (size_t)1 << 26, 1, 31}, CONST},
+};
+static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
+{
+    FILE *csv = bk_shapes_open("11-convolution");
+    fprintf(csv, "# reference: cudnn for the kernel's rows, the roofline bound "
+                 "(copy %.1f GB/s, FMA peak %.2f TFLOP/s, this run) for "
+                 "cudnn's\n", copy, peak);
+    for (const shape &s : shapes) {
+        const cas &c = s.c;
+        k.c = c;
+        size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
+        double flops = 2.0 * ho * wo * c.kh * c.kw;
+        double bytes = 4.0 * (c.h * c.w + ho * wo);
+        double t_lim = fmax(bytes / (copy * 1e6), flops / (peak * 1e9));
+        bool fma = flops / (peak * 1e9) > bytes / (copy * 1e6);
+        auto rate = [&](double us) {       // TFLOP/s or GB/s
+            return fma ? flops / (us * 1e6) : bytes / (us * 1e3);
+        };
+        const char *unit = fma ? "TFLOP/s" : "GB/s";
+        int reps;
+        progress("shapes %s/%s: start", c.name, vname[s.v]);
+        k.v = s.v;
+        double us = 1e3 * bk_timed_ms(run, &k, &reps, NULL);
+        double dnn_us = NAN;
+#ifdef HAVE_CUDNN_H
+        if (have_dnn && cudnn_setup(c, k.x, k.f, k.y)) {
+            k.v = CUDNN;
+            dnn_us = 1e3 * bk_timed_ms(run, &k, &reps, NULL);
+            if (dnn.ws) BOOK_CHECK(cudaFree(dnn.ws));
+            dnn.ws = NULL;
+        }
+#else
+        (void)have_dnn;
+#endif
+        bk_shape_row(csv, s.cls, c.name, vname[s.v], us, rate(us), unit,
+                     "cudnn", dnn_us);
+        if (!isnan(dnn_us))
+            bk_shape_row(csv, s.cls, c.name, "cudnn", dnn_us,
+                         rate(dnn_us), unit, "roofline", 1e3 * t_lim);
+    }
+    bk_csv_close(csv);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--ncu") == 0)
@@ -443,20 +505,27 @@ int main(int argc, char **argv)
 #endif
     progress("cuDNN: %s", have_dnn ? "loaded" : "not loadable, not measured");
     if (!have_dnn) printf("cuDNN: not loadable, not measured\n");
-
-    FILE *csv = bk_csv_open("11-convolution",
-                            "id,case,variant,ms,reps,tflops,gbps,"
-                            "flop_per_byte,limit,of_limit,of_peak,of_copy,"
-                            "of_cudnn");
-    fprintf(csv, "# ceilings measured in this run: copy %.1f GB/s, FMA peak "
-                 "%.2f TFLOP/s (11-convolution-ceilings.csv)\n", copy, peak);
-    fflush(csv);
-    FILE *cf = bk_csv_open("11-convolution-ceilings", "ceiling,value,unit");
-    bk_row(cf, "copy,%.1f,GB/s\n", copy);
-    bk_row(cf, "fma_peak,%.2f,TFLOP/s\n", peak);
-    bk_row(cf, "ridge,%.2f,FLOP/byte\n", peak * 1e3 / copy);
-    bk_csv_close(cf);
-    for (int i = 0; i < kCases; i++) {
+    // --shapes: the shapes CSV only, none of the long cases.
+    const bool only = bk_shapes_only(argc, argv);
+    FILE *csv = NULL;
+    if (only) {
+        run_shapes(k, have_dnn, copy, peak);
+    } else {
+        csv = bk_csv_open("11-convolution",
+                          "id,case,variant,ms,reps,tflops,gbps,"
+                          "flop_per_byte,limit,of_limit,of_peak,of_copy,"
+                          "of_cudnn");
+        fprintf(csv, "# ceilings measured in this run: copy %.1f GB/s, FMA "
+                     "peak %.2f TFLOP/s (11-convolution-ceilings.csv)\n",
+                copy, peak);
+        fflush(csv);
+        FILE *cf = bk_csv_open("11-convolution-ceilings", "ceiling,value,unit");
+        bk_row(cf, "copy,%.1f,GB/s\n", copy);
+        bk_row(cf, "fma_peak,%.2f,TFLOP/s\n", peak);
+        bk_row(cf, "ridge,%.2f,FLOP/byte\n", peak * 1e3 / copy);
+        bk_csv_close(cf);
+    }
+    for (int i = 0; csv && i < kCases; i++) {
         const cas &c = cases[i];
         k.c = c;
         size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
@@ -516,7 +585,10 @@ int main(int argc, char **argv)
         progress("%s: done, rows written, %.2f s", c.name,
                  since_start() - case_at);
     }
-    bk_csv_close(csv);
+    if (csv) {
+        bk_csv_close(csv);
+        run_shapes(k, have_dnn, copy, peak);
+    }
     BOOK_CHECK(cudaFree(x));
     BOOK_CHECK(cudaFree(y));
     BOOK_CHECK(cudaFree(work));

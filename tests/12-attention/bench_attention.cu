@@ -4,7 +4,9 @@
 // B4 H16 S4096 D128 (there also the compact tile shapes), causal and not,
 // against chapter 2's FMA peak measured in the same run (12-attention.csv);
 // then time against S at B2 H16 D64
-// for the unfused and fused forms (12-attention-sweep.csv).  fp32
+// for the unfused and fused forms (12-attention-sweep.csv); then other
+// shapes (12-attention-shapes.csv, run_shapes; bench --shapes writes only
+// that).  fp32
 // throughout; cuBLAS in its default math mode (no TF32).  Each variant is
 // timed by bk_timed_ms: the median of 20 runs when 20 fit in 200 ms, else
 // of as many as fit, at least 3 (the reps columns).  Progress goes to
@@ -105,6 +107,49 @@ static int ncu_mode(void)
     return 0;
 }
 
+// Other shapes (issue 17): small (launch-bound), odd (S not a multiple of
+// the 64- or 128-row tiles, nor of 4) and the headline shapes, the tiled
+// kernel (at D = 128 also the compact shape, 64 rows a block) against the
+// cuBLAS unfused pipeline in the same run.  Writes
+// 12-attention-shapes.csv; bench --shapes runs only this.
+static void run_shapes(struct job *j)
+{
+    static const struct { const char *cls; attn_dims a; } sh[] = {
+        {"small", {1, 1, 128, 128, 64, 0}},
+        {"small", {1, 4, 128, 128, 128, 0}},
+        {"small", {2, 8, 256, 256, 64, 1}},
+        {"odd", {2, 4, 1000, 1000, 64, 0}},
+        {"odd", {1, 8, 1000, 1000, 128, 0}},
+        {"odd", {4, 16, 1000, 1000, 64, 0}},
+        {"odd", {3, 5, 777, 777, 64, 1}},
+        {"odd", {2, 16, 1999, 1999, 128, 1}},
+        {"headline", {8, 16, 4096, 4096, 64, 0}},
+        {"headline", {4, 16, 4096, 4096, 128, 0}},
+    };
+    FILE *f = bk_shapes_open("12-attention");
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+        j->a = sh[i].a;
+        char shape[64];
+        snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu%s", j->a.B, j->a.H,
+                 j->a.Sq, j->a.D, j->a.causal ? "c" : "");
+        int reps;
+        j->which = 3;
+        double t = timed(j, shape, &reps);
+        j->which = 1;
+        double tc = timed(j, shape, &reps);
+        double fl = flops(j->a) / 1e9;
+        bk_shape_row(f, sh[i].cls, shape, "tiled", 1e3 * t, fl / t,
+                     "TFLOP/s", "cublas", 1e3 * tc);
+        if (j->a.D == 128) {            // the compact shape: twice the blocks
+            j->which = 5;
+            double tk = timed(j, shape, &reps);
+            bk_shape_row(f, sh[i].cls, shape, "tiled_compact", 1e3 * tk,
+                         fl / tk, "TFLOP/s", "cublas", 1e3 * tc);
+        }
+    }
+    bk_csv_close(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--ncu")) return ncu_mode();
@@ -142,6 +187,14 @@ int main(int argc, char **argv)
             "filled, cuBLAS ready\n", elapsed_s(),
             (4.0 * n * 4 + wb) / (1 << 30));
     struct job j = {4, q, k, v, o, big, work, h, 0};
+    if (bk_shapes_only(argc, argv)) {       // --shapes: only those
+        run_shapes(&j);
+        if (cublasDestroy(h) != CUBLAS_STATUS_SUCCESS) return 1;
+        BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k));
+        BOOK_CHECK(cudaFree(v)); BOOK_CHECK(cudaFree(o));
+        BOOK_CHECK(cudaFree(work));
+        return 0;
+    }
     // The FMA peak, chapter 2's kernel, in this run.
     j.n = (size_t)prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor * 4;
     int reps;
@@ -208,6 +261,7 @@ int main(int argc, char **argv)
         flush_row(g);
     }
     bk_csv_close(g);
+    run_shapes(&j);
     if (cublasDestroy(h) != CUBLAS_STATUS_SUCCESS) return 1;
     BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k)); BOOK_CHECK(cudaFree(v));
     BOOK_CHECK(cudaFree(o)); BOOK_CHECK(cudaFree(work));

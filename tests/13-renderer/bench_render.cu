@@ -6,7 +6,9 @@
 // from the work itself: the scene's blends, counted by the reference, at
 // kOpsPerBlend float operations each at the rate of separately rounded
 // multiplies and adds measured in this run, plus the circles read once and
-// the image written once at the copy rate measured in this run.
+// the image written once at the copy rate measured in this run.  Then
+// other image sizes and scenes (13-renderer-shapes.csv, run_shapes; bench
+// --shapes writes only that).
 // `bench --ncu batch|scan` runs one launch of step 3 or step 4 on rand100k
 // for Nsight Compute (tests/13-renderer/gpu-extra.sh).
 #include <string.h>
@@ -35,21 +37,22 @@ struct ctx {
     rgba *img;
     void *scratch;
     size_t bytes;
+    int w, h;               // the image's size
 };
 static cudaError_t run(void *p)
 {
     const ctx *x = (const ctx *)p;
     switch (x->v) {
     case V_WRONG: return render_per_circle_wrong(x->c, x->n, x->mode, x->bg,
-                                                 x->img, kW, kH);
+                                                 x->img, x->w, x->h);
     case V_PIXEL: return render_per_pixel(x->c, x->n, x->mode, x->bg, x->img,
-                                          kW, kH);
+                                          x->w, x->h);
     case V_BATCH: return render_tile_batch(x->c, x->n, x->mode, x->bg,
-                                           x->img, kW, kH);
+                                           x->img, x->w, x->h);
     case V_SCAN: return render_tile_scan(x->c, x->n, x->mode, x->bg, x->img,
-                                         kW, kH);
-    default: return render_binned(x->c, x->n, x->mode, x->bg, x->img, kW,
-                                  kH, x->scratch, x->bytes);
+                                         x->w, x->h);
+    default: return render_binned(x->c, x->n, x->mode, x->bg, x->img,
+                                  x->w, x->h, x->scratch, x->bytes);
     }
 }
 
@@ -94,7 +97,7 @@ static int ncu_mode(int argc, char **argv)
     scene s;
     if (scene_make("rand100k", &s)) return 1;
     ctx x = {strcmp(argv[2], "scan") ? V_BATCH : V_SCAN, NULL, s.n, s.mode,
-             s.background, NULL, NULL, 0};
+             s.background, NULL, NULL, 0, kW, kH};
     BOOK_CHECK(cudaMalloc((void **)&x.c, s.n * sizeof(circle)));
     BOOK_CHECK(cudaMalloc((void **)&x.img, (size_t)kW * kH * sizeof(rgba)));
     BOOK_CHECK(cudaMemcpy((void *)x.c, s.c, s.n * sizeof(circle),
@@ -105,12 +108,81 @@ static int ncu_mode(int argc, char **argv)
     return 0;
 }
 
+// Other shapes (issue 17): small (few pixels, few circles: launch-bound),
+// odd (sides that are no multiple of the 16-pixel tile, nor of 4) and the
+// headline scenes at 1024 x 1024: the binned renderer and the step before
+// it (tile_scan), each against the floor computed as in main (the CPU
+// reference counts the blends; its image checks the binned one).  Writes
+// 13-renderer-shapes.csv; bench --shapes runs only this.
+static int run_shapes(double rate, double copy)
+{
+    static const struct { const char *cls, *scene; int w, h; } sh[] = {
+        {"small", "rgb", 64, 64},
+        {"small", "pattern", 128, 128},
+        {"small", "rand10k", 128, 96},
+        {"odd", "rgb", 1000, 777},
+        {"odd", "rand10k", 1000, 777},
+        {"odd", "rand100k", 1000, 777},
+        {"odd", "snow", 1001, 999},
+        {"headline", "rand10k", kW, kH},
+        {"headline", "rand100k", kW, kH},
+    };
+    FILE *csv = bk_shapes_open("13-renderer");
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+        scene s;
+        if (scene_make(sh[i].scene, &s)) return 1;
+        const size_t px = (size_t)sh[i].w * sh[i].h;
+        rgba *img, *href = (rgba *)malloc(px * sizeof(rgba));
+        rgba *got = (rgba *)malloc(px * sizeof(rgba));
+        BOOK_CHECK(cudaMalloc(&img, px * sizeof(rgba)));
+        const size_t blends = render_ref(s.c, s.n, s.mode, s.background,
+                                         href, sh[i].w, sh[i].h);
+        ctx x = {V_SCAN, NULL, s.n, s.mode, s.background, img, NULL, 0,
+                 sh[i].w, sh[i].h};
+        BOOK_CHECK(cudaMalloc((void **)&x.c, s.n * sizeof(circle)));
+        BOOK_CHECK(cudaMemcpy((void *)x.c, s.c, s.n * sizeof(circle),
+                              cudaMemcpyHostToDevice));
+        x.bytes = render_binned_scratch_bytes(s.n, x.w, x.h);
+        if (x.bytes) BOOK_CHECK(cudaMalloc(&x.scratch, x.bytes));
+        int reps;
+        const double scan_ms = bk_timed_ms(run, &x, &reps, NULL);
+        x.v = V_BINNED;
+        const double ms = bk_timed_ms(run, &x, &reps, NULL);
+        BOOK_CHECK(cudaMemcpy(got, img, px * sizeof(rgba),
+                              cudaMemcpyDeviceToHost));
+        if (memcmp(got, href, px * sizeof(rgba))) {
+            fprintf(stderr, "%s %dx%d: binned image differs from the "
+                    "reference\n", s.name, x.w, x.h);
+            return 1;
+        }
+        const double floor_ms =
+            1e3 * (blends * kOpsPerBlend / rate +
+                   (s.n * sizeof(circle) + px * sizeof(rgba)) / copy);
+        char shape[64];
+        snprintf(shape, sizeof shape, "%s-%dx%d", s.name, x.w, x.h);
+        // rate: megapixels a millisecond = Gpixel/s
+        bk_shape_row(csv, sh[i].cls, shape, "binned", 1e3 * ms, px / ms / 1e6,
+                     "Gpixel/s", "floor", 1e3 * floor_ms);
+        bk_shape_row(csv, sh[i].cls, shape, "tile_scan", 1e3 * scan_ms,
+                     px / scan_ms / 1e6, "Gpixel/s", "floor", 1e3 * floor_ms);
+        BOOK_CHECK(cudaFree(x.scratch));
+        BOOK_CHECK(cudaFree((void *)x.c));
+        BOOK_CHECK(cudaFree(img));
+        free(href);
+        free(got);
+        scene_free(&s);
+    }
+    bk_csv_close(csv);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--ncu")) return ncu_mode(argc, argv);
     const double rate = fp32_ops_per_s();
     const double copy = bk_copy_gbps((size_t)1 << 28) * 1e9;   // bytes/s
     printf("fp32 mul/add rate %.3g /s, copy %.4g GB/s\n", rate, copy / 1e9);
+    if (bk_shapes_only(argc, argv)) return run_shapes(rate, copy);
     FILE *csv = bk_csv_open("13-renderer",
                             "case,n,blends,ms,reps,vs_cpu,vs_pixel,"
                             "vs_batch,vs_scan,of_floor");
@@ -137,7 +209,7 @@ int main(int argc, char **argv)
             blends = render_ref(s.c, s.n, s.mode, s.background, href, kW, kH);
             cpu_ms = now_ms() - t0;
         });
-        ctx x = {0, NULL, s.n, s.mode, s.background, img, NULL, 0};
+        ctx x = {0, NULL, s.n, s.mode, s.background, img, NULL, 0, kW, kH};
         BOOK_CHECK(cudaMalloc((void **)&x.c, s.n * sizeof(circle)));
         BOOK_CHECK(cudaMemcpy((void *)x.c, s.c, s.n * sizeof(circle),
                               cudaMemcpyHostToDevice));
@@ -197,5 +269,5 @@ int main(int argc, char **argv)
     bk_csv_close(binned);
     BOOK_CHECK(cudaFree(img));
     free(href);
-    return 0;
+    return run_shapes(rate, copy);
 }

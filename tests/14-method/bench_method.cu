@@ -4,6 +4,8 @@
 //                        the streaming-read ceiling of the same run
 //   14-method-probe.csv  the launch rate and round trip of an empty kernel,
 //                        and the latency chains in cycles and ns
+//   14-method-shapes.csv the warp histogram against CUB at other sizes
+//                        (shapes; bench --shapes writes only this)
 // With --ncu it runs one launch of each histogram on 2^28 bytes of each
 // input, for tests/14-method/gpu-extra.sh.
 #include <cub/cub.cuh>
@@ -78,22 +80,36 @@ static int ncu_mode(void)
     return 0;
 }
 
+// A context over BYTES of device input (x) and the bins; and CUB's
+// scratch for c->n bytes.
+static ctx hist_ctx(size_t bytes)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    unsigned char *x;
+    BOOK_CHECK(cudaMalloc(&x, bytes));
+    BOOK_CHECK(cudaMalloc(&c.bins, (HIST_BINS + 1) * sizeof(unsigned)));
+    c.x = x;
+    return c;
+}
+static void cub_scratch(ctx *c)
+{
+    c->tmp = NULL;
+    BOOK_CHECK(cub::DeviceHistogram::HistogramEven(
+        NULL, c->tmp_bytes, c->x, (int *)c->bins, HIST_BINS + 1, 0, 256,
+        (int64_t)c->n));
+    BOOK_CHECK(cudaMalloc(&c->tmp, c->tmp_bytes));
+}
+
 static void histograms(void)
 {
     const size_t n = (size_t)1 << 28;   // 256 MiB, four times the L2
     const int reps = 25;
     double read = bk_read_gbps(n);
-    ctx c;
-    memset(&c, 0, sizeof c);
-    unsigned char *x;
-    BOOK_CHECK(cudaMalloc(&x, n));
-    BOOK_CHECK(cudaMalloc(&c.bins, (HIST_BINS + 1) * sizeof(unsigned)));
-    c.x = x;
+    ctx c = hist_ctx(n);
+    unsigned char *x = (unsigned char *)c.x;
     c.n = n;
-    BOOK_CHECK(cub::DeviceHistogram::HistogramEven(
-        NULL, c.tmp_bytes, x, (int *)c.bins, HIST_BINS + 1, 0, 256,
-        (int64_t)n));
-    BOOK_CHECK(cudaMalloc(&c.tmp, c.tmp_bytes));
+    cub_scratch(&c);
     FILE *f = bk_csv_open("14-method",
                           "variant,kernel,input,n,ms,gbps,of_read,of_cub");
     bk_row(f, "read_ceiling,read ceiling,-,%zu,%.4f,%.1f,1.000,-\n", n,
@@ -117,6 +133,45 @@ static void histograms(void)
     BOOK_CHECK(cudaFree(x));
     BOOK_CHECK(cudaFree(c.bins));
     BOOK_CHECK(cudaFree(c.tmp));
+}
+
+// Other shapes (issue 17): small (a few blocks: launch-bound), odd (n no
+// multiple of 4 or of the 16 bytes a thread reads) and the headline 2^28,
+// the warp histogram (the chapter's best) against CUB's HistogramEven in
+// the same run, uniform bytes (one repeated byte at the headline size
+// too).  Writes 14-method-shapes.csv; bench --shapes runs only this.
+static void shapes(void)
+{
+    static const struct { const char *cls; size_t n; bool same; } sh[] = {
+        {"small", 4096, false},
+        {"small", 65536, false},
+        {"small", 1000, false},
+        {"odd", 1000003, false},
+        {"odd", ((size_t)1 << 25) + 3, false},
+        {"odd", 100000007, false},
+        {"headline", (size_t)1 << 28, false},
+        {"headline", (size_t)1 << 28, true},
+    };
+    const size_t most = (size_t)1 << 28;
+    ctx c = hist_ctx(most);
+    unsigned char *x = (unsigned char *)c.x;
+    c.fn = hist_warp;
+    FILE *f = bk_shapes_open("14-method");
+    for (const auto &s : sh) {
+        fill(x, most, s.same);
+        c.n = s.n;
+        cub_scratch(&c);
+        const double cub_ms = bk_median_ms(run_cub, &c, 20);
+        const double ms = bk_median_ms(run_hist, &c, 20);
+        char shape[48];
+        snprintf(shape, sizeof shape, "%zu%s", s.n, s.same ? "-same" : "");
+        bk_shape_row(f, s.cls, shape, "warp", 1e3 * ms, s.n / (ms * 1e6),
+                     "GB/s", "cub", 1e3 * cub_ms);
+        BOOK_CHECK(cudaFree(c.tmp));
+    }
+    bk_csv_close(f);
+    BOOK_CHECK(cudaFree(x));
+    BOOK_CHECK(cudaFree(c.bins));
 }
 
 static double now_us(void)
@@ -214,7 +269,12 @@ static void probes(void)
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--ncu") == 0) return ncu_mode();
+    if (bk_shapes_only(argc, argv)) {
+        shapes();
+        return 0;
+    }
     probes();
     histograms();
+    shapes();
     return 0;
 }

@@ -8,7 +8,8 @@
 // characters; the batch's is ten times that of its first tenth; at 10^5 x
 // 10^5, 10^10 entries and some 15 s, the time of the table's first 3000
 // rows times 10^5 / 3000: every row is the same loop over 10^5 entries).
-// Writes 15-interview.csv.
+// Writes 15-interview.csv, then 15-interview-shapes.csv (shapes; bench
+// --shapes writes only that).
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -94,20 +95,57 @@ static void same_distance(const int *dist, int *want, const char *key)
     }
 }
 
-static void edit_distances(void)
+// PAIRS pairs of strings over 4 letters, each LO to LO + SPAN - 1 long
+// (the lengths drawn first, then the letters), on the host and uploaded:
+// pair k is s[off[2k], off[2k+1]) and s[off[2k+1], off[2k+2]).
+struct batch {
+    std::vector<size_t> off;
+    std::vector<char> s;
+    char *ds;
+    size_t *doff;
+};
+static batch make_batch(size_t pairs, size_t lo, size_t span)
 {
-    const size_t big = 100000, cpu_rows = 3000;
-    std::vector<char> a(big), b(big);
+    batch b;
+    b.off.resize(2 * pairs + 1);
+    b.off[0] = 0;
+    for (size_t k = 0; k < 2 * pairs; k++)
+        b.off[k + 1] = b.off[k] + lo + next_rand() % span;
+    b.s.resize(b.off[2 * pairs]);
+    for (char &ch : b.s) ch = (char)('a' + next_rand() % 4);
+    const size_t ob = b.off.size() * sizeof(size_t);
+    BOOK_CHECK(cudaMalloc(&b.ds, b.s.size()));
+    BOOK_CHECK(cudaMalloc(&b.doff, ob));
+    BOOK_CHECK(cudaMemcpy(b.ds, b.s.data(), b.s.size(), cudaMemcpyHostToDevice));
+    BOOK_CHECK(cudaMemcpy(b.doff, b.off.data(), ob, cudaMemcpyHostToDevice));
+    return b;
+}
+
+// Two random strings of BIG letters over 4 into a and b, and both on
+// the GPU, a then b, in the buffer returned.
+static char *two_strings(size_t big, std::vector<char> &a,
+                         std::vector<char> &b)
+{
+    a.resize(big);
+    b.resize(big);
     for (size_t i = 0; i < big; i++) {
         a[i] = (char)('a' + next_rand() % 4);
         b[i] = (char)('a' + next_rand() % 4);
     }
-    ctx c;
-    memset(&c, 0, sizeof c);
     char *d;
     BOOK_CHECK(cudaMalloc(&d, 2 * big));
     BOOK_CHECK(cudaMemcpy(d, a.data(), big, cudaMemcpyHostToDevice));
     BOOK_CHECK(cudaMemcpy(d + big, b.data(), big, cudaMemcpyHostToDevice));
+    return d;
+}
+
+static void edit_distances(void)
+{
+    const size_t big = 100000, cpu_rows = 3000;
+    std::vector<char> a, b;
+    char *d = two_strings(big, a, b);
+    ctx c;
+    memset(&c, 0, sizeof c);
     BOOK_CHECK(cudaMalloc(&c.work, ED_WORK_INTS(big, big) * sizeof(int)));
     BOOK_CHECK(cudaMalloc(&c.twork, ED_TILED_WORK_INTS(big, big) * sizeof(int)));
     BOOK_CHECK(cudaMalloc(&c.dist, 200000 * sizeof(int)));
@@ -144,19 +182,10 @@ static void edit_distances(void)
     }
     // A batch of 10^5 pairs of lengths 32 to 127 over 4 letters.
     const size_t pairs = 100000;
-    std::vector<size_t> off(2 * pairs + 1);
-    off[0] = 0;
-    for (size_t k = 0; k < 2 * pairs; k++) off[k + 1] = off[k] + 32 + next_rand() % 96;
-    std::vector<char> s(off[2 * pairs]);
-    for (char &ch : s) ch = (char)('a' + next_rand() % 4);
-    char *ds;
-    size_t *doff;
-    BOOK_CHECK(cudaMalloc(&ds, s.size()));
-    BOOK_CHECK(cudaMalloc(&doff, off.size() * sizeof(size_t)));
-    BOOK_CHECK(cudaMemcpy(ds, s.data(), s.size(), cudaMemcpyHostToDevice));
-    BOOK_CHECK(cudaMemcpy(doff, off.data(), off.size() * sizeof(size_t),
-                          cudaMemcpyHostToDevice));
-    c.which = 2; c.s = ds; c.nchars = s.size(); c.off = doff; c.pairs = pairs;
+    batch bt = make_batch(pairs, 32, 96);
+    const std::vector<size_t> &off = bt.off;
+    const std::vector<char> &s = bt.s;
+    c.which = 2; c.s = bt.ds; c.nchars = s.size(); c.off = bt.doff; c.pairs = pairs;
     // The CPU on the first tenth of the pairs, times ten (the pairs are
     // drawn alike; the whole batch would take the CPU seconds).
     double cpu = 10 * cpu_ms([&] {
@@ -168,7 +197,8 @@ static void edit_distances(void)
                  h2d_ms(off.data(), off.size() * sizeof(size_t));
     row("ed_batch", "a warp a pair", "100000 pairs of 32-127",
         bk_median_ms(run, &c, 20), h2d, cpu);
-    BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(ds)); BOOK_CHECK(cudaFree(doff));
+    BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(bt.ds));
+    BOOK_CHECK(cudaFree(bt.doff));
     BOOK_CHECK(cudaFree(c.work)); BOOK_CHECK(cudaFree(c.twork));
     BOOK_CHECK(cudaFree(c.dist));
 }
@@ -220,6 +250,89 @@ static void trees(void)
     }
 }
 
+// Other shapes (issue 17): short pairs (launch-bound), odd lengths (no
+// multiple of 4 or of the 64-entry tile, unequal), the headline 4000 and
+// 20000, and small and odd batches: ed_tiled, ed_block (where the shorter
+// string allows) and ed_batch against the one-thread CPU reference, as in
+// edit_distances (at 20000 the CPU's first 3000 rows, scaled).  Rate:
+// table entries a second.  Writes 15-interview-shapes.csv; bench --shapes
+// runs only this.
+static void shapes(void)
+{
+    static const struct { const char *cls; size_t la, lb; } sh[] = {
+        {"small", 10, 10}, {"small", 64, 64}, {"small", 255, 257},
+        {"odd", 1001, 999}, {"odd", 777, 3001}, {"odd", 4001, 3999},
+        {"headline", 4000, 4000}, {"headline", 20000, 20000},
+    };
+    const size_t big = 20000, cpu_rows = 3000;
+    std::vector<char> a, b;
+    char *d = two_strings(big, a, b);
+    FILE *g = bk_shapes_open("15-interview");
+    ctx c;
+    memset(&c, 0, sizeof c);
+    BOOK_CHECK(cudaMalloc(&c.twork, ED_TILED_WORK_INTS(big, big) * sizeof(int)));
+    BOOK_CHECK(cudaMalloc(&c.dist, 1001 * sizeof(int)));
+    c.a = d; c.b = d + big;
+    for (const auto &e : sh) {
+        c.la = e.la; c.lb = e.lb;
+        char shape[32];
+        snprintf(shape, sizeof shape, "%zux%zu", e.la, e.lb);
+        int want = -1;
+        double cpu = e.la <= 4001
+            ? cpu_ms([&] { want = ed_ref(a.data(), e.la, b.data(), e.lb); },
+                     e.la > 1001 ? 1 : 3)
+            : cpu_ms([&] { ed_ref(a.data(), cpu_rows, b.data(), e.lb); }, 1) *
+                  ((double)e.la / cpu_rows);
+        const double cells = (double)e.la * e.lb;
+        c.which = 4;
+        double t = bk_median_ms(run, &c, 20);
+        same_distance(c.dist, &want, shape);
+        bk_shape_row(g, e.cls, shape, "ed_tiled", 1e3 * t, cells / (t * 1e9),
+                     "Gcell/s", "cpu", 1e3 * cpu);
+        if (std::min(e.la, e.lb) <= ED_BLOCK_MAX) {
+            c.which = 1;
+            t = bk_median_ms(run, &c, 20);
+            same_distance(c.dist, &want, shape);
+            bk_shape_row(g, e.cls, shape, "ed_block", 1e3 * t,
+                         cells / (t * 1e9), "Gcell/s", "cpu", 1e3 * cpu);
+        }
+    }
+    // Batches: 100 pairs of 32 to 127 letters (small), 1001 pairs of 1 to
+    // 255 (odd).
+    static const struct { const char *cls; size_t pairs, lo, span; } bts[] = {
+        {"small", 100, 32, 96}, {"odd", 1001, 1, 255},
+    };
+    for (const auto &e : bts) {
+        batch b = make_batch(e.pairs, e.lo, e.span);
+        const std::vector<size_t> &off = b.off;
+        const std::vector<char> &s = b.s;
+        double cells = 0;
+        for (size_t k = 0; k < e.pairs; k++)
+            cells += (double)(off[2 * k + 1] - off[2 * k]) *
+                     (off[2 * k + 2] - off[2 * k + 1]);
+        int last = 0;
+        double cpu = cpu_ms([&] {
+            for (size_t k = 0; k < e.pairs; k++)
+                last = ed_ref(&s[off[2 * k]], off[2 * k + 1] - off[2 * k],
+                              &s[off[2 * k + 1]],
+                              off[2 * k + 2] - off[2 * k + 1]);
+        }, 3);
+        c.which = 2; c.s = b.ds; c.nchars = s.size(); c.off = b.doff;
+        c.pairs = e.pairs;
+        double t = bk_median_ms(run, &c, 20);
+        char shape[32];
+        snprintf(shape, sizeof shape, "batch%zu-%zu-%zu", e.pairs, e.lo,
+                 e.lo + e.span - 1);
+        same_distance(c.dist + e.pairs - 1, &last, shape);
+        bk_shape_row(g, e.cls, shape, "ed_batch", 1e3 * t, cells / (t * 1e9),
+                     "Gcell/s", "cpu", 1e3 * cpu);
+        BOOK_CHECK(cudaFree(b.ds)); BOOK_CHECK(cudaFree(b.doff));
+    }
+    bk_csv_close(g);
+    BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(c.twork));
+    BOOK_CHECK(cudaFree(c.dist));
+}
+
 // ED_TILED_PROFILE=1: ed_tiled on one pair of 20000 (625 launches), twice,
 // and nothing else, for a profiler (ncu -k regex:ed_tiled ...); no CSV.
 static void profile_tiled(void)
@@ -238,14 +351,16 @@ static void profile_tiled(void)
     BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(work)); BOOK_CHECK(cudaFree(dist));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     if (getenv("ED_TILED_PROFILE")) { profile_tiled(); return 0; }
+    if (bk_shapes_only(argc, argv)) { shapes(); return 0; }
     f = bk_csv_open("15-interview",
                     "key,case,size,gpu_ms,gpu_h2d_ms,cpu_ms,cpu_over_gpu,"
                     "cpu_over_gpu_h2d");
     edit_distances();
     trees();
     bk_csv_close(f);
+    shapes();
     return 0;
 }
