@@ -637,6 +637,17 @@ extern "C" cudaError_t matmul_warp_tiled_tile(int tile, MM_ARGS)
     return mm_wt_table[tile].launch(A, B, C, M, N, K);
 }
 
+extern "C" cudaError_t matmul_warp_tiled_info(int tile, int *bm, int *bn,
+                                              int *per_sm)
+{
+    if (tile < 0 || tile >= MM_WT_TILES || !bm || !bn || !per_sm)
+        return cudaErrorInvalidValue;
+    *bm = mm_wt_table[tile].bm;
+    *bn = mm_wt_table[tile].bn;
+    *per_sm = mm_wt_table[tile].per_sm;
+    return cudaSuccess;
+}
+
 extern "C" cudaError_t matmul_warp_tiled(MM_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
