@@ -372,11 +372,11 @@ struct MmWarpTile {
     static constexpr int TM = 4 * FM, TN = 4 * FN;    // a thread's results
     static constexpr int WM = TM * LM, WN = TN * LN;  // a warp's tile
     static constexpr int WarpsN = BN / WN, Threads = 32 * (BM / WM) * WarpsN;
-    static constexpr int AStride = BM + 4;            // As rows, padded
-    static constexpr int AFloats = BK * AStride, Stage = AFloats + BK * BN;
+    static constexpr int AStride = BK + 4;            // As rows, padded
+    static constexpr int AFloats = BM * AStride, Stage = AFloats + BK * BN;
     static constexpr int Smem = S * Stage * (int)sizeof(float);
     static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles cover the block");
-    static_assert(Smem <= 48 * 1024, "within the default shared memory");
+    static_assert(BK % 4 == 0 && AStride % 8 == 4, "A rows: float4, banks");
 };
 
 // <<Copy to shared memory, asynchronously where the GPU can>>
@@ -423,78 +423,85 @@ template <int N> __device__ __forceinline__ void mm_copy_wait()
 
 // <<Where each thread copies from>>
 template <class T> struct MmCopyPlan {
-    static constexpr int ThreadsPerRow = T::Threads >= T::BM
-                                             ? T::Threads / T::BM : 1;
-    static constexpr int RowsPerPass = T::Threads / ThreadsPerRow;
-    static constexpr int APasses = T::BM / RowsPerPass;
-    static constexpr int APerPass = T::BK / ThreadsPerRow;  // floats
+    static constexpr int A16 = T::BM * T::BK / 4 / T::Threads;  // a thread
     static constexpr int B16 = T::BK * T::BN / 4 / T::Threads;
-    static constexpr int B4 = T::BK * T::BN / T::Threads;
-    static_assert(APasses * RowsPerPass == T::BM && APerPass % 4 == 0 &&
-                      ThreadsPerRow <= 2, "A: rows, runs of 4, 32 banks");
-    static_assert(T::BK * T::BN % (4 * T::Threads) == 0 &&
-                      T::Threads % T::BN == 0, "B: whole rows a round");
+    static constexpr int A4 = 4 * A16, B4 = 4 * B16;
+    static constexpr int ARows16 = T::Threads / (T::BK / 4);    // a round
+    static constexpr int ARows4 = T::Threads / T::BK;
+    static constexpr int BRows16 = T::Threads / (T::BN / 4);
+    static constexpr int BRows4 = T::Threads / T::BN;
+    static_assert(A16 * 4 * T::Threads == T::BM * T::BK &&
+                      B16 * 4 * T::Threads == T::BK * T::BN,
+                  "whole float4s a thread");
+    static_assert(T::Threads % T::BK == 0 && T::Threads % T::BN == 0,
+                  "whole rows a round");
 };
 
 // <<Copy one slice of A and B into a stage>>
 template <class T, bool Checked>
 __device__ __forceinline__ void mm_wt_copy_slice(
     float *stage, const float *A, const float *B, const float *ag,
-    const float *bg, size_t N, size_t K, int krem, const bool *arow,
-    bool bcol, int tid)
+    const float *bg, size_t N, size_t K, int krem, int arows, bool bcol,
+    int tid)
 {
     using P = MmCopyPlan<T>;
     float *As = stage, *Bs = stage + T::AFloats;
-    const int m = tid / P::ThreadsPerRow, h = tid % P::ThreadsPerRow;
-#pragma unroll
-    for (int p = 0; p < P::APasses; p++)
-#pragma unroll
-        for (int j = 0; j < P::APerPass; j++) {
-            const int dk = j / 4 * 4 * P::ThreadsPerRow + j % 4;
-            const bool in = !Checked || (arow[p] && h * 4 + dk < krem);
-            mm_copy4(As + (h * 4 + dk) * T::AStride + p * P::RowsPerPass + m,
-                     in ? ag + p * P::RowsPerPass * K + dk : A, in);
-        }
-    // <<Copy the B slice, 16 bytes or a checked float at a time>>
     if constexpr (!Checked) {
-        constexpr int R = T::Threads / (T::BN / 4);     // rows a round
-        const int k = tid / (T::BN / 4), n = tid % (T::BN / 4) * 4;
-    #pragma unroll
+        const int r = tid / (T::BK / 4), k = tid % (T::BK / 4) * 4;
+#pragma unroll
+        for (int j = 0; j < P::A16; j++)
+            mm_copy16(As + (j * P::ARows16 + r) * T::AStride + k,
+                      ag + j * P::ARows16 * K);
+        // <<Copy the B slice in 16-byte pieces>>
+        const int bk = tid / (T::BN / 4), bn = tid % (T::BN / 4) * 4;
+        #pragma unroll
         for (int j = 0; j < P::B16; j++)
-            mm_copy16(Bs + (j * R + k) * T::BN + n, bg + j * R * N);
-        (void)B; (void)krem; (void)bcol;
+            mm_copy16(Bs + (j * P::BRows16 + bk) * T::BN + bn,
+                      bg + j * P::BRows16 * N);
+        (void)A; (void)B; (void)krem; (void)arows; (void)bcol;
     } else {
-        constexpr int R = T::Threads / T::BN;
-        const int k = tid / T::BN, n = tid % T::BN;
-    #pragma unroll
+        // <<Copy the A and B slices a checked float at a time>>
+        const int r = tid / T::BK, k = tid % T::BK;
+        #pragma unroll
+        for (int j = 0; j < P::A4; j++) {
+            const bool in = j * P::ARows4 + r < arows && k < krem;
+            mm_copy4(As + (j * P::ARows4 + r) * T::AStride + k,
+                     in ? ag + j * P::ARows4 * K : A, in);
+        }
+        const int bk = tid / T::BN, bn = tid % T::BN;
+        #pragma unroll
         for (int j = 0; j < P::B4; j++) {
-            const bool in = bcol && j * R + k < krem;
-            mm_copy4(Bs + (j * R + k) * T::BN + n, in ? bg + j * R * N : B, in);
+            const bool in = bcol && j * P::BRows4 + bk < krem;
+            mm_copy4(Bs + (j * P::BRows4 + bk) * T::BN + bn,
+                     in ? bg + j * P::BRows4 * N : B, in);
         }
     }
 }
 
-// <<Load a lane's fragments for one k>>
+// <<Load a lane's fragments>>
 template <class T>
-__device__ __forceinline__ void mm_wt_fragments(const float *stage, int k,
-                                                int wm, int wn,
-                                                float (&a)[T::TM],
-                                                float (&b)[T::TN])
+__device__ __forceinline__ void mm_wt_load_a(const float *As, int g, int wm,
+                                             float4 (&a)[T::TM])
 {
-    const float *As = stage + k * T::AStride + wm;
-    const float *Bs = stage + T::AFloats + k * T::BN + wn;
 #pragma unroll
-    for (int i = 0; i < T::FM; i++) {
-        const float4 v = *(const float4 *)(As + i * 4 * T::LM);
-        a[4 * i] = v.x; a[4 * i + 1] = v.y; a[4 * i + 2] = v.z;
-        a[4 * i + 3] = v.w;
-    }
+    for (int i = 0; i < T::TM; i++)
+        a[i] = *(const float4 *)(As + (wm + i * T::LM) * T::AStride + 4 * g);
+}
+template <class T>
+__device__ __forceinline__ void mm_wt_load_b(const float *Bs, int k, int wn,
+                                             float (&b)[T::TN])
+{
 #pragma unroll
     for (int j = 0; j < T::FN; j++) {
-        const float4 v = *(const float4 *)(Bs + j * 4 * T::LN);
+        const float4 v =
+            *(const float4 *)(Bs + k * T::BN + wn + j * 4 * T::LN);
         b[4 * j] = v.x; b[4 * j + 1] = v.y; b[4 * j + 2] = v.z;
         b[4 * j + 3] = v.w;
     }
+}
+__device__ __forceinline__ float mm_lane(float4 v, int q)
+{
+    return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
 }
 
 // <<Warp-tiled matmul with a pipeline of stages>>
@@ -504,23 +511,20 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
 {
     extern __shared__ __align__(16) float mm_stages[];
     // <<Place a warp-tiled thread and its copy sources>>
-    using P = MmCopyPlan<T>;
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    const int wm = warp / T::WarpsN * T::WM + lane % T::LM * 4;
+    const int wm = warp / T::WarpsN * T::WM + lane % T::LM;
     const int wn = warp % T::WarpsN * T::WN + lane / T::LM * 4;
     const size_t m0 = blockIdx.y * (size_t)T::BM, n0 = blockIdx.x * (size_t)T::BN;
     const size_t slices = (K + T::BK - 1) / T::BK;
-    const int am = tid / P::ThreadsPerRow, ah = tid % P::ThreadsPerRow;
-    bool arow[P::APasses];
-    #pragma unroll
-    for (int p = 0; p < P::APasses; p++) arow[p] = m0 + p * P::RowsPerPass + am < M;
-    const float *ag = A + (arow[0] ? m0 + am : 0) * K + ah * 4;
+    const int ar = Checked ? tid / T::BK : tid / (T::BK / 4);
+    const int ak = Checked ? tid % T::BK : tid % (T::BK / 4) * 4;
+    const int arows = (int)(M - m0 < (size_t)T::BM ? M - m0 : T::BM);
+    const float *ag = A + (ar < arows ? m0 + ar : 0) * K + ak;
     const int bk = Checked ? tid / T::BN : tid / (T::BN / 4);
     const int bn = Checked ? tid % T::BN : tid % (T::BN / 4) * 4;
     const bool bcol = n0 + bn < N;
     const float *bg = B + bk * N + (bcol ? n0 + bn : 0);
     float acc[T::TM][T::TN] = {};
-    float a[2][T::TM], b[2][T::TN];
     // <<Start the copies of the first S - 1 slices>>
     #pragma unroll
     for (int p = 0; p < T::S - 1; p++) {
@@ -528,54 +532,49 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
             const size_t left = K - p * (size_t)T::BK;
             mm_wt_copy_slice<T, Checked>(
                 mm_stages + p * T::Stage, A, B, ag, bg, N, K,
-                (int)(left < T::BK ? left : T::BK), arow, bcol, tid);
+                (int)(left < T::BK ? left : T::BK), arows, bcol, tid);
             ag += T::BK;
             bg += T::BK * N;
         }
         mm_copy_commit();
     }
-    mm_copy_wait<T::S - 2>();
-    __syncthreads();
-    if (slices > 0) mm_wt_fragments<T>(mm_stages, 0, wm, wn, a[0], b[0]);
     int rd = 0, wr = T::S - 1;  // the stages read and written next
     for (size_t s = 0; s < slices; s++) {
-#pragma unroll
-        for (int kk = 0; kk < T::BK; kk++) {
-            // <<At the slice's last step, wait for the next slice>>
-            if (kk == T::BK - 1) {
-                mm_copy_wait<T::S - 2>();
-                __syncthreads();
-                rd = rd == T::S - 1 ? 0 : rd + 1;
-            }
-            // <<Load the fragments of step kk + 1>>
-            if (kk < T::BK - 1 || s + 1 < slices)
-                mm_wt_fragments<T>(mm_stages + rd * T::Stage, (kk + 1) % T::BK, wm, wn,
-                                   a[(kk + 1) % 2], b[(kk + 1) % 2]);
-            // <<At the slice's first step, start copying slice s + S - 1>>
-            if (kk == 0) {
-                const size_t next = (s + T::S - 1) * T::BK;
-                if (next < K) {
-                    const size_t left = K - next;
-                    mm_wt_copy_slice<T, Checked>(
-                        mm_stages + wr * T::Stage, A, B, ag, bg, N, K,
-                        (int)(left < T::BK ? left : T::BK), arow, bcol, tid);
-                    ag += T::BK;
-                    bg += T::BK * N;
-                }
-                mm_copy_commit();
-                wr = wr == T::S - 1 ? 0 : wr + 1;
-            }
-#pragma unroll
-            for (int i = 0; i < T::TM; i++)
-#pragma unroll
-                for (int j = 0; j < T::TN; j++)
-                    acc[i][j] = fmaf(a[kk % 2][i], b[kk % 2][j], acc[i][j]);
+        mm_copy_wait<T::S - 2>();   // slice s has landed, here
+        __syncthreads();            // and in every thread; s - 1 is read
+        // <<Start copying slice s + S - 1 into the stage of slice s - 1>>
+        const size_t next = (s + T::S - 1) * T::BK;
+        if (next < K) {
+            const size_t left = K - next;
+            mm_wt_copy_slice<T, Checked>(mm_stages + wr * T::Stage, A, B, ag, bg,
+                                         N, K, (int)(left < T::BK ? left : T::BK),
+                                         arows, bcol, tid);
+            ag += T::BK;
+            bg += T::BK * N;
         }
+        mm_copy_commit();
+        wr = wr == T::S - 1 ? 0 : wr + 1;
+        // <<Multiply the slice in stage rd>>
+        const float *As = mm_stages + rd * T::Stage, *Bs = As + T::AFloats;
+        float4 a[T::TM];
+        float b[2][T::TN];
+        mm_wt_load_b<T>(Bs, 0, wn, b[0]);
+        #pragma unroll
+        for (int k = 0; k < T::BK; k++) {
+            if (k % 4 == 0) mm_wt_load_a<T>(As, k / 4, wm, a);
+            if (k + 1 < T::BK) mm_wt_load_b<T>(Bs, k + 1, wn, b[(k + 1) % 2]);
+        #pragma unroll
+            for (int i = 0; i < T::TM; i++)
+        #pragma unroll
+                for (int j = 0; j < T::TN; j++)
+                    acc[i][j] = fmaf(mm_lane(a[i], k % 4), b[k % 2][j], acc[i][j]);
+        }
+        rd = rd == T::S - 1 ? 0 : rd + 1;
     }
     // <<Write a warp-tiled thread's results>>
     #pragma unroll
     for (int i = 0; i < T::TM; i++) {
-        const size_t r = m0 + wm + i / 4 * 4 * T::LM + i % 4;
+        const size_t r = m0 + wm + i * T::LM;
     #pragma unroll
         for (int j = 0; j < T::FN; j++)
             mm_store4<Checked>(C, r, n0 + wn + j * 4 * T::LN, M, N,
@@ -596,6 +595,9 @@ template <class T> static cudaError_t mm_wt_launch(MM_ARGS)
                  is_aligned(C, 16);
     mm_kernel_fn k = exact ? mm_wt_kernel<T, false> : mm_wt_kernel<T, true>;
     BOOK_CLEAR_TO_LAUNCH();
+    if (T::Smem > 48 * 1024)  // beyond what a block gets without asking
+        BOOK_TRY(cudaFuncSetAttribute(
+            k, cudaFuncAttributeMaxDynamicSharedMemorySize, T::Smem));
     k<<<dim3((unsigned)gx, (unsigned)gy), T::Threads, T::Smem>>>(A, B, C, M,
                                                                  N, K);
     return cudaGetLastError();

@@ -5,7 +5,8 @@
 # the book's flags: registers a thread (cuobjdump -res-usage) and the static
 # count of the SASS instructions that matter here (cuobjdump -sass): FFMA,
 # shared loads LDS (32-bit) and LDS.128, global loads LDG (32-bit) and
-# LDG.128, shared stores, barriers.  Writes
+# LDG.128, shared stores, barriers, and the asynchronous global-to-shared
+# copies LDGSTS (cp.async).  Writes
 # figures/data/$BOOK_GPU/04-matmul-sass.csv.
 set -o pipefail
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
@@ -24,7 +25,7 @@ trap 'rm -f "$tmp" "$sass" "$res"' EXIT
   tools/provenance.sh "tool: $("$CUOBJDUMP" --version 2>/dev/null | tail -1)" \
     "compiler: $(${NVCC:-nvcc} --version 2>/dev/null | tail -1)" \
     "sm_90 SASS of $obj; static counts over the whole kernel"
-  echo "variant,kernel,regs,ffma,lds32,lds128,ldg32,ldg128,sts,bar"
+  echo "variant,kernel,regs,ffma,lds32,lds128,ldg32,ldg128,sts,bar,ldgsts"
 } > "$tmp"
 while read -r v k; do
   regs=$(awk -v k="$k" 'index($0, "Function " k ":") {f = 1; next}
@@ -40,13 +41,15 @@ while read -r v k; do
     / LDG\.E[.A-Z]*\.128 / {ldg128++}
     / STS[. ]/            {sts++}
     / BAR\.SYNC/          {bar++}
-    END {printf "%s,%s,%s,%d,%d,%d,%d,%d,%d,%d\n", v, k, regs, ffma, lds,
-                lds128, ldg, ldg128, sts, bar}' "$sass" >> "$tmp"
+    / LDGSTS[. ]/         {ldgsts++}
+    END {printf "%s,%s,%s,%d,%d,%d,%d,%d,%d,%d,%d\n", v, k, regs, ffma, lds,
+                lds128, ldg, ldg128, sts, bar, ldgsts}' "$sass" >> "$tmp"
 done <<'LIST'
 tiled _Z15mm_tiled_kernelPKfS0_Pfmmm
 1d-blocked _Z12mm_1d_kernelPKfS0_Pfmmm
 2d-blocked _Z12mm_2d_kernelPKfS0_Pfmmm
 vectorized _Z13mm_vec_kernelILb0EEvPKfS1_Pfmmm
 double-buffered _Z14mm_dbuf_kernelILb0EEvPKfS1_Pfmmm
+warp-tiled _Z12mm_wt_kernelI10MmWarpTileILi128ELi128ELi8ELi8ELi2ELi2ELi4ELi2EELb0EEvPKfS3_Pfmmm
 LIST
 mv "$tmp" "$out" && echo "gpu-extra: wrote $out"
