@@ -363,6 +363,72 @@ extern "C" cudaError_t matmul_double_buffered(MM_ARGS)
                              A, B, C, M, N, K);
 }
 
+// <<Double-buffered matmul with warp tiles>>
+// Lane (lm, ln) = (lane % 8, lane / 8) of warp w owns rows rm + i and
+// rm + 32 + i, columns cn + j and cn + 16 + j (i, j < 4) of the block tile.
+__device__ __forceinline__ void mm_multiply_warp_tile(
+    const float (*As)[kBM + kApad], const float (*Bs)[kBN], int rm, int cn,
+    float (&acc)[8][8])
+{
+#pragma unroll
+    for (int k = 0; k < kBK; k++) {
+        const float4 a0 = *(const float4 *)&As[k][rm];
+        const float4 a1 = *(const float4 *)&As[k][rm + 32];
+        const float4 b0 = *(const float4 *)&Bs[k][cn];
+        const float4 b1 = *(const float4 *)&Bs[k][cn + 16];
+        const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+}
+
+template <bool Checked>
+__global__ void __launch_bounds__(kThreads, 2) mm_dbw_kernel(MM_ARGS)
+{
+    __shared__ __align__(16) float As[2][kBK][kBM + kApad];
+    __shared__ __align__(16) float Bs[2][kBK][kBN];
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int rm = warp / 4 * 64 + lane % 8 * 4;
+    const int cn = warp % 4 * 32 + lane / 8 * 4;
+    const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
+    float acc[8][8] = {};
+    float4 ra, rb;
+    mm_load_slices<Checked>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
+    mm_store_slices(As[0], Bs[0], tid, ra, rb);
+    __syncthreads();
+    int cur = 0;
+    for (size_t k0 = 0; k0 < K; k0 += kBK) {
+        const bool more = k0 + kBK < K;
+        if (more)
+            mm_load_slices<Checked>(A, B, M, N, K, m0, n0, k0 + kBK, tid,
+                                    ra, rb);
+        mm_multiply_warp_tile(As[cur], Bs[cur], rm, cn, acc);
+        if (more) mm_store_slices(As[cur ^ 1], Bs[cur ^ 1], tid, ra, rb);
+        __syncthreads();
+        cur ^= 1;
+    }
+    // <<Write a warp-tile lane's 8 by 8 results>>
+    #pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const size_t r = m0 + rm + i / 4 * 32 + i % 4;
+    #pragma unroll
+        for (int h = 0; h < 2; h++)
+            mm_store4<Checked>(C, r, n0 + cn + h * 16, M, N,
+                               make_float4(acc[i][4 * h], acc[i][4 * h + 1],
+                                           acc[i][4 * h + 2], acc[i][4 * h + 3]));
+    }
+}
+
+extern "C" cudaError_t matmul_dbuf_warp(MM_ARGS)
+{
+    return mm_launch_tile128(mm_dbw_kernel<false>, mm_dbw_kernel<true>, A,
+                             B, C, M, N, K);
+}
+
 // <<Warp-tile configuration>>
 template <int BM_, int BN_, int BK_, int LM_, int FM_, int FN_, int S_,
           int MinBlocks_>

@@ -22,6 +22,7 @@ static const struct { const char *name; mm_fn fn; } variants[] = {
     {"vectorized", matmul_vectorized},
     {"double_buffered", matmul_double_buffered},
     {"warp_tiled", matmul_warp_tiled},
+    {"dbuf_warp", matmul_dbuf_warp},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -160,6 +161,7 @@ static void blocked_2d_edge_shapes(void **s) { (void)s; edge_shapes(4); }
 static void vectorized_edge_shapes(void **s) { (void)s; edge_shapes(5); }
 static void double_buffered_edge_shapes(void **s) { (void)s; edge_shapes(6); }
 static void warp_tiled_edge_shapes(void **s) { (void)s; edge_shapes(7); }
+static void dbuf_warp_edge_shapes(void **s) { (void)s; edge_shapes(8); }
 
 /* Each entry of the warp-tile table, whatever the rule would pick: shapes
  * that its fast path takes (multiples of its block tile, of its slice of
@@ -234,7 +236,7 @@ static void fast_path_misaligned_pointers(void **s)
         {128, 128, 8}, {256, 128, 72}, {128, 384, 1000}, {128, 128, 12},
         {256, 129, 64}, {127, 256, 64},
     };
-    for (int v = 5; v < 8; v++)
+    for (int v = 5; v < 9; v++)
         for (size_t i = 0; i < sizeof tile_shapes / sizeof tile_shapes[0];
              i++)
             for (size_t offset = 0; offset < 2; offset++)
@@ -461,6 +463,7 @@ int main(void)
         cmocka_unit_test(vectorized_edge_shapes),
         cmocka_unit_test(double_buffered_edge_shapes),
         cmocka_unit_test(warp_tiled_edge_shapes),
+        cmocka_unit_test(dbuf_warp_edge_shapes),
         cmocka_unit_test(warp_tile_entries),
         cmocka_unit_test(warp_tile_pick_and_refuse),
         cmocka_unit_test(fast_path_misaligned_pointers),
