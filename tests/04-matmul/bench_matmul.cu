@@ -9,13 +9,15 @@
 // 04-matmul-ceilings.csv, 04-matmul-tiles.csv (each entry of the
 // warp-tile table at those shapes: tiles, waves, speed) and
 // 04-matmul-shapes.csv (small, odd and headline shapes; with --shapes, only
-// that file).
+// that file).  With --ncu VARIANT it launches that variant once at 4096^3
+// for Nsight Compute (tests/04-matmul/gpu-extra.sh) and writes nothing.
 #include "benchkit.h"
 #include "common/book.h"
 #include "04-matmul/matmul.h"
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 // The FMA peak in TFLOP/s that chapter 2 measured on this GPU, which
 // make bench reads from figures/data/$BOOK_GPU/02-memory.csv (tools/csv.awk)
@@ -168,16 +170,6 @@ int main(int argc, char **argv)
 {
     const size_t n = 4096, big_floats = (size_t)8192 * 6144;
     const double flops = 2.0 * n * n * n;
-    // Ceilings: bandwidth measured here, the FMA peak from chapter 2.
-    double read = bk_read_gbps((size_t)1 << 30);
-    double copy = bk_copy_gbps((size_t)1 << 30);
-    double peak = chapter2_peak();   // TFLOP/s
-    if (!(peak > 0)) {
-        fprintf(stderr, "bench_matmul: no fma_peak in this GPU's 02-memory.csv "
-                        "(run chapter 2's bench first); of_peak is nan\n");
-        peak = NAN;
-    }
-    double ridge = peak * 1e12 / (read * 1e9);           // FLOP per byte
 
     // Room for the largest shape, M 8192 N 4096 K 6144: A is 8192 x 6144,
     // B 6144 x 4096 and C 8192 x 4096; R holds cuBLAS's result for checks.
@@ -191,6 +183,22 @@ int main(int argc, char **argv)
     bk_fill_random(B, big_floats, -1, 1, 2);
     bk_fill_random(C, big_floats, -1, 1, 3);
     k.A = A; k.B = B; k.C = C;
+    // --ncu VARIANT: one launch at 4096^3, for Nsight Compute (gpu-extra.sh).
+    if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
+        static const struct { const char *name; mm_fn fn; } nv[] = {
+            {"double-buffered", matmul_double_buffered},
+            {"dbuf-warp", matmul_dbuf_warp},
+            {"pipelined", matmul_pipelined},
+        };
+        for (const auto &v : nv)
+            if (strcmp(argv[2], v.name) == 0) {
+                BOOK_CHECK(v.fn(A, B, C, n, n, n));
+                BOOK_CHECK(cudaDeviceSynchronize());
+                return 0;
+            }
+        fprintf(stderr, "bench_matmul: no variant %s for --ncu\n", argv[2]);
+        return 1;
+    }
     if (cublasCreate(&k.h) != CUBLAS_STATUS_SUCCESS ||
         cublasSetMathMode(k.h, CUBLAS_PEDANTIC_MATH) !=
             CUBLAS_STATUS_SUCCESS) {
@@ -205,6 +213,17 @@ int main(int argc, char **argv)
         shapes_csv(k, R);
         return 0;
     }
+
+    // Ceilings: bandwidth measured here, the FMA peak from chapter 2.
+    double read = bk_read_gbps((size_t)1 << 30);
+    double copy = bk_copy_gbps((size_t)1 << 30);
+    double peak = chapter2_peak();   // TFLOP/s
+    if (!(peak > 0)) {
+        fprintf(stderr, "bench_matmul: no fma_peak in this GPU's 02-memory.csv "
+                        "(run chapter 2's bench first); of_peak is nan\n");
+        peak = NAN;
+    }
+    double ridge = peak * 1e12 / (read * 1e9);           // FLOP per byte
     double cublas_ms = bk_median_ms(run_mm, &k, 20);
     double cublas = flops / (cublas_ms * 1e9);
 
@@ -222,6 +241,8 @@ int main(int argc, char **argv)
         {"2d-blocked", matmul_2d_blocked, 32},
         {"vectorized", matmul_vectorized, 32},
         {"double-buffered", matmul_double_buffered, 32},
+        {"dbuf-warp", matmul_dbuf_warp, 32},
+        {"pipelined", matmul_pipelined, 32},
         {"warp-tiled", matmul_warp_tiled, 0},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {

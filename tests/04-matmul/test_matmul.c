@@ -23,6 +23,7 @@ static const struct { const char *name; mm_fn fn; } variants[] = {
     {"double_buffered", matmul_double_buffered},
     {"warp_tiled", matmul_warp_tiled},
     {"dbuf_warp", matmul_dbuf_warp},
+    {"pipelined", matmul_pipelined},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -162,12 +163,13 @@ static void vectorized_edge_shapes(void **s) { (void)s; edge_shapes(5); }
 static void double_buffered_edge_shapes(void **s) { (void)s; edge_shapes(6); }
 static void warp_tiled_edge_shapes(void **s) { (void)s; edge_shapes(7); }
 static void dbuf_warp_edge_shapes(void **s) { (void)s; edge_shapes(8); }
+static void pipelined_edge_shapes(void **s) { (void)s; edge_shapes(9); }
 
 /* Each entry of the warp-tile table, whatever the rule would pick: shapes
- * that its fast path takes (multiples of its block tile, of its slice of
- * 8, up to three slices deeper than its pipeline), near misses for its
- * checked path, the edge shapes, and the fast shapes on pointers offset by
- * one float. */
+ * that its fast path takes (multiples of its block tile and of its slice,
+ * several slices deeper than its pipeline), near misses for its checked
+ * path, the edge shapes, and the fast shapes on pointers offset by one
+ * float. */
 static int wt_tile;
 static cudaError_t run_entry(const float *A, const float *B, float *C,
                              size_t M, size_t N, size_t K)
@@ -179,9 +181,9 @@ static void warp_tile_entries(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     static const size_t tile_shapes[][3] = {
-        {128, 128, 8},  {256, 128, 72}, {128, 128, 12},  {256, 129, 64},
-        {127, 256, 64}, {64, 64, 8},    {64, 192, 40},   {192, 64, 24},
-        {256, 256, 16}, {128, 384, 1000},
+        {128, 128, 16}, {256, 128, 64}, {128, 128, 12},  {256, 129, 64},
+        {127, 256, 64}, {64, 64, 16},   {64, 192, 40},   {192, 64, 48},
+        {256, 256, 8},  {128, 384, 1000},
     };
     /* Under the sanitizer (small sizes), the first eight. */
     size_t nshapes = tk_small() ? 8
@@ -226,17 +228,18 @@ static void warp_tile_pick_and_refuse(void **s)
 }
 
 /* The 128 x 128 kernels: shapes that take the fast path (M, N multiples
- * of 128, K of 8), near misses that take the checked path, and the fast
- * shapes on pointers offset by one float (not 16-byte aligned). */
+ * of 128, K of 8, or of 16 for the pipelined kernel), near misses that
+ * take the checked path, and the fast shapes on pointers offset by one
+ * float (not 16-byte aligned). */
 static void fast_path_misaligned_pointers(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
     static const size_t tile_shapes[][3] = {
         {128, 128, 8}, {256, 128, 72}, {128, 384, 1000}, {128, 128, 12},
-        {256, 129, 64}, {127, 256, 64},
+        {256, 129, 64}, {127, 256, 64}, {256, 256, 48},
     };
-    for (int v = 5; v < 9; v++)
+    for (int v = 5; v < 10; v++)
         for (size_t i = 0; i < sizeof tile_shapes / sizeof tile_shapes[0];
              i++)
             for (size_t offset = 0; offset < 2; offset++)
@@ -464,6 +467,7 @@ int main(void)
         cmocka_unit_test(double_buffered_edge_shapes),
         cmocka_unit_test(warp_tiled_edge_shapes),
         cmocka_unit_test(dbuf_warp_edge_shapes),
+        cmocka_unit_test(pipelined_edge_shapes),
         cmocka_unit_test(warp_tile_entries),
         cmocka_unit_test(warp_tile_pick_and_refuse),
         cmocka_unit_test(fast_path_misaligned_pointers),
