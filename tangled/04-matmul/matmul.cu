@@ -291,12 +291,13 @@ __device__ __forceinline__ void mm_write_tile(float *C, size_t M, size_t N,
 // <<Launch a 128 by 128 tile kernel>>
 typedef void (*mm_kernel_fn)(MM_ARGS);
 static cudaError_t mm_launch_tile128(mm_kernel_fn fast,
-                                     mm_kernel_fn checked, MM_ARGS)
+                                     mm_kernel_fn checked, MM_ARGS,
+                                     size_t bk = kBK)   // the K slice
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, kBN), gy = ceil_div(M, kBM);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
-    bool exact = M % kBM == 0 && N % kBN == 0 && K % kBK == 0 && K > 0 &&
+    bool exact = M % kBM == 0 && N % kBN == 0 && K % bk == 0 && K > 0 &&
                  is_aligned(A, 16) && is_aligned(B, 16) && is_aligned(C, 16);
     mm_kernel_fn k = exact ? fast : checked;
     BOOK_CLEAR_TO_LAUNCH();
@@ -366,12 +367,13 @@ extern "C" cudaError_t matmul_double_buffered(MM_ARGS)
 // <<Double-buffered matmul with warp tiles>>
 // Lane (lm, ln) = (lane % 8, lane / 8) of warp w owns rows rm + i and
 // rm + 32 + i, columns cn + j and cn + 16 + j (i, j < 4) of the block tile.
+template <int Steps = kBK>   // the rows of the slices
 __device__ __forceinline__ void mm_multiply_warp_tile(
     const float (*As)[kBM + kApad], const float (*Bs)[kBN], int rm, int cn,
     float (&acc)[8][8])
 {
 #pragma unroll
-    for (int k = 0; k < kBK; k++) {
+    for (int k = 0; k < Steps; k++) {
         const float4 a0 = *(const float4 *)&As[k][rm];
         const float4 a1 = *(const float4 *)&As[k][rm + 32];
         const float4 b0 = *(const float4 *)&Bs[k][cn];
@@ -427,6 +429,100 @@ extern "C" cudaError_t matmul_dbuf_warp(MM_ARGS)
 {
     return mm_launch_tile128(mm_dbw_kernel<false>, mm_dbw_kernel<true>, A,
                              B, C, M, N, K);
+}
+
+// <<Warp-tiled matmul, two slices of 16 a turn>>
+constexpr int kBK2 = 16;   // the K slice of this kernel
+// Thread t's share of a 128 x 16 slice of A and a 16 x 128 slice of B:
+// float4 number e = t + 256 j (j < 2) of each; of A, row e / 4 and
+// columns 4 (e % 4) onward; of B, row e / 32 and columns 4 (e % 32) onward.
+template <bool Checked>
+__device__ __forceinline__ void mm_load_slices16(
+    const float *A, const float *B, size_t M, size_t N, size_t K, size_t m0,
+    size_t n0, size_t k0, int tid, float4 (&ra)[2], float4 (&rb)[2])
+{
+#pragma unroll
+    for (int j = 0; j < 2; j++) {
+        const int e = tid + 256 * j;
+        if constexpr (!Checked) {   // spelled out: no spills this way
+            ra[j] = *(const float4 *)(A + (m0 + e / 4) * K + k0 + e % 4 * 4);
+            rb[j] = *(const float4 *)(B + (k0 + e / 32) * N + n0 +
+                                      e % 32 * 4);
+        } else {
+            ra[j] = mm_load4<true>(A, m0 + e / 4, k0 + e % 4 * 4, M, K);
+            rb[j] = mm_load4<true>(B, k0 + e / 32, n0 + e % 32 * 4, K, N);
+        }
+    }
+}
+__device__ __forceinline__ void mm_store_slices16(float (*As)[kBM + kApad],
+                                                  float (*Bs)[kBN], int tid,
+                                                  const float4 (&ra)[2],
+                                                  const float4 (&rb)[2])
+{
+#pragma unroll
+    for (int j = 0; j < 2; j++) {
+        const int e = tid + 256 * j, r = e / 4, c = e % 4 * 4;
+        As[c + 0][r] = ra[j].x;
+        As[c + 1][r] = ra[j].y;
+        As[c + 2][r] = ra[j].z;
+        As[c + 3][r] = ra[j].w;
+        *(float4 *)&Bs[e / 32][e % 32 * 4] = rb[j];
+    }
+}
+template <bool Checked>
+__global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
+{
+    __shared__ __align__(16) float As[2][kBK2][kBM + kApad];
+    __shared__ __align__(16) float Bs[2][kBK2][kBN];
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int rm = warp / 4 * 64 + lane % 8 * 4;
+    const int cn = warp % 4 * 32 + lane / 8 * 4;
+    const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
+    float acc[8][8] = {};
+    float4 ra[2], rb[2];
+    mm_load_slices16<Checked>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
+    mm_store_slices16(As[0], Bs[0], tid, ra, rb);
+    __syncthreads();
+    for (size_t k0 = 0; k0 < K; k0 += 2 * kBK2) {
+        // <<Multiply slice k0 from buffers 0, bring the next into 1>>
+        {
+            const bool more = !Checked || k0 + kBK2 < K;
+            if (more)
+                mm_load_slices16<Checked>(A, B, M, N, K, m0, n0, k0 + kBK2, tid, ra,
+                                          rb);
+            mm_multiply_warp_tile<kBK2>(As[0], Bs[0], rm, cn, acc);
+            if (more) mm_store_slices16(As[1], Bs[1], tid, ra, rb);
+            __syncthreads();
+            if (!more) break;
+        }
+        // <<Multiply slice k0 + 16 from buffers 1, bring the next into 0>>
+        {
+            const bool more = k0 + 2 * kBK2 < K;
+            if (more)
+                mm_load_slices16<Checked>(A, B, M, N, K, m0, n0, k0 + 2 * kBK2, tid,
+                                          ra, rb);
+            mm_multiply_warp_tile<kBK2>(As[1], Bs[1], rm, cn, acc);
+            if (more) mm_store_slices16(As[0], Bs[0], tid, ra, rb);
+            __syncthreads();
+        }
+    }
+    // <<Write a warp-tile lane's 8 by 8 results>>
+    #pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const size_t r = m0 + rm + i / 4 * 32 + i % 4;
+    #pragma unroll
+        for (int h = 0; h < 2; h++)
+            mm_store4<Checked>(C, r, n0 + cn + h * 16, M, N,
+                               make_float4(acc[i][4 * h], acc[i][4 * h + 1],
+                                           acc[i][4 * h + 2], acc[i][4 * h + 3]));
+    }
+}
+
+extern "C" cudaError_t matmul_warp_unrolled(MM_ARGS)
+{
+    return mm_launch_tile128(mm_unrolled_kernel<false>,
+                             mm_unrolled_kernel<true>, A, B, C, M, N, K,
+                             2 * kBK2);
 }
 
 // <<Warp-tile configuration>>
@@ -681,7 +777,7 @@ static const struct {
     cudaError_t (*launch)(MM_ARGS);
     int bm, bn, per_sm;   // block tile, blocks an SM holds
 } mm_wt_table[] = {
-    {matmul_dbuf_warp, 128, 128, 2},
+    {matmul_warp_unrolled, 128, 128, 2},
     {mm_wt_launch<MmWarpTile<64, 64, 16, 8, 1, 2, 3, 5>>, 64, 64, 5},
 };
 

@@ -28,6 +28,8 @@ cudaError_t matmul_dbuf_warp(const float *A, const float *B, float *C,
                              size_t M, size_t N, size_t K);
 cudaError_t matmul_pipelined(const float *A, const float *B, float *C,
                              size_t M, size_t N, size_t K);
+cudaError_t matmul_warp_unrolled(const float *A, const float *B, float *C,
+                                 size_t M, size_t N, size_t K);
 // Warp-tiled, copies in a pipeline of stages, a block tile chosen by shape
 // from a table of MM_WT_TILES entries: matmul_warp_tiled_pick says which
 // (for the current device).  matmul_warp_tiled_tile runs entry TILE, and

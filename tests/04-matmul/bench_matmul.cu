@@ -189,6 +189,7 @@ int main(int argc, char **argv)
             {"double-buffered", matmul_double_buffered},
             {"dbuf-warp", matmul_dbuf_warp},
             {"pipelined", matmul_pipelined},
+            {"unrolled", matmul_warp_unrolled},
         };
         for (const auto &v : nv)
             if (strcmp(argv[2], v.name) == 0) {
@@ -243,6 +244,7 @@ int main(int argc, char **argv)
         {"double-buffered", matmul_double_buffered, 32},
         {"dbuf-warp", matmul_dbuf_warp, 32},
         {"pipelined", matmul_pipelined, 32},
+        {"unrolled", matmul_warp_unrolled, 32},
         {"warp-tiled", matmul_warp_tiled, 0},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {

@@ -8,8 +8,8 @@
 # LDG.128, shared stores, barriers, and the asynchronous global-to-shared
 # copies LDGSTS (cp.async).  Writes
 # figures/data/$BOOK_GPU/04-matmul-sass.csv.  Then, with Nsight Compute,
-# one launch each of the double-buffered, warp-tiled and pipelined kernels
-# at 4096^3 (build/04-matmul/bench --ncu VARIANT): instructions, FMA
+# one launch each of the double-buffered, warp-tiled, pipelined and
+# unrolled kernels at 4096^3 (build/04-matmul/bench --ncu VARIANT): instructions, FMA
 # instructions, shared-load instructions and wavefronts, bank conflicts,
 # the share of cycles that issue an instruction, and the main stall
 # reasons in cycles per issued instruction; to
@@ -59,6 +59,7 @@ double-buffered _Z14mm_dbuf_kernelILb0EEvPKfS1_Pfmmm
 dbuf-warp _Z13mm_dbw_kernelILb0EEvPKfS1_Pfmmm
 pipelined _Z12mm_wt_kernelI10MmWarpTileILi128ELi128ELi16ELi8ELi2ELi2ELi3ELi2EELb0EEvPKfS3_Pfmmm
 pipelined-64 _Z12mm_wt_kernelI10MmWarpTileILi64ELi64ELi16ELi8ELi1ELi2ELi3ELi5EELb0EEvPKfS3_Pfmmm
+unrolled _Z18mm_unrolled_kernelILb0EEvPKfS1_Pfmmm
 LIST
 mv "$tmp" "$out" && echo "gpu-extra: wrote $out"
 rm -f "$sass" "$res"
@@ -79,7 +80,7 @@ metrics="smsp__inst_executed.sum sm__inst_executed_pipe_fma.sum
 metrics=$(echo $metrics)
 ncu_header "one launch each at M = N = K = 4096, ncu --clock-control none; stalls in cycles per issued instruction" \
   "variant,inst,fma_inst,lds_inst,lds_wavefronts,lds_conflicts,issue_active_pct,stall_barrier,stall_dispatch,stall_short_scoreboard,stall_long_scoreboard,stall_mio_throttle,stall_wait,stall_math_pipe,not_selected" > "$tmp"
-for v in double-buffered dbuf-warp pipelined; do
+for v in double-buffered dbuf-warp pipelined unrolled; do
   if ! "$NCU" --clock-control none --kernel-name regex:mm_ \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
     echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1

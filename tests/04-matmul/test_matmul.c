@@ -24,6 +24,7 @@ static const struct { const char *name; mm_fn fn; } variants[] = {
     {"warp_tiled", matmul_warp_tiled},
     {"dbuf_warp", matmul_dbuf_warp},
     {"pipelined", matmul_pipelined},
+    {"warp_unrolled", matmul_warp_unrolled},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -164,6 +165,7 @@ static void double_buffered_edge_shapes(void **s) { (void)s; edge_shapes(6); }
 static void warp_tiled_edge_shapes(void **s) { (void)s; edge_shapes(7); }
 static void dbuf_warp_edge_shapes(void **s) { (void)s; edge_shapes(8); }
 static void pipelined_edge_shapes(void **s) { (void)s; edge_shapes(9); }
+static void warp_unrolled_edge_shapes(void **s) { (void)s; edge_shapes(10); }
 
 /* Each entry of the warp-tile table, whatever the rule would pick: shapes
  * that its fast path takes (multiples of its block tile and of its slice,
@@ -228,9 +230,9 @@ static void warp_tile_pick_and_refuse(void **s)
 }
 
 /* The 128 x 128 kernels: shapes that take the fast path (M, N multiples
- * of 128, K of 8, or of 16 for the pipelined kernel), near misses that
- * take the checked path, and the fast shapes on pointers offset by one
- * float (not 16-byte aligned). */
+ * of 128, K of 8, or of 16 for the pipelined and unrolled kernels), near
+ * misses that take the checked path, and the fast shapes on pointers
+ * offset by one float (not 16-byte aligned). */
 static void fast_path_misaligned_pointers(void **s)
 {
     (void)s;
@@ -239,7 +241,7 @@ static void fast_path_misaligned_pointers(void **s)
         {128, 128, 8}, {256, 128, 72}, {128, 384, 1000}, {128, 128, 12},
         {256, 129, 64}, {127, 256, 64}, {256, 256, 48},
     };
-    for (int v = 5; v < 10; v++)
+    for (int v = 5; v < 11; v++)
         for (size_t i = 0; i < sizeof tile_shapes / sizeof tile_shapes[0];
              i++)
             for (size_t offset = 0; offset < 2; offset++)
@@ -468,6 +470,7 @@ int main(void)
         cmocka_unit_test(warp_tiled_edge_shapes),
         cmocka_unit_test(dbuf_warp_edge_shapes),
         cmocka_unit_test(pipelined_edge_shapes),
+        cmocka_unit_test(warp_unrolled_edge_shapes),
         cmocka_unit_test(warp_tile_entries),
         cmocka_unit_test(warp_tile_pick_and_refuse),
         cmocka_unit_test(fast_path_misaligned_pointers),
