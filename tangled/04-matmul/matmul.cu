@@ -436,22 +436,16 @@ constexpr int kBK2 = 16;   // the K slice of this kernel
 // Thread t's share of a 128 x 16 slice of A and a 16 x 128 slice of B:
 // float4 number e = t + 256 j (j < 2) of each; of A, row e / 4 and
 // columns 4 (e % 4) onward; of B, row e / 32 and columns 4 (e % 32) onward.
-template <bool Checked>
+// No checks: the launcher sends only shapes the tiles cover exactly.
 __device__ __forceinline__ void mm_load_slices16(
-    const float *A, const float *B, size_t M, size_t N, size_t K, size_t m0,
+    const float *A, const float *B, size_t N, size_t K, size_t m0,
     size_t n0, size_t k0, int tid, float4 (&ra)[2], float4 (&rb)[2])
 {
 #pragma unroll
     for (int j = 0; j < 2; j++) {
         const int e = tid + 256 * j;
-        if constexpr (!Checked) {   // spelled out: no spills this way
-            ra[j] = *(const float4 *)(A + (m0 + e / 4) * K + k0 + e % 4 * 4);
-            rb[j] = *(const float4 *)(B + (k0 + e / 32) * N + n0 +
-                                      e % 32 * 4);
-        } else {
-            ra[j] = mm_load4<true>(A, m0 + e / 4, k0 + e % 4 * 4, M, K);
-            rb[j] = mm_load4<true>(B, k0 + e / 32, n0 + e % 32 * 4, K, N);
-        }
+        ra[j] = *(const float4 *)(A + (m0 + e / 4) * K + k0 + e % 4 * 4);
+        rb[j] = *(const float4 *)(B + (k0 + e / 32) * N + n0 + e % 32 * 4);
     }
 }
 __device__ __forceinline__ void mm_store_slices16(float (*As)[kBM + kApad],
@@ -469,7 +463,6 @@ __device__ __forceinline__ void mm_store_slices16(float (*As)[kBM + kApad],
         *(float4 *)&Bs[e / 32][e % 32 * 4] = rb[j];
     }
 }
-template <bool Checked>
 __global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
 {
     __shared__ __align__(16) float As[2][kBK2][kBM + kApad];
@@ -480,32 +473,26 @@ __global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
     const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
     float acc[8][8] = {};
     float4 ra[2], rb[2];
-    mm_load_slices16<Checked>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
+    mm_load_slices16(A, B, N, K, m0, n0, 0, tid, ra, rb);
     mm_store_slices16(As[0], Bs[0], tid, ra, rb);
     __syncthreads();
     for (size_t k0 = 0; k0 < K; k0 += 2 * kBK2) {
         // <<Multiply slice k0 from buffers 0, bring the next into 1>>
-        {
-            const bool more = !Checked || k0 + kBK2 < K;
-            if (more)
-                mm_load_slices16<Checked>(A, B, M, N, K, m0, n0, k0 + kBK2, tid, ra,
-                                          rb);
-            mm_multiply_warp_tile<kBK2>(As[0], Bs[0], rm, cn, acc);
-            if (more) mm_store_slices16(As[1], Bs[1], tid, ra, rb);
-            __syncthreads();
-            if (!more) break;
-        }
+        mm_load_slices16(A, B, N, K, m0, n0, k0 + kBK2, tid, ra, rb);
+        mm_multiply_warp_tile<kBK2>(As[0], Bs[0], rm, cn, acc);
+        mm_store_slices16(As[1], Bs[1], tid, ra, rb);
+        __syncthreads();
         // <<Multiply slice k0 + 16 from buffers 1, bring the next into 0>>
         {
             const bool more = k0 + 2 * kBK2 < K;
             if (more)
-                mm_load_slices16<Checked>(A, B, M, N, K, m0, n0, k0 + 2 * kBK2, tid,
-                                          ra, rb);
+                mm_load_slices16(A, B, N, K, m0, n0, k0 + 2 * kBK2, tid, ra, rb);
             mm_multiply_warp_tile<kBK2>(As[1], Bs[1], rm, cn, acc);
             if (more) mm_store_slices16(As[0], Bs[0], tid, ra, rb);
             __syncthreads();
         }
     }
+    constexpr bool Checked = false;
     // <<Write a warp-tile lane's 8 by 8 results>>
     #pragma unroll
     for (int i = 0; i < 8; i++) {
@@ -520,9 +507,8 @@ __global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
 
 extern "C" cudaError_t matmul_warp_unrolled(MM_ARGS)
 {
-    return mm_launch_tile128(mm_unrolled_kernel<false>,
-                             mm_unrolled_kernel<true>, A, B, C, M, N, K,
-                             2 * kBK2);
+    return mm_launch_tile128(mm_unrolled_kernel, mm_dbw_kernel<true>, A, B,
+                             C, M, N, K, 2 * kBK2);
 }
 
 // <<Warp-tile configuration>>

@@ -59,7 +59,7 @@ double-buffered _Z14mm_dbuf_kernelILb0EEvPKfS1_Pfmmm
 dbuf-warp _Z13mm_dbw_kernelILb0EEvPKfS1_Pfmmm
 pipelined _Z12mm_wt_kernelI10MmWarpTileILi128ELi128ELi16ELi8ELi2ELi2ELi3ELi2EELb0EEvPKfS3_Pfmmm
 pipelined-64 _Z12mm_wt_kernelI10MmWarpTileILi64ELi64ELi16ELi8ELi1ELi2ELi3ELi5EELb0EEvPKfS3_Pfmmm
-unrolled _Z18mm_unrolled_kernelILb0EEvPKfS1_Pfmmm
+unrolled _Z18mm_unrolled_kernelPKfS0_Pfmmm
 LIST
 mv "$tmp" "$out" && echo "gpu-extra: wrote $out"
 rm -f "$sass" "$res"

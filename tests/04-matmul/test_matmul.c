@@ -230,16 +230,16 @@ static void warp_tile_pick_and_refuse(void **s)
 }
 
 /* The 128 x 128 kernels: shapes that take the fast path (M, N multiples
- * of 128, K of 8, or of 16 for the pipelined and unrolled kernels), near
- * misses that take the checked path, and the fast shapes on pointers
- * offset by one float (not 16-byte aligned). */
+ * of 128, K of 8, or of 16 for the pipelined kernel and 32 for the
+ * unrolled one), near misses that take the checked path, and the fast
+ * shapes on pointers offset by one float (not 16-byte aligned). */
 static void fast_path_misaligned_pointers(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
     static const size_t tile_shapes[][3] = {
         {128, 128, 8}, {256, 128, 72}, {128, 384, 1000}, {128, 128, 12},
-        {256, 129, 64}, {127, 256, 64}, {256, 256, 48},
+        {256, 129, 64}, {127, 256, 64}, {256, 256, 48}, {128, 256, 64},
     };
     for (int v = 5; v < 11; v++)
         for (size_t i = 0; i < sizeof tile_shapes / sizeof tile_shapes[0];
