@@ -30,11 +30,13 @@ cudaError_t matmul_pipelined(const float *A, const float *B, float *C,
                              size_t M, size_t N, size_t K);
 cudaError_t matmul_warp_unrolled(const float *A, const float *B, float *C,
                                  size_t M, size_t N, size_t K);
-// Warp-tiled, copies in a pipeline of stages, a block tile chosen by shape
-// from a table of MM_WT_TILES entries: matmul_warp_tiled_pick says which
-// (for the current device).  matmul_warp_tiled_tile runs entry TILE, and
-// matmul_warp_tiled_info gives its block tile and the blocks an SM holds;
-// both refuse any other TILE (cudaErrorInvalidValue, nothing written).
+// The best of the chapter: a block tile chosen by shape from a table of
+// MM_WT_TILES entries (the unrolled warp-tiled kernel, the pipelined one
+// on 64 x 64 tiles); matmul_warp_tiled_pick says which, for the current
+// device (0 when it has none).  matmul_warp_tiled_tile runs entry TILE,
+// and matmul_warp_tiled_info gives its block tile and the blocks an SM
+// holds (null pointers refused); both refuse any other TILE
+// (cudaErrorInvalidValue, nothing written).
 #define MM_WT_TILES 2
 cudaError_t matmul_warp_tiled(const float *A, const float *B, float *C,
                               size_t M, size_t N, size_t K);
