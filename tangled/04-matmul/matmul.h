@@ -24,6 +24,26 @@ cudaError_t matmul_vectorized(const float *A, const float *B, float *C,
                               size_t M, size_t N, size_t K);
 cudaError_t matmul_double_buffered(const float *A, const float *B, float *C,
                                    size_t M, size_t N, size_t K);
+cudaError_t matmul_dbuf_warp(const float *A, const float *B, float *C,
+                             size_t M, size_t N, size_t K);
+cudaError_t matmul_pipelined(const float *A, const float *B, float *C,
+                             size_t M, size_t N, size_t K);
+cudaError_t matmul_warp_unrolled(const float *A, const float *B, float *C,
+                                 size_t M, size_t N, size_t K);
+// The best of the chapter: a block tile chosen by shape from a table of
+// MM_WT_TILES entries (the unrolled warp-tiled kernel, the pipelined one
+// on 64 x 64 tiles); matmul_warp_tiled_pick says which, for the current
+// device (0 when it has none).  matmul_warp_tiled_tile runs entry TILE,
+// and matmul_warp_tiled_info gives its block tile and the blocks an SM
+// holds (null pointers refused); both refuse any other TILE
+// (cudaErrorInvalidValue, nothing written).
+#define MM_WT_TILES 2
+cudaError_t matmul_warp_tiled(const float *A, const float *B, float *C,
+                              size_t M, size_t N, size_t K);
+int matmul_warp_tiled_pick(size_t M, size_t N, size_t K);
+cudaError_t matmul_warp_tiled_tile(int tile, const float *A, const float *B,
+                                   float *C, size_t M, size_t N, size_t K);
+cudaError_t matmul_warp_tiled_info(int tile, int *bm, int *bn, int *per_sm);
 // Wrong on purpose: the tiled kernel without its second barrier.
 cudaError_t matmul_wrong_one_barrier(const float *A, const float *B,
                                      float *C, size_t M, size_t N, size_t K);

@@ -21,6 +21,10 @@ static const struct { const char *name; mm_fn fn; } variants[] = {
     {"2d_blocked", matmul_2d_blocked},
     {"vectorized", matmul_vectorized},
     {"double_buffered", matmul_double_buffered},
+    {"warp_tiled", matmul_warp_tiled},
+    {"dbuf_warp", matmul_dbuf_warp},
+    {"pipelined", matmul_pipelined},
+    {"warp_unrolled", matmul_warp_unrolled},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -158,9 +162,76 @@ static void blocked_1d_edge_shapes(void **s) { (void)s; edge_shapes(3); }
 static void blocked_2d_edge_shapes(void **s) { (void)s; edge_shapes(4); }
 static void vectorized_edge_shapes(void **s) { (void)s; edge_shapes(5); }
 static void double_buffered_edge_shapes(void **s) { (void)s; edge_shapes(6); }
+static void warp_tiled_edge_shapes(void **s) { (void)s; edge_shapes(7); }
+static void dbuf_warp_edge_shapes(void **s) { (void)s; edge_shapes(8); }
+static void pipelined_edge_shapes(void **s) { (void)s; edge_shapes(9); }
+static void warp_unrolled_edge_shapes(void **s) { (void)s; edge_shapes(10); }
+
+/* Each entry of the warp-tile table, whatever the rule would pick: shapes
+ * that its fast path takes (multiples of its block tile and of its slice,
+ * several slices deeper than its pipeline), near misses for its checked
+ * path, the edge shapes, and the fast shapes on pointers offset by one
+ * float. */
+static int wt_tile;
+static cudaError_t run_entry(const float *A, const float *B, float *C,
+                             size_t M, size_t N, size_t K)
+{
+    return matmul_warp_tiled_tile(wt_tile, A, B, C, M, N, K);
+}
+static void warp_tile_entries(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t tile_shapes[][3] = {
+        {128, 128, 16}, {256, 128, 64}, {128, 128, 12},  {256, 129, 64},
+        {127, 256, 64}, {64, 64, 16},   {64, 192, 40},   {192, 64, 48},
+        {256, 256, 8},  {128, 384, 1000},
+    };
+    /* Under the sanitizer (small sizes), the first eight. */
+    size_t nshapes = tk_small() ? 8
+                                : sizeof tile_shapes / sizeof tile_shapes[0];
+    for (wt_tile = 0; wt_tile < MM_WT_TILES; wt_tile++) {
+        char name[32];
+        snprintf(name, sizeof name, "warp_tiled tile %d", wt_tile);
+        for (size_t i = 0; i < nshapes; i++)
+            for (size_t offset = 0; offset < 2; offset++)
+                assert_int_equal(check_shape(run_entry, name,
+                                             tile_shapes[i][0],
+                                             tile_shapes[i][1],
+                                             tile_shapes[i][2], offset, 1),
+                                 0);
+        size_t n = tk_small() ? 4 : NSHAPES;
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(check_shape(run_entry, name, shapes[i][0],
+                                         shapes[i][1], shapes[i][2], 0, 0),
+                             0);
+    }
+}
+
+/* The rule picks an entry of the table for any shape; a tile index outside
+ * the table is refused before anything is launched. */
+static void warp_tile_pick_and_refuse(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256; /* never dereferenced */
+    assert_int_equal(matmul_warp_tiled_tile(-1, p, p, p, 4, 4, 4),
+                     cudaErrorInvalidValue);
+    assert_int_equal(matmul_warp_tiled_tile(MM_WT_TILES, p, p, p, 4, 4, 4),
+                     cudaErrorInvalidValue);
+    static const size_t picks[][3] = {
+        {1, 1, 1}, {128, 128, 128}, {1024, 1024, 1024}, {2048, 2048, 2048},
+        {4096, 4096, 4096}, {8192, 4096, 6144}, {4095, 4097, 1023},
+        {(size_t)1 << 40, (size_t)1 << 40, 1},
+    };
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        int t = matmul_warp_tiled_pick(picks[i][0], picks[i][1], picks[i][2]);
+        assert_true(t >= 0 && t < MM_WT_TILES);
+    }
+}
 
 /* The 128 x 128 kernels: shapes that take the fast path (M, N multiples
- * of 128, K of 8), near misses that take the checked path, and the fast
+ * of 128, K of 8, or of 16 for the pipelined kernel and 32 for the
+ * unrolled one), near misses that take the checked path, and the fast
  * shapes on pointers offset by one float (not 16-byte aligned). */
 static void fast_path_misaligned_pointers(void **s)
 {
@@ -168,9 +239,9 @@ static void fast_path_misaligned_pointers(void **s)
     TK_REQUIRE_GPU();
     static const size_t tile_shapes[][3] = {
         {128, 128, 8}, {256, 128, 72}, {128, 384, 1000}, {128, 128, 12},
-        {256, 129, 64}, {127, 256, 64},
+        {256, 129, 64}, {127, 256, 64}, {256, 256, 48}, {128, 256, 64},
     };
-    for (int v = 5; v < 7; v++)
+    for (int v = 5; v < 11; v++)
         for (size_t i = 0; i < sizeof tile_shapes / sizeof tile_shapes[0];
              i++)
             for (size_t offset = 0; offset < 2; offset++)
@@ -191,6 +262,13 @@ static void k_zero_gives_zero(void **s)
     for (size_t v = 0; v < NVARIANTS; v++) {
         tk_poison(d, M * N * sizeof *d);
         TK_CUDA(variants[v].fn(d, d, d, M, N, 0));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(c, d, M * N);
+        for (size_t i = 0; i < M * N; i++) assert_true(c[i] == 0.0f);
+    }
+    for (int t = 0; t < MM_WT_TILES; t++) {
+        tk_poison(d, M * N * sizeof *d);
+        TK_CUDA(matmul_warp_tiled_tile(t, d, d, d, M, N, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(c, d, M * N);
         for (size_t i = 0; i < M * N; i++) assert_true(c[i] == 0.0f);
@@ -389,6 +467,12 @@ int main(void)
         cmocka_unit_test(blocked_2d_edge_shapes),
         cmocka_unit_test(vectorized_edge_shapes),
         cmocka_unit_test(double_buffered_edge_shapes),
+        cmocka_unit_test(warp_tiled_edge_shapes),
+        cmocka_unit_test(dbuf_warp_edge_shapes),
+        cmocka_unit_test(pipelined_edge_shapes),
+        cmocka_unit_test(warp_unrolled_edge_shapes),
+        cmocka_unit_test(warp_tile_entries),
+        cmocka_unit_test(warp_tile_pick_and_refuse),
         cmocka_unit_test(fast_path_misaligned_pointers),
         cmocka_unit_test(k_zero_gives_zero),
         cmocka_unit_test(all_variants_2048_vs_cublas),
