@@ -146,6 +146,15 @@ static int run_shapes(double rate, double copy)
         if (x.bytes) BOOK_CHECK(cudaMalloc(&x.scratch, x.bytes));
         int reps;
         const double scan_ms = bk_timed_ms(run, &x, &reps, NULL);
+        // a timing of wrong work is no timing: check step 4's image too
+        // (after its timing, so the times are those of a run without it)
+        BOOK_CHECK(cudaMemcpy(got, img, px * sizeof(rgba),
+                              cudaMemcpyDeviceToHost));
+        if (memcmp(got, href, px * sizeof(rgba))) {
+            fprintf(stderr, "%s %dx%d: tile_scan image differs from the "
+                    "reference\n", s.name, x.w, x.h);
+            return 1;
+        }
         x.v = V_BINNED;
         const double ms = bk_timed_ms(run, &x, &reps, NULL);
         BOOK_CHECK(cudaMemcpy(got, img, px * sizeof(rgba),

@@ -324,6 +324,20 @@ static void shapes(void)
         snprintf(shape, sizeof shape, "batch%zu-%zu-%zu", e.pairs, e.lo,
                  e.lo + e.span - 1);
         same_distance(c.dist + e.pairs - 1, &last, shape);
+        // every pair, not the last alone (after the timings, untimed)
+        std::vector<int> got(e.pairs);
+        BOOK_CHECK(cudaMemcpy(got.data(), c.dist, e.pairs * sizeof(int),
+                              cudaMemcpyDeviceToHost));
+        for (size_t k = 0; k < e.pairs; k++) {
+            const int w = ed_ref(&s[off[2 * k]], off[2 * k + 1] - off[2 * k],
+                                 &s[off[2 * k + 1]],
+                                 off[2 * k + 2] - off[2 * k + 1]);
+            if (got[k] != w) {
+                fprintf(stderr, "%s: pair %zu distance %d, expected %d\n",
+                        shape, k, got[k], w);
+                exit(EXIT_FAILURE);
+            }
+        }
         bk_shape_row(g, e.cls, shape, "ed_batch", 1e3 * t, cells / (t * 1e9),
                      "Gcell/s", "cpu", 1e3 * cpu);
         BOOK_CHECK(cudaFree(b.ds)); BOOK_CHECK(cudaFree(b.doff));
