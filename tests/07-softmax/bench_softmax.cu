@@ -49,8 +49,10 @@ static cudaError_t run(void *p)
 // the input through an access-policy window on the default stream, where
 // the launchers launch.  False (and nothing set) where the device or the
 // stream refuses.  hitRatio: the share of the window's lines that persist,
-// as much as the set-aside holds.
-static bool l2_window(const void *base, size_t bytes)
+// as much as the set-aside holds; MISS: what the other lines are marked
+// (streaming, evicted first, or normal).
+static bool l2_window(const void *base, size_t bytes,
+                      cudaAccessProperty miss)
 {
     int dev, most = 0;
     BOOK_CHECK(cudaGetDevice(&dev));
@@ -67,7 +69,7 @@ static bool l2_window(const void *base, size_t bytes)
     a.accessPolicyWindow.hitRatio =
         (float)(most < (double)bytes ? most / (double)bytes : 1.0);
     a.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-    a.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    a.accessPolicyWindow.missProp = miss;
     if (cudaStreamSetAttribute(0, cudaStreamAttributeAccessPolicyWindow,
                                &a) != cudaSuccess) {
         (void)cudaGetLastError();
@@ -281,12 +283,18 @@ int main(int argc, char **argv)
             k.whole = w;
             report(shape, wname[w], 1, len, bk_median_ms_cold(run, &k, 30));
         }
-        // The L2 window, on 2^24 only: the two kernels and the fused one.
-        for (int w : {3, 4})
-            if (len == whole && l2_window(x, len * sizeof(float))) {
+        // The L2 window, on 2^24 only: the two kernels and the fused one
+        // with the rest of the input streaming, and the fused one with
+        // the rest normal (-normal).
+        for (int w : {3, 4, -4})
+            if (len == whole &&
+                l2_window(x, len * sizeof(float),
+                          w < 0 ? cudaAccessPropertyNormal
+                                : cudaAccessPropertyStreaming)) {
                 char name[48];
-                snprintf(name, sizeof name, "%s-l2window", wname[w]);
-                k.whole = w;
+                snprintf(name, sizeof name, "%s-l2window%s",
+                         wname[w < 0 ? -w : w], w < 0 ? "-normal" : "");
+                k.whole = w < 0 ? -w : w;
                 report(shape, name, 1, len, bk_median_ms_cold(run, &k, 30));
                 l2_window_off();
             }
