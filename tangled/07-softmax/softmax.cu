@@ -699,6 +699,7 @@ softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
         size_t j = t + (size_t)r * kSmBlock;
         if (j < nr) ys[j] = prob4_as<FAST>(v[r], tot.m, inv);
     }
+    // <<Resident phase 2: the rest, read again backward>>
     const size_t rest = rem - c;          // read again, last read first
     for (size_t k = t; k < rest; k += kFusedU * kSmBlock) {
         float4 w[kFusedU];
@@ -758,6 +759,7 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
     return cudaGetLastError();
 }
 
+// <<The resident launchers with C linkage>>
 extern "C" cudaError_t softmax_whole_resident(const float *x, float *y,
                                               size_t n, void *work)
 {

@@ -343,7 +343,8 @@ extern "C" cudaError_t rmsnorm_cached(const float *x, const float *g,
     if (cols > 16384) return rmsnorm(x, g, y, rows, cols, eps);
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16) &&
                is_aligned(g, 16);
-    unsigned c = (unsigned)cols;   // the rule: see the text
+    unsigned c = (unsigned)cols;
+    // <<RMSNorm: launch the block and floats a thread the width asks for>>
     if (c <= 1024) return launch_rms_cached<128, 2>(x, g, y, rows, c, eps,
                                                     vec);
     if (c <= 1536) return launch_rms_cached<128, 3>(x, g, y, rows, c, eps,
