@@ -574,7 +574,7 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     cudaError_t e = cudaLaunchCooperativeKernel(
         softmax_fused_kernel<PUSH4>, dim3((unsigned)grid), dim3(kSmBlock),
         args, plan.bytes, 0);
-    if (e == cudaErrorCooperativeLaunchTooLarge) {  // SMs taken: 2 kernels
+    if (e == cudaErrorCooperativeLaunchTooLarge) {  // grid refused: 2 kernels
         (void)cudaGetLastError();
         return softmax_whole(x, y, n, work);
     }
@@ -688,12 +688,18 @@ softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
     s = md_block_reduce<kSmBlock>(s);
     if (t == 0) part[blockIdx.x] = s;
     cg::this_grid().sync();           // every block's pair is written
-    // <<Resident phase 2: the stream backward, shared memory, registers>>
+    // <<Resident phase 2: registers, the stream backward, shared memory>>
     md_t tot = md_identity();
     for (unsigned k = t; k < gridDim.x; k += kSmBlock)
         tot = md_combine(tot, part[k]);
     tot = md_block_reduce<kSmBlock>(tot);  // the same (m, d) in every block
     const float inv = md_inv(tot);
+    #pragma unroll
+    for (int r = 0; r < R; r++) {         // nothing to load: store at once
+        size_t j = t + (size_t)r * kSmBlock;
+        if (j < nr) ys[j] = prob4_as<FAST>(v[r], tot.m, inv);
+    }
+    // <<Resident phase 2: the rest, read again backward>>
     const size_t rest = rem - c;          // read again, last read first
     for (size_t k = t; k < rest; k += kFusedU * kSmBlock) {
         float4 w[kFusedU];
@@ -710,11 +716,6 @@ softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
     }
     for (size_t j = t; j < c; j += kSmBlock)
         yt[j] = prob4_as<FAST>(resident_cache[j], tot.m, inv);
-    #pragma unroll
-    for (int r = 0; r < R; r++) {
-        size_t j = t + (size_t)r * kSmBlock;
-        if (j < nr) ys[j] = prob4_as<FAST>(v[r], tot.m, inv);
-    }
     for (size_t k = 4 * n4 + i; k < n; k += stride)
         y[k] = md_weight(x[k], tot.m) * inv;
 }
@@ -750,7 +751,7 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
     cudaError_t e = cudaLaunchCooperativeKernel(
         softmax_resident_kernel<kResidentR, FAST>, dim3((unsigned)grid),
         dim3(kSmBlock), args, plan.bytes, 0);
-    if (e == cudaErrorCooperativeLaunchTooLarge) {  // SMs taken: 2 kernels
+    if (e == cudaErrorCooperativeLaunchTooLarge) {  // grid refused: 2 kernels
         (void)cudaGetLastError();
         return softmax_whole(x, y, n, work);
     }
@@ -758,6 +759,7 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
     return cudaGetLastError();
 }
 
+// <<The resident launchers with C linkage>>
 extern "C" cudaError_t softmax_whole_resident(const float *x, float *y,
                                               size_t n, void *work)
 {

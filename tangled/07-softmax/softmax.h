@@ -38,10 +38,10 @@ cudaError_t softmax_whole_fused_cache(const float *x, float *y, size_t n,
                                       void *work, size_t cache_bytes);
 // One kernel that also keeps 8 float4s a thread in registers and folds
 // groups of float4s (falls back as softmax_whole_fused does).  _fast
-// computes the probabilities with __expf: relative error up to
-// (4 + 2.35 |x - max|) 2^-24 each.  _cache keeps at most reg_bytes of each
-// block's slice in registers and cache_bytes in shared memory, with
-// __expf when fast is nonzero (for the tests).
+// computes the probabilities with __expf, whose share of the relative
+// error is up to (4 + 2.35 |x - max|) 2^-24 each.  _cache keeps at
+// most reg_bytes of each block's slice in registers and cache_bytes in
+// shared memory, with __expf when fast is nonzero (for the tests).
 cudaError_t softmax_whole_resident(const float *x, float *y, size_t n,
                                    void *work);
 cudaError_t softmax_whole_resident_fast(const float *x, float *y, size_t n,

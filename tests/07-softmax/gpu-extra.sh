@@ -2,18 +2,23 @@
 # gpu-extra.sh -- chapter 7's DRAM counts, run by `make bench` after the
 # benchmarks.  Nsight Compute profiles one call of each whole-array launcher
 # on 2^24 floats (build/07-softmax/bench --ncu VARIANT; the two kernels of
-# softmax_whole are added up), with its default cache control (caches
-# flushed before each kernel, as in the bench's cold runs).  DRAM bytes
-# read and written during the kernels, their time and warp instructions go
-# to figures/data/$BOOK_GPU/07-softmax-ncu.csv.
+# softmax_whole are added up).  The bench empties the L2 once before the
+# call, as in its cold runs, and ncu leaves the caches alone
+# (--cache-control none: its default would flush them before each kernel,
+# so that softmax_whole's second kernel could find nothing of the first's
+# reads in the L2), replaying the whole program for each pass
+# (--replay-mode application), so that every pass starts from the same L2.
+# DRAM bytes read and written during the kernels, their time and warp
+# instructions go to figures/data/$BOOK_GPU/07-softmax-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start 07-softmax 07-softmax-ncu.csv || exit 1
 metrics="dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum smsp__inst_executed.sum"
-ncu_header "one call each on 2^24 floats, caches flushed, ncu --clock-control none" \
+ncu_header "one call each on 2^24 floats, L2 emptied by the bench before the call, ncu --clock-control none --cache-control none --replay-mode application" \
   "variant,kernels,dram_read_mb,dram_write_mb,us,warp_inst_m" > "$tmp"
 for v in whole whole-fused whole-resident whole-resident-fast; do
-  if ! "$NCU" --clock-control none --kernel-name regex:softmax_ \
+  if ! "$NCU" --clock-control none --cache-control none \
+       --replay-mode application --kernel-name regex:softmax_ \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
     echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
   fi

@@ -264,14 +264,22 @@ static void ln_rmsnorm(void **s) { (void)s; all_widths(RMS); }
  * boundary of its choice of block (1024, 1536, 2048, 3072, 4096, 6144,
  * 8192, 12288), the widest it caches (16384, 16383 on the scalar path) and
  * the first it sends to rmsnorm (16385, 16388), odd widths offset by 1 to
- * 3 floats (the scalar path), and the float4 path offset by 4 floats. */
+ * 3 floats (the scalar path), and the float4 path offset by 4 floats.
+ * Under the sanitizer's small runs, two rows at 2049, 8193 and 12289, so
+ * that blocks of 256 to 1024 threads and 3 and 4 floats a thread (V = 3,
+ * 4) are checked there too. */
 static void ln_rmsnorm_cached(void **s)
 {
     (void)s;
     all_widths(RMS_CACHED);
+    static const size_t some[] = {2049, 8193, 12289};
+    for (size_t k = 0; k < sizeof some / sizeof some[0]; k++)
+        assert_int_equal(run_ln(RMS_CACHED, 2, some[k], 0.5, RANDOM, 0, -1,
+                                1), 0);
     if (tk_small()) return;
-    static const size_t wide[] = {1025, 1536, 1537, 2047, 2049, 3072, 3073,
-                                  6144, 6145, 16383, 16384, 16385, 16388};
+    static const size_t wide[] = {1025, 1536, 1537, 2047, 2048, 2049, 3072,
+                                  3073, 6144, 6145, 8193, 12289, 16383,
+                                  16384, 16385, 16388};
     for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++)
         assert_int_equal(run_ln(RMS_CACHED, 5, wide[k], 0.5, RANDOM, 0, -1,
                                 1), 0);
