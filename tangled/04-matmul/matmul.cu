@@ -507,7 +507,14 @@ __global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
 
 extern "C" cudaError_t matmul_warp_unrolled(MM_ARGS)
 {
-    return mm_launch_tile128(mm_unrolled_kernel, mm_dbw_kernel<true>, A, B,
+    // Shapes the unrolled kernel does not cover go to the pipelined kernel
+    // on the same tile, whose checked path keeps to its registers.
+    const bool covered = M % kBM == 0 && N % kBN == 0 &&
+                         K % (2 * kBK2) == 0 && K > 0 && is_aligned(A, 16) &&
+                         is_aligned(B, 16) && is_aligned(C, 16);
+    if (!covered) return matmul_pipelined(A, B, C, M, N, K);
+    // Covered, so mm_launch_tile128 never takes its checked kernel.
+    return mm_launch_tile128(mm_unrolled_kernel, mm_unrolled_kernel, A, B,
                              C, M, N, K, 2 * kBK2);
 }
 
@@ -534,6 +541,8 @@ struct MmWarpTile {
 #define MM_ASYNC 0
 #endif
 // Four bytes; when in is false, nothing is read and a zero is written.
+// src is a generic address: PTX wants a global one, and on sm_80 and later
+// the two coincide for global memory (CUTLASS passes it the same way).
 __device__ __forceinline__ void mm_copy4(float *dst, const float *src,
                                          bool in)
 {
@@ -672,6 +681,9 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
     const int bn = Checked ? tid % T::BN : tid % (T::BN / 4) * 4;
     const bool bcol = n0 + bn < N;
     const float *bg = B + bk * N + (bcol ? n0 + bn : 0);
+    // On the checked path ag and bg advance a slice at a time even where they
+    // copy nothing (rows past M or K); they may then point past the matrices,
+    // but such copies have source size 0 and read from A or B instead.
     float acc[T::TM][T::TN] = {};
     // <<Start the copies of the first S - 1 slices>>
     #pragma unroll

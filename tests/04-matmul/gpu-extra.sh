@@ -10,7 +10,8 @@
 # figures/data/$BOOK_GPU/04-matmul-sass.csv.  Then, with Nsight Compute,
 # one launch each of the double-buffered, warp-tiled, pipelined and
 # unrolled kernels at 4096^3 (build/04-matmul/bench --ncu VARIANT): instructions, FMA
-# instructions, shared-load instructions and wavefronts, bank conflicts,
+# instructions (of the FMA pipe), shared-load and shared-store
+# instructions, their wavefronts and bank conflicts,
 # the share of cycles that issue an instruction, and the main stall
 # reasons in cycles per issued instruction; to
 # figures/data/$BOOK_GPU/04-matmul-ncu.csv.
@@ -73,13 +74,16 @@ metrics="smsp__inst_executed.sum sm__inst_executed_pipe_fma.sum
   $(ncu_pick smsp__sass_inst_executed_op_shared_ld.sum smsp__inst_executed_op_shared_ld.sum)
   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+  $(ncu_pick smsp__sass_inst_executed_op_shared_st.sum smsp__inst_executed_op_shared_st.sum)
+  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
   smsp__issue_active.avg.pct_of_peak_sustained_active
   $(ncu_stall barrier) $(ncu_stall dispatch_stall) $(ncu_stall short_scoreboard)
   $(ncu_stall long_scoreboard) $(ncu_stall mio_throttle) $(ncu_stall wait)
   $(ncu_stall math_pipe_throttle) $(ncu_stall not_selected)"
 metrics=$(echo $metrics)
 ncu_header "one launch each at M = N = K = 4096, ncu --clock-control none; stalls in cycles per issued instruction" \
-  "variant,inst,fma_inst,lds_inst,lds_wavefronts,lds_conflicts,issue_active_pct,stall_barrier,stall_dispatch,stall_short_scoreboard,stall_long_scoreboard,stall_mio_throttle,stall_wait,stall_math_pipe,not_selected" > "$tmp"
+  "variant,inst,fma_inst,lds_inst,lds_wavefronts,lds_conflicts,sts_inst,sts_wavefronts,sts_conflicts,issue_active_pct,stall_barrier,stall_dispatch,stall_short_scoreboard,stall_long_scoreboard,stall_mio_throttle,stall_wait,stall_math_pipe,not_selected" > "$tmp"
 for v in double-buffered dbuf-warp pipelined unrolled; do
   if ! "$NCU" --clock-control none --kernel-name regex:mm_ \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then

@@ -183,9 +183,10 @@ static void warp_tile_entries(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     static const size_t tile_shapes[][3] = {
-        {128, 128, 16}, {256, 128, 64}, {128, 128, 12},  {256, 129, 64},
-        {127, 256, 64}, {64, 64, 16},   {64, 192, 40},   {192, 64, 48},
-        {256, 256, 8},  {128, 384, 1000},
+        {128, 128, 16}, {256, 128, 64}, {128, 128, 32},  {128, 128, 12},
+        {256, 129, 64}, {127, 256, 64}, {64, 64, 16},    {64, 192, 40},
+        {192, 64, 48},  {256, 256, 8},  {128, 384, 1000}, {256, 384, 96},
+        {384, 128, 160},
     };
     /* Under the sanitizer (small sizes), the first eight. */
     size_t nshapes = tk_small() ? 8
@@ -208,8 +209,9 @@ static void warp_tile_entries(void **s)
     }
 }
 
-/* The rule picks an entry of the table for any shape; a tile index outside
- * the table is refused before anything is launched. */
+/* The rule picks an entry of the table for any shape, and on a GPU the
+ * entry the documented rule names; a tile index outside the table is
+ * refused before anything is launched. */
 static void warp_tile_pick_and_refuse(void **s)
 {
     (void)s;
@@ -223,9 +225,40 @@ static void warp_tile_pick_and_refuse(void **s)
         {4096, 4096, 4096}, {8192, 4096, 6144}, {4095, 4097, 1023},
         {(size_t)1 << 40, (size_t)1 << 40, 1},
     };
+    int dev = 0, sms = 0;
+    const int have_gpu =
+        cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ==
+            cudaSuccess &&
+        sms > 0;
+    if (!have_gpu) (void)cudaGetLastError();
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         int t = matmul_warp_tiled_pick(picks[i][0], picks[i][1], picks[i][2]);
         assert_true(t >= 0 && t < MM_WT_TILES);
+        if (!have_gpu) continue;
+        /* The documented rule: the first entry whose waves are at least
+         * 90% full, else the last (smallest). */
+        int want = MM_WT_TILES - 1;
+        for (int e = 0; e < MM_WT_TILES - 1; e++) {
+            int bm, bn, per_sm;
+            assert_int_equal(matmul_warp_tiled_info(e, &bm, &bn, &per_sm),
+                             cudaSuccess);
+            const double tiles =
+                ceil((double)picks[i][0] / bm) * ceil((double)picks[i][1] / bn);
+            const double slots = (double)sms * per_sm;
+            if (tiles / (ceil(tiles / slots) * slots) >= 0.9) {
+                want = e;
+                break;
+            }
+        }
+        assert_int_equal(t, want);
+    }
+    if (have_gpu && sms == 132) { /* the H200 choices the prose gives */
+        assert_int_equal(matmul_warp_tiled_pick(1024, 1024, 1024), 1);
+        assert_int_equal(matmul_warp_tiled_pick(2048, 2048, 2048), 0);
+        assert_int_equal(matmul_warp_tiled_pick(4096, 4096, 4096), 0);
+        assert_int_equal(matmul_warp_tiled_pick(8192, 4096, 6144), 0);
+        assert_int_equal(matmul_warp_tiled_pick(4095, 4097, 1023), 0);
     }
 }
 
