@@ -13,6 +13,15 @@ static const size_t kRowWaves = 8;             // grid: waves of blocks
 static const unsigned kSlabBlock = 1024;       // threads a slab block
 static const unsigned kSlabLoads = 4;          // rows a thread at a time
 static const unsigned kWideLoads = 8;          // rows a thread at a time
+// Threads an SM holds on the architecture compiled for: the blocks-an-SM
+// argument of __launch_bounds__ may not ask for more.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define SM_THREADS 1024
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 860 && __CUDA_ARCH__ != 900
+#define SM_THREADS 1536
+#else
+#define SM_THREADS 2048
+#endif
 
 static unsigned pow2_at_most_32(size_t units)  // lanes for `units' items
 {
@@ -306,7 +315,7 @@ extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,
 
 // <<Row sums: several rows a thread in flight>>
 template <class V, unsigned R>
-__global__ void __launch_bounds__(kBlock2d, 2048 / kBlock2d)
+__global__ void __launch_bounds__(kBlock2d, SM_THREADS / kBlock2d)
 row_flight_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
                   float *out)
 {
@@ -435,7 +444,7 @@ __device__ __forceinline__ float column_sum_warp(const float *s, unsigned n,
 
 // <<Column sums: slabs of rows in registers, the last block finishes>>
 template <class V, unsigned BLOCK, unsigned R>
-__global__ void __launch_bounds__(BLOCK, 2048 / BLOCK)
+__global__ void __launch_bounds__(BLOCK, SM_THREADS / BLOCK)
 col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
                 float *partial, unsigned *counter, float *out)
 {
@@ -458,7 +467,7 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
 #pragma unroll
             for (unsigned k = 0; k < R; k++) {  // past the slab: zeros
                 size_t q = r + k * (size_t)by;
-                x[k] = q < end ? p[q * units] : V{};
+                x[k] = q < end ? __ldg(&p[q * units]) : V{};
             }
 #pragma unroll
             for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
