@@ -136,6 +136,8 @@ extern "C" cudaError_t madd_float4(const float *a, const float *b, float *c,
     if (rows == 0 || cols == 0) return cudaSuccess;
     if (!a || !b || !c || rows > SIZE_MAX / cols)
         return cudaErrorInvalidValue;
+    if (!is_aligned(a, 4) || !is_aligned(b, 4) || !is_aligned(c, 4))
+        return cudaErrorInvalidValue;  // not floats: refused, as mem_copy
     if (cols < 128)                    // narrower than a warp's reach: its
         return vadd_float4(a, b, c, rows * cols);   // packed rows, a vector
     if (cols % 4 == 0 && is_aligned(a, 16) && is_aligned(b, 16) &&

@@ -13,6 +13,15 @@ static const size_t kRowWaves = 8;             // grid: waves of blocks
 static const unsigned kSlabBlock = 1024;       // threads a slab block
 static const unsigned kSlabLoads = 4;          // rows a thread at a time
 static const unsigned kWideLoads = 8;          // rows a thread at a time
+// Threads an SM holds on the architecture compiled for: the blocks-an-SM
+// argument of __launch_bounds__ may not ask for more.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define SM_THREADS 1024
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 860 && __CUDA_ARCH__ != 900
+#define SM_THREADS 1536
+#else
+#define SM_THREADS 2048
+#endif
 
 static unsigned pow2_at_most_32(size_t units)  // lanes for `units' items
 {
@@ -306,7 +315,7 @@ extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,
 
 // <<Row sums: several rows a thread in flight>>
 template <class V, unsigned R>
-__global__ void __launch_bounds__(kBlock2d)
+__global__ void __launch_bounds__(kBlock2d, SM_THREADS / kBlock2d)
 row_flight_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
                   float *out)
 {
@@ -359,6 +368,54 @@ static cudaError_t row_flight_launch(const float *a, size_t rows,
                                                           lanes, out);
     return cudaGetLastError();
 }
+
+// <<Row sums: rows of 32, a reduce-scatter>>
+// Rows of exactly 32 floats, 16-byte aligned: a warp takes 32 rows a
+// pass, the 8 lanes of group g rows 8g..8g+7, a float4 of each row a lane.
+__global__ void __launch_bounds__(kBlock2d)
+row_scatter_kernel(const float4 *a, size_t rows, float *out)
+{
+    const unsigned lane = threadIdx.x % 32, sub = lane % 8, g = lane / 8;
+    size_t warp = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
+    size_t step = (size_t)gridDim.x * (kBlock2d / 32) * 32;
+    for (size_t base = warp * 32; base < rows; base += step) {
+        float4 x[8];
+#pragma unroll
+        for (unsigned k = 0; k < 8; k++) {     // 8 loads, then the adds
+            size_t row = base + 8 * g + k;
+            x[k] = row < rows ? a[row * 8 + sub] : float4{};
+        }
+        float v[8];
+#pragma unroll
+        for (unsigned k = 0; k < 8; k++) v[k] = sum_of(x[k]);
+        // <<Reduce-scatter the group's 8 rows: lane [[sub]] gets row [[sub]]>>
+        #pragma unroll
+        for (unsigned h = 4; h > 0; h /= 2) {
+            const bool up = sub & h;
+        #pragma unroll
+            for (unsigned k = 0; k < h; k++) {
+                float give = up ? v[k] : v[k + h];
+                float keep = up ? v[k + h] : v[k];
+                v[k] = keep + __shfl_xor_sync(0xffffffffu, give, h);
+            }
+        }
+        size_t row = base + lane;              // 8g + sub
+        if (row < rows) out[row] = v[0];
+    }
+}
+static cudaError_t row_scatter_launch(const float *a, size_t rows,
+                                      float *out, size_t waves)
+{
+    size_t resident, grid = ceil_div(rows, kBlock2d);  // 32 rows a warp
+    BOOK_TRY(resident_blocks(kBlock2d, &resident));
+    if (grid > waves * resident) grid = waves * resident;
+    BOOK_CLEAR_TO_LAUNCH();
+    row_scatter_kernel<<<(unsigned)grid, kBlock2d>>>(
+        reinterpret_cast<const float4 *>(a), rows, out);
+    return cudaGetLastError();
+}
+
+// <<Row sums: pick the in-flight kernel>>
 extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
                                           size_t cols, float *out,
                                           void *work)
@@ -366,6 +423,8 @@ extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
     if (cols > 1024) return row_sums(a, rows, cols, out, work);
+    if (cols == 32 && is_aligned(a, 16))
+        return row_scatter_launch(a, rows, out, kRowWaves);
     if (cols % 4 == 0 && is_aligned(a, 16))
         return row_flight_launch<float4, kRowsInFlight>(a, rows, cols, out,
                                                         kRowWaves);
@@ -385,7 +444,7 @@ __device__ __forceinline__ float column_sum_warp(const float *s, unsigned n,
 
 // <<Column sums: slabs of rows in registers, the last block finishes>>
 template <class V, unsigned BLOCK, unsigned R>
-__global__ void __launch_bounds__(BLOCK)
+__global__ void __launch_bounds__(BLOCK, SM_THREADS / BLOCK)
 col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
                 float *partial, unsigned *counter, float *out)
 {
@@ -403,14 +462,16 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
     float acc[w] = {};
     if (tx < units) {
         const V *p = reinterpret_cast<const V *>(a) + tx;
-        for (; r + (R - 1) * (size_t)by < end; r += R * (size_t)by) {
+        for (; r < end; r += R * (size_t)by) {  // R loads, then the adds
             V x[R];
 #pragma unroll
-            for (unsigned k = 0; k < R; k++) x[k] = p[(r + k * by) * units];
+            for (unsigned k = 0; k < R; k++) {  // past the slab: zeros
+                size_t q = r + k * (size_t)by;
+                x[k] = q < end ? __ldg(&p[q * units]) : V{};
+            }
 #pragma unroll
             for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
         }
-        for (; r < end; r += by) add_to(acc, p[r * units]);
     }
     // <<Add the slab's thread-rows: shuffles, then shared memory>>
     for (unsigned o = bx; o < 32; o *= 2)

@@ -26,8 +26,11 @@ cudaError_t col_sums_block_per_column(const float *a, size_t rows,
 cudaError_t col_sums(const float *a, size_t rows, size_t cols, float *out,
                      void *work);
 // Several rows (or row slabs) in flight a thread, for the shapes where the
-// variants above fall short.  row_sums_in_flight: rows of up to 1024
-// floats, several rows a thread; longer rows go to row_sums (same work).
+// variants above fall short.  row_sums_in_flight: rows of exactly 32
+// floats with a 16-byte aligned, a reduce-scatter of 8 rows a lane group;
+// other rows of up to 1024 floats, several rows a thread; work is then
+// ignored and may be NULL.  Longer rows go to row_sums, and work must be
+// row_sums_workspace_bytes() bytes.
 cudaError_t row_sums_in_flight(const float *a, size_t rows, size_t cols,
                                float *out, void *work);
 // col_sums_in_flight: narrow matrices (cols <= 128 when cols % 4 == 0 and

@@ -110,7 +110,11 @@ static void madd_float4_shapes(void **s)
         {1, 1}, {1, 4}, {1, 1000}, {1000, 1}, {33, 65}, {31, 32}, {1000, 3},
         {8, 32}, {255, 257}, {257, 256}, {3, 1025}, {1, 4097}, {1, 100001},
         {4097, 4099}, {1000, 1024}, {524281, 3}, {600000, 4},
-        {2500, 4096}, {3163, 3163}};
+        {2500, 4096}, {3163, 3163},
+        /* past 65535 x 8 rows and at least 128 floats a row: the kernel's
+         * grid-stride loop in y runs, on both paths (offsets 0 and 4:
+         * float4; offset 1: floats) */
+        {524289, 128}};
     const size_t offsets[] = {0, 1, 4};
     size_t k = sizeof shapes / sizeof shapes[0];
     if (tk_small()) k = 13;            /* under the sanitizer: the small */
@@ -119,6 +123,23 @@ static void madd_float4_shapes(void **s)
             for (size_t o = 0; o < 3; o++)
                 madd_shape(madd_float4, shapes[i][0], shapes[i][1],
                            offsets[o], round);
+}
+
+/* madd_float4 on a pointer that is not float-aligned: refused, output
+ * untouched. */
+static void madd_float4_refuses_unaligned(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    float *d = tk_dev_floats(1024), h[1024];
+    const float *odd = (const float *)((const char *)d + 1);
+    assert_int_equal(madd_float4(odd, d, d + 512, 2, 128),
+                     cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(d, d, (float *)((char *)d + 2050), 2, 128),
+                     cudaErrorInvalidValue);
+    tk_download(h, d, 1024);
+    for (int i = 0; i < 1024; i++) assert_true(isnan(h[i]));
+    tk_free(d);
 }
 
 /* Too many rows for the grid's y limit: refused, output untouched. */
@@ -367,6 +388,7 @@ int main(void)
         cmocka_unit_test(madd_shapes),
         cmocka_unit_test(madd_refuses_too_many_rows),
         cmocka_unit_test(madd_float4_shapes),
+        cmocka_unit_test(madd_float4_refuses_unaligned),
         cmocka_unit_test(saxpy_all_sizes),
         cmocka_unit_test(wrong_floor_leaves_tail),
         cmocka_unit_test(past_2_to_32),

@@ -19,14 +19,18 @@ static const size_t shapes[][2] = {
     {1000003, 33}, {3, 300001}, {7, 262144}, {2, 262148}, {257, 65540},
     {64, 262144}, {65, 262144}, {5000, 8}, {3000, 64}, {777, 5}, {999, 2},
     {1001, 16}, {4099, 12},
-    {31, 1025}, {1025, 31}};
+    {31, 1025}, {1025, 31},
+    /* rows of exactly 32 floats (the reduce-scatter): fewer rows than a
+     * warp's 32, and counts that end inside a warp's or a group's rows */
+    {1, 32}, {7, 32}, {31, 32}, {33, 32}, {255, 32}, {257, 32},
+    {100003, 32}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 /* Under the sanitizer (slow) smaller shapes of the same kinds. */
 static const size_t small_shapes[][2] = {
     {1, 1}, {33, 65}, {1, 5000}, {5000, 1}, {3000, 32}, {32, 3000},
     {40, 2048}, {255, 257}, {1000, 3}, {3001, 31}, {3001, 128}, {3, 70001},
     {2, 262148}, {31, 1025}, {1025, 31}, {500, 8}, {300, 64}, {77, 5},
-    {99, 2}, {101, 16}};
+    {99, 2}, {101, 16}, {1, 32}, {31, 32}, {33, 32}, {257, 32}};
 #define NSMALL (sizeof small_shapes / sizeof small_shapes[0])
 static size_t nshapes(void) { return tk_small() ? NSMALL : NSHAPES; }
 static size_t shape(size_t k, int dim)
