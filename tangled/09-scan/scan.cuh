@@ -180,11 +180,13 @@ __device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
                 // <<Wait for a predecessor's paired status words>>
                 dev_atomic<unsigned long long> lo(st.word[2 * pred]);
                 dev_atomic<unsigned long long> hi(st.word[2 * pred + 1]);
-                unsigned long long a, b;
-                do {                    // two independent loads: one round trip
+                unsigned long long a = lo.load(cuda::memory_order_relaxed);
+                unsigned long long b = hi.load(cuda::memory_order_relaxed);  // together
+                while (a < 0x100000000ull || (a >> 32) != (b >> 32)) {
+                    __nanosleep(32);                  // let L2 serve the tiles' bytes
                     a = lo.load(cuda::memory_order_relaxed);
                     b = hi.load(cuda::memory_order_relaxed);
-                } while (a < 0x100000000ull || (a >> 32) != (b >> 32));
+                }
                 f = (unsigned)(a >> 32);
                 v = (T)((a & 0xffffffffull) | (b << 32));
             } else if constexpr (PACKED) {
@@ -707,7 +709,7 @@ cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
 constexpr int kRkThreads = 512;               // threads per raked tile
 constexpr int kRkWarps = kRkThreads / 32;
 constexpr int kRkRun = 8;                     // 16-byte vectors a thread
-static_assert(kRkThreads * kRkRun * 16 == kStBytes, "the staged tile's 64 KB");
+static_assert(kRkThreads * kRkRun * 16 == kStBytes, "64 KB, as staged");
 static_assert(kRkWarps <= 32, "one warp scans the warp totals");
 template <typename T> struct rk_tile {
     static constexpr int vec = 16 / sizeof(T);
@@ -769,7 +771,7 @@ __device__ T rk_prefix(T s, size_t tile, const tile_status<T> &st)
 
 // <<Single-pass scan of a raked tile>>
 template <typename T>
-__global__ void __launch_bounds__(kRkThreads, 3)
+__global__ void __launch_bounds__(kRkThreads, min_blocks(kRkThreads, 3))
 scan_raked_kernel(const T *in, T *out, size_t n, bool exclusive,
                   bool aligned, tile_status<T> st)
 {

@@ -4,9 +4,13 @@
 # scan on 2^20 floats (build/09-scan/bench --ncu VARIANT): unpadded, padded,
 # and with the padding macro as printed in GPU Gems 3.  The shared-memory
 # bank-conflict counters go to figures/data/$BOOK_GPU/09-scan-banks.csv.
+# Then the 64-bit single passes and CUB's (see below), to
+# figures/data/$BOOK_GPU/09-scan-lookback.csv.
+# With the argument lookback it runs only the second part.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start 09-scan 09-scan-banks.csv || exit 1
+if [ "${1:-}" != lookback ]; then
 ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 ncu_header "one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none" \
@@ -22,6 +26,7 @@ for v in unpadded padded gems; do
 done
 mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"
+fi
 
 # The 64-bit single passes against CUB's (build/09-scan/bench --ncu-i64: one
 # launch each on 2^26 elements): DRAM throughput, cycles between a warp's
