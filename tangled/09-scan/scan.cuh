@@ -115,8 +115,25 @@ __device__ void publish(const tile_status<T> &st, size_t tile, unsigned f,
 }
 
 // <<Paired status words for 64-bit values>>
+// Two relaxed 64-bit accesses at device scope in one 16-byte instruction
+// (PTX ISA 8.2.4: a vector access is its elements' scalar accesses, in
+// some order).  p must be 16-byte aligned.
+__device__ __forceinline__ void st_pair(unsigned long long *p,
+                                        unsigned long long a,
+                                        unsigned long long b)
+{
+    asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};"
+                 :: "l"(p), "l"(a), "l"(b) : "memory");
+}
+__device__ __forceinline__ void ld_pair(const unsigned long long *p,
+                                        unsigned long long &a,
+                                        unsigned long long &b)
+{
+    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(a), "=l"(b) : "l"(p) : "memory");
+}
 // Word 2t: the flag, then the value's low half; word 2t + 1: the flag,
-// then its high half.  Each word is one single-copy atomic 64-bit store.
+// then its high half.
 template <typename T>
 __device__ void publish_pair(const tile_status<T> &st, size_t tile,
                              unsigned f, T value)
@@ -124,10 +141,7 @@ __device__ void publish_pair(const tile_status<T> &st, size_t tile,
     static_assert(sizeof(T) == 8, "paired words carry 64-bit values");
     const unsigned long long u = (unsigned long long)value;
     const unsigned long long flag = (unsigned long long)f << 32;
-    dev_atomic<unsigned long long>(st.word[2 * tile])
-        .store(flag | (u & 0xffffffffull), cuda::memory_order_relaxed);
-    dev_atomic<unsigned long long>(st.word[2 * tile + 1])
-        .store(flag | (u >> 32), cuda::memory_order_relaxed);
+    st_pair(st.word + 2 * tile, flag | (u & 0xffffffffull), flag | (u >> 32));
 }
 
 // <<Packed status words for 32-bit values>>
@@ -178,14 +192,11 @@ __device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
             // <<Wait for a predecessor's status and read its value>>
             if constexpr (PACKED && sizeof(T) == 8) {
                 // <<Wait for a predecessor's paired status words>>
-                dev_atomic<unsigned long long> lo(st.word[2 * pred]);
-                dev_atomic<unsigned long long> hi(st.word[2 * pred + 1]);
-                unsigned long long a = lo.load(cuda::memory_order_relaxed);
-                unsigned long long b = hi.load(cuda::memory_order_relaxed);  // together
+                unsigned long long a, b;
+                ld_pair(st.word + 2 * pred, a, b);
                 while (a < 0x100000000ull || (a >> 32) != (b >> 32)) {
-                    __nanosleep(32);                  // let L2 serve the tiles' bytes
-                    a = lo.load(cuda::memory_order_relaxed);
-                    b = hi.load(cuda::memory_order_relaxed);
+                    __nanosleep(256);                 // let L2 serve the tiles' bytes
+                    ld_pair(st.word + 2 * pred, a, b);
                 }
                 f = (unsigned)(a >> 32);
                 v = (T)((a & 0xffffffffull) | (b << 32));
