@@ -117,20 +117,22 @@ __device__ void publish(const tile_status<T> &st, size_t tile, unsigned f,
 // <<Paired status words for 64-bit values>>
 // Two relaxed 64-bit accesses at device scope in one 16-byte instruction
 // (PTX ISA 8.2.4: a vector access is its elements' scalar accesses, in
-// some order).  p must be 16-byte aligned.
+// some order).  p: global memory, 16-byte aligned.
 __device__ __forceinline__ void st_pair(unsigned long long *p,
                                         unsigned long long a,
                                         unsigned long long b)
 {
-    asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};"
-                 :: "l"(p), "l"(a), "l"(b) : "memory");
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};"
+                 :: "l"(__cvta_generic_to_global(p)), "l"(a), "l"(b)
+                 : "memory");
 }
 __device__ __forceinline__ void ld_pair(const unsigned long long *p,
                                         unsigned long long &a,
                                         unsigned long long &b)
 {
-    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];"
-                 : "=l"(a), "=l"(b) : "l"(p) : "memory");
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(a), "=l"(b) : "l"(__cvta_generic_to_global(p))
+                 : "memory");
 }
 // Word 2t: the flag, then the value's low half; word 2t + 1: the flag,
 // then its high half.
@@ -173,7 +175,8 @@ __device__ void publish_status(const tile_status<T> &st, size_t tile,
 
 // <<Look back for a tile's exclusive prefix>>
 template <bool PACKED, typename T>
-__device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
+__device__ __forceinline__ T look_back(const tile_status<T> &st, size_t tile,
+                                      T aggregate)
 {
     const unsigned lane = threadIdx.x % 32;
     if (tile == 0) {
@@ -733,53 +736,6 @@ __device__ __forceinline__ int rk_slot(int g)
     return s * kRkRun + (j + s) % kRkRun;
 }
 
-// <<Copy a tile into shared memory in runs>>
-template <typename T>
-__device__ void rk_load(const T *in, size_t n, size_t base, bool aligned,
-                        vec16<T> *buf)
-{
-    constexpr int V = rk_tile<T>::vec;
-    const bool full = aligned && base + rk_tile<T>::elems <= n;
-#pragma unroll
-    for (int r = 0; r < kRkRun; r++) {
-        const int g = r * kRkThreads + threadIdx.x;
-        const size_t i = base + (size_t)g * V;
-        vec16<T> *dst = buf + rk_slot(g);
-        if (full) {
-            __pipeline_memcpy_async(dst, in + i, 16);
-        } else {
-            vec16<T> q;
-            for (int k = 0; k < V; k++) q.v[k] = i + k < n ? in[i + k] : T(0);
-            *dst = q;
-        }
-    }
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-    __syncthreads();                  // runs hold other threads' copies
-}
-
-// <<Scan one value a thread across the raked tile>>
-template <typename T>
-__device__ T rk_prefix(T s, size_t tile, const tile_status<T> &st)
-{
-    __shared__ T sh[kRkWarps];
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const T incl = scan_warp_inclusive(s);
-    const T below = __shfl_up_sync(0xffffffffu, incl, 1);
-    if (lane == 31) sh[warp] = incl;
-    __syncthreads();
-    if (warp == 0) {
-        const T m = lane < kRkWarps ? sh[lane] : T(0);
-        const T wi = scan_warp_inclusive(m);
-        const T aggregate = __shfl_sync(0xffffffffu, wi, 31);
-        const T wbelow = __shfl_up_sync(0xffffffffu, wi, 1);
-        const T prefix = look_back<true>(st, tile, aggregate);
-        if (lane < kRkWarps) sh[lane] = prefix + (lane > 0 ? wbelow : T(0));
-    }
-    __syncthreads();
-    return sh[warp] + (lane > 0 ? below : T(0));
-}
-
 // <<Single-pass scan of a raked tile>>
 template <typename T>
 __global__ void __launch_bounds__(kRkThreads, min_blocks(kRkThreads, 3))
@@ -787,29 +743,66 @@ scan_raked_kernel(const T *in, T *out, size_t n, bool exclusive,
                   bool aligned, tile_status<T> st)
 {
     constexpr int V = rk_tile<T>::vec;
+    __shared__ unsigned long long id;
+    __shared__ T sh[kRkWarps];
     vec16<T> *buf = st_buf<T>();
-    const size_t tile = take_tile_number(st.next);
-    const size_t base = tile * rk_tile<T>::elems;
+    if (threadIdx.x == 0) id = atomicAdd(st.next, 1ull);
+    __syncthreads();
+    const size_t tile = id, base = tile * rk_tile<T>::elems;
     const bool full = aligned && base + rk_tile<T>::elems <= n;
-    rk_load(in, n, base, aligned, buf);
-    vec16<T> *run = buf + threadIdx.x * kRkRun;
-    const int rot = threadIdx.x % kRkRun;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int t = threadIdx.x;
+    // <<Copy a raked tile into shared memory>>
+    #pragma unroll
+    for (int r = 0; r < kRkRun; r++) {
+        const int g = r * kRkThreads + t;
+        const size_t i = base + (size_t)g * V;
+        if (full) {
+            __pipeline_memcpy_async(buf + rk_slot(g), in + i, 16);
+        } else {
+            vec16<T> q;
+            for (int k = 0; k < V; k++) q.v[k] = i + k < n ? in[i + k] : T(0);
+            buf[rk_slot(g)] = q;
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();                  // runs hold other threads' copies
+    // <<Sum my run>>
     T s = T(0);
-#pragma unroll
-    for (int j = 0; j < kRkRun; j++)
-#pragma unroll
-        for (int k = 0; k < V; k++) s += run[(j + rot) % kRkRun].v[k];
-    T p = rk_prefix(s, tile, st);
-#pragma unroll
+    #pragma unroll
     for (int j = 0; j < kRkRun; j++) {
-        vec16<T> q = run[(j + rot) % kRkRun];
-#pragma unroll
+        const vec16<T> q = buf[rk_slot(t * kRkRun + j)];
+        T u = q.v[0];
+    #pragma unroll
+        for (int k = 1; k < V; k++) u += q.v[k];
+        s += u;
+    }
+    // <<Scan the runs' sums and look back>>
+    const T incl = scan_warp_inclusive(s);
+    if (lane == 31) sh[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+        const T m = lane < kRkWarps ? sh[lane] : T(0);
+        const T wi = scan_warp_inclusive(m);
+        const T aggregate = __shfl_sync(0xffffffffu, wi, 31);
+        const T prefix = look_back<true>(st, tile, aggregate);
+        if (lane < kRkWarps) sh[lane] = prefix + (wi - m);
+    }
+    __syncthreads();
+    T p = sh[warp] + (incl - s);      // the sum of everything before my run
+    // <<Scan my run in place>>
+    #pragma unroll
+    for (int j = 0; j < kRkRun; j++) {
+        vec16<T> &q = buf[rk_slot(t * kRkRun + j)];
+        vec16<T> r = q;
+    #pragma unroll
         for (int k = 0; k < V; k++) {
-            const T x = q.v[k];
-            q.v[k] = exclusive ? p : p + x;
+            const T x = r.v[k];
+            r.v[k] = exclusive ? p : p + x;
             p += x;
         }
-        run[(j + rot) % kRkRun] = q;
+        q = r;
     }
     __syncthreads();
     // <<Store a raked tile from shared memory>>

@@ -70,7 +70,7 @@ static size_t check_compact(int algo, size_t n, int d, int round)
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&count, dcount, sizeof count);
     tk_download_bytes(got, dout + g_offset, n * sizeof *got);
-    int before = 0;
+    int before = -1;                    /* the poison */
     if (g_offset) tk_download_bytes(&before, dout, sizeof before);
     size_t bad = before != -1;          /* nothing written before out */
     size_t k = 0;
