@@ -10,9 +10,9 @@
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start 09-scan 09-scan-banks.csv || exit 1
-if [ "${1:-}" != lookback ]; then
 ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+if [ "${1:-}" != lookback ]; then
 ncu_header "one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none" \
   "variant,ld_conflicts,st_conflicts" > "$tmp"
 for v in unpadded padded gems; do
