@@ -219,7 +219,11 @@ static cudaError_t scan_device(const T *in, T *out, size_t n,
     case SCAN_LOOKBACK: return scan_lookback(in, out, n, ex, s, false);
     case SCAN_LOOKBACK_PACKED: return scan_lookback(in, out, n, ex, s, true);
     case SCAN_LOOKBACK_AHEAD: return scan_lookback_ahead(in, out, n, ex, s);
-    case SCAN_LOOKBACK_STAGED: return scan_lookback_staged(in, out, n, ex, s);
+    case SCAN_LOOKBACK_STAGED:          // packed for 32-bit values only
+        return scan_lookback_staged<T, sizeof(T) == 4>(in, out, n, ex, s);
+    case SCAN_LOOKBACK_PAIRED:
+        return scan_lookback_staged<T, true>(in, out, n, ex, s);
+    case SCAN_LOOKBACK_RAKED: return scan_lookback_raked(in, out, n, ex, s);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -114,6 +114,38 @@ __device__ void publish(const tile_status<T> &st, size_t tile, unsigned f,
     dev_atomic<unsigned>(st.flag[tile]).store(f, cuda::memory_order_release);
 }
 
+// <<Paired status words for 64-bit values>>
+// Two relaxed 64-bit accesses at device scope in one 16-byte instruction
+// (PTX ISA 8.2.4: a vector access is its elements' scalar accesses, in
+// some order).  p: global memory, 16-byte aligned.
+__device__ __forceinline__ void st_pair(unsigned long long *p,
+                                        unsigned long long a,
+                                        unsigned long long b)
+{
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};"
+                 :: "l"(__cvta_generic_to_global(p)), "l"(a), "l"(b)
+                 : "memory");
+}
+__device__ __forceinline__ void ld_pair(const unsigned long long *p,
+                                        unsigned long long &a,
+                                        unsigned long long &b)
+{
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(a), "=l"(b) : "l"(__cvta_generic_to_global(p))
+                 : "memory");
+}
+// Word 2t: the flag, then the value's low half; word 2t + 1: the flag,
+// then its high half.
+template <typename T>
+__device__ void publish_pair(const tile_status<T> &st, size_t tile,
+                             unsigned f, T value)
+{
+    static_assert(sizeof(T) == 8, "paired words carry 64-bit values");
+    const unsigned long long u = (unsigned long long)value;
+    const unsigned long long flag = (unsigned long long)f << 32;
+    st_pair(st.word + 2 * tile, flag | (u & 0xffffffffull), flag | (u >> 32));
+}
+
 // <<Packed status words for 32-bit values>>
 __device__ __forceinline__ unsigned as_bits(float v)
 {
@@ -130,7 +162,9 @@ template <bool PACKED, typename T>
 __device__ void publish_status(const tile_status<T> &st, size_t tile,
                                unsigned f, T value)
 {
-    if constexpr (PACKED) {
+    if constexpr (PACKED && sizeof(T) == 8) {
+        publish_pair(st, tile, f, value);       // section on paired words
+    } else if constexpr (PACKED) {
         const unsigned long long w = f * 0x100000000ull + as_bits(value);
         dev_atomic<unsigned long long>(st.word[tile])
             .store(w, cuda::memory_order_relaxed);
@@ -141,7 +175,8 @@ __device__ void publish_status(const tile_status<T> &st, size_t tile,
 
 // <<Look back for a tile's exclusive prefix>>
 template <bool PACKED, typename T>
-__device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
+__device__ __forceinline__ T look_back(const tile_status<T> &st, size_t tile,
+                                      T aggregate)
 {
     const unsigned lane = threadIdx.x % 32;
     if (tile == 0) {
@@ -158,7 +193,17 @@ __device__ T look_back(const tile_status<T> &st, size_t tile, T aggregate)
         T v = T(0);
         if (pred >= 0) {
             // <<Wait for a predecessor's status and read its value>>
-            if constexpr (PACKED) {
+            if constexpr (PACKED && sizeof(T) == 8) {
+                // <<Wait for a predecessor's paired status words>>
+                unsigned long long a, b;
+                ld_pair(st.word + 2 * pred, a, b);
+                while (a < 0x100000000ull || (a >> 32) != (b >> 32)) {
+                    __nanosleep(256);                 // let L2 serve the tiles' bytes
+                    ld_pair(st.word + 2 * pred, a, b);
+                }
+                f = (unsigned)(a >> 32);
+                v = (T)((a & 0xffffffffull) | (b << 32));
+            } else if constexpr (PACKED) {
                 // <<Wait for a predecessor's packed status word>>
                 dev_atomic<unsigned long long> word(st.word[pred]);
                 unsigned long long w;
@@ -516,9 +561,10 @@ template <typename T> __device__ __forceinline__ vec16<T> *st_buf()
 {
     return reinterpret_cast<vec16<T> *>(st_smem);
 }
-// Every launch of a staged kernel asks for kStBytes of shared memory, a
-// device that cannot give that much (sm_75 gives 64 KB in all) refuses it.
-template <auto kernel> cudaError_t st_opt_in()
+// Every launch of a staged kernel asks for kStBytes of shared memory (or
+// BYTES), a device that cannot give that much (sm_75 gives 64 KB in all)
+// refuses it.
+template <auto kernel, int BYTES = kStBytes> cudaError_t st_opt_in()
 {
     static per_device<bool> done;
     bool ok;
@@ -529,11 +575,11 @@ template <auto kernel> cudaError_t st_opt_in()
         BOOK_TRY(cudaDeviceGetAttribute(
             &most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         BOOK_TRY(cudaFuncGetAttributes(&a, kernel));
-        if (a.sharedSizeBytes + kStBytes > (size_t)most)
+        if (a.sharedSizeBytes + BYTES > (size_t)most)
             return cudaErrorNotSupported;
         *set = true;
         return cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStBytes);
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, BYTES);
     }, &ok);
 }
 template <typename T>
@@ -543,13 +589,14 @@ __device__ __forceinline__ size_t st_elem(size_t base, int r)
 }
 
 // <<Copy a tile into shared memory past the registers>>
-template <typename T>
+template <typename T, int ROUNDS = kStRounds>
 __device__ void st_load(const T *in, size_t n, size_t base, bool aligned,
                         vec16<T> *buf)
 {
-    const bool full = aligned && base + st_tile<T>::elems <= n;
+    const bool full = aligned && base + (size_t)ROUNDS * kStThreads *
+                                                st_tile<T>::vec <= n;
 #pragma unroll
-    for (int r = 0; r < kStRounds; r++) {
+    for (int r = 0; r < ROUNDS; r++) {
         const size_t i = st_elem<T>(base, r);
         vec16<T> *dst = buf + r * kStThreads + threadIdx.x;
         if (full) {
@@ -568,7 +615,7 @@ __device__ void st_load(const T *in, size_t n, size_t base, bool aligned,
 // <<Find each staged vector's prefix>>
 template <typename S> struct st_sums { S prefix, total; };
 
-template <typename S, typename T, typename F>
+template <bool PACKED, typename S, typename T, typename F>
 __device__ st_sums<S> st_prefixes(const vec16<T> *buf, size_t base,
                                   size_t tile, const tile_status<S> &st,
                                   F f, S (&pre)[kStRounds])
@@ -598,7 +645,7 @@ __device__ st_sums<S> st_prefixes(const vec16<T> *buf, size_t base,
         }
         const S incl = scan_warp_inclusive(s);
         const S aggregate = __shfl_sync(0xffffffffu, incl, 31);
-        const S prefix = look_back<sizeof(S) == 4>(st, tile, aggregate);
+        const S prefix = look_back<PACKED>(st, tile, aggregate);
         const S below = __shfl_up_sync(0xffffffffu, incl, 1);
         const S first = prefix + (lane > 0 ? below : S(0));
         sh[lane * kStPer] = first;
@@ -621,7 +668,7 @@ __device__ __forceinline__ size_t take_tile_number(unsigned long long *next)
     return id;
 }
 
-template <typename T>
+template <typename T, bool PACKED>
 __global__ void __launch_bounds__(kStThreads, 3)
 scan_staged_kernel(const T *in, T *out, size_t n, bool exclusive,
                    bool aligned, tile_status<T> st)
@@ -633,7 +680,8 @@ scan_staged_kernel(const T *in, T *out, size_t n, bool exclusive,
     const bool full = aligned && base + st_tile<T>::elems <= n;
     st_load(in, n, base, aligned, buf);
     T pre[kStRounds];
-    st_prefixes(buf, base, tile, st, [](T v, size_t) { return v; }, pre);
+    st_prefixes<PACKED>(buf, base, tile, st, [](T v, size_t) { return v; },
+                        pre);
 #pragma unroll
     for (int r = 0; r < kStRounds; r++) {
         vec16<T> q = buf[r * kStThreads + threadIdx.x];
@@ -655,7 +703,7 @@ scan_staged_kernel(const T *in, T *out, size_t n, bool exclusive,
 }
 
 // <<Launch the single pass on staged tiles>>
-template <typename T>
+template <typename T, bool PACKED>
 cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
                                  bool exclusive, char *scratch)
 {
@@ -664,8 +712,126 @@ cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
     BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<T>(scratch, n));
     const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
-    BOOK_TRY(st_opt_in<scan_staged_kernel<T>>());
-    scan_staged_kernel<T><<<(unsigned)tiles, kStThreads, kStBytes>>>(
+    constexpr auto kernel = scan_staged_kernel<T, PACKED>;
+    BOOK_TRY(st_opt_in<kernel>());
+    kernel<<<(unsigned)tiles, kStThreads, kStBytes>>>(in, out, n, exclusive,
+                                                      aligned, st);
+    return cudaGetLastError();
+}
+
+// <<Raked tile constants and layout>>
+constexpr int kRkThreads = 512;               // threads per raked tile
+constexpr int kRkWarps = kRkThreads / 32;
+constexpr int kRkRun = 8;                     // 16-byte vectors a thread
+static_assert(kRkThreads * kRkRun * 16 == kStBytes, "64 KB, as staged");
+static_assert(kRkWarps <= 32, "one warp scans the warp totals");
+template <typename T> struct rk_tile {
+    static constexpr int vec = 16 / sizeof(T);
+    static constexpr size_t elems = (size_t)kRkThreads * kRkRun * vec;
+};
+// The slot of vector g of the tile: row g / 8, rotated by the row number.
+__device__ __forceinline__ int rk_slot(int g)
+{
+    const int s = g / kRkRun, j = g % kRkRun;
+    return s * kRkRun + (j + s) % kRkRun;
+}
+
+// <<Single-pass scan of a raked tile>>
+template <typename T>
+__global__ void __launch_bounds__(kRkThreads, min_blocks(kRkThreads, 3))
+scan_raked_kernel(const T *in, T *out, size_t n, bool exclusive,
+                  bool aligned, tile_status<T> st)
+{
+    constexpr int V = rk_tile<T>::vec;
+    __shared__ unsigned long long id;
+    __shared__ T sh[kRkWarps];
+    vec16<T> *buf = st_buf<T>();
+    if (threadIdx.x == 0) id = atomicAdd(st.next, 1ull);
+    __syncthreads();
+    const size_t tile = id, base = tile * rk_tile<T>::elems;
+    const bool full = aligned && base + rk_tile<T>::elems <= n;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int t = threadIdx.x;
+    // <<Copy a raked tile into shared memory>>
+    #pragma unroll
+    for (int r = 0; r < kRkRun; r++) {
+        const int g = r * kRkThreads + t;
+        const size_t i = base + (size_t)g * V;
+        if (full) {
+            __pipeline_memcpy_async(buf + rk_slot(g), in + i, 16);
+        } else {
+            vec16<T> q;
+            for (int k = 0; k < V; k++) q.v[k] = i + k < n ? in[i + k] : T(0);
+            buf[rk_slot(g)] = q;
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();                  // runs hold other threads' copies
+    // <<Sum my run>>
+    T s = T(0);
+    #pragma unroll
+    for (int j = 0; j < kRkRun; j++) {
+        const vec16<T> q = buf[rk_slot(t * kRkRun + j)];
+        T u = q.v[0];
+    #pragma unroll
+        for (int k = 1; k < V; k++) u += q.v[k];
+        s += u;
+    }
+    // <<Scan the runs' sums and look back>>
+    const T incl = scan_warp_inclusive(s);
+    if (lane == 31) sh[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+        const T m = lane < kRkWarps ? sh[lane] : T(0);
+        const T wi = scan_warp_inclusive(m);
+        const T aggregate = __shfl_sync(0xffffffffu, wi, 31);
+        const T prefix = look_back<true>(st, tile, aggregate);
+        if (lane < kRkWarps) sh[lane] = prefix + (wi - m);
+    }
+    __syncthreads();
+    T p = sh[warp] + (incl - s);      // the sum of everything before my run
+    // <<Scan my run in place>>
+    #pragma unroll
+    for (int j = 0; j < kRkRun; j++) {
+        vec16<T> &q = buf[rk_slot(t * kRkRun + j)];
+        vec16<T> r = q;
+    #pragma unroll
+        for (int k = 0; k < V; k++) {
+            const T x = r.v[k];
+            r.v[k] = exclusive ? p : p + x;
+            p += x;
+        }
+        q = r;
+    }
+    __syncthreads();
+    // <<Store a raked tile from shared memory>>
+    #pragma unroll
+    for (int r = 0; r < kRkRun; r++) {
+        const int g = r * kRkThreads + threadIdx.x;
+        const vec16<T> q = buf[rk_slot(g)];
+        const size_t i = base + (size_t)g * V;
+        if (full) {
+            *(vec16<T> *)(out + i) = q;
+        } else {
+            for (int k = 0; k < V; k++)
+                if (i + k < n) out[i + k] = q.v[k];
+        }
+    }
+}
+
+// <<Launch the single pass on raked tiles>>
+template <typename T>
+cudaError_t scan_lookback_raked(const T *in, T *out, size_t n,
+                                bool exclusive, char *scratch)
+{
+    const size_t tiles = ceil_div(n, rk_tile<T>::elems);
+    const tile_status<T> st = lookback_status<T>(scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
+    BOOK_TRY(lookback_reset<T>(scratch, n));
+    const bool aligned = is_aligned(in, 16) && is_aligned(out, 16);
+    BOOK_TRY(st_opt_in<scan_raked_kernel<T>>());
+    scan_raked_kernel<T><<<(unsigned)tiles, kRkThreads, kStBytes>>>(
         in, out, n, exclusive, aligned, st);
     return cudaGetLastError();
 }

@@ -29,11 +29,13 @@ typedef enum {
     SCAN_LOOKBACK,               /* single pass, decoupled look-back */
     SCAN_LOOKBACK_PACKED,        /* the same, flag and value in one word */
     SCAN_LOOKBACK_AHEAD,         /* packed, next tile number fetched early */
-    SCAN_LOOKBACK_STAGED         /* packed, tiles staged in shared memory */
+    SCAN_LOOKBACK_STAGED,        /* packed, tiles staged in shared memory */
+    SCAN_LOOKBACK_PAIRED,        /* staged; 64-bit values in paired words */
+    SCAN_LOOKBACK_RAKED          /* paired; each thread scans its own run */
 } scan_device_algo;
-/* SCAN_LOOKBACK_STAGED needs 64 KB of shared memory a block and a few
- * hundred bytes more; where the GPU gives less (sm_75), the launchers
- * return cudaErrorNotSupported and launch nothing. */
+/* The last three need 64 KB of shared memory a block and a few hundred
+ * bytes more; where the GPU gives less (sm_75), the launchers return
+ * cudaErrorNotSupported and launch nothing. */
 
 // <<Bank-conflict-free padding>>
 #define SCAN_NUM_BANKS 32

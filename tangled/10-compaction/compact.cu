@@ -132,7 +132,7 @@ compact_gt_staged_kernel(const int *in, int *out, size_t n, int threshold,
     const auto keep = [=](int v, size_t i) {
         return int(i < n && v > threshold);
     };
-    const st_sums<int> s = st_prefixes(buf, base, tile, st, keep, pre);
+    const st_sums<int> s = st_prefixes<true>(buf, base, tile, st, keep, pre);
     if (PACK) {
         // <<Pack the kept elements of a staged tile in place>>
         int *slot = (int *)buf;            // slot j: the tile's j-th kept element
@@ -198,6 +198,120 @@ extern "C" cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
 {
     return launch_staged<true>(in, out, n, threshold, count, scratch,
                                bytes);
+}
+
+// <<Ballot compaction constants>>
+constexpr int kBaRounds = 12;                       // vectors a thread
+constexpr int kBaElems = kStThreads * kBaRounds * 4;    // 12,288 ints
+constexpr int kBaBytes = kBaElems * 4;              // 48 KiB
+constexpr int kBaTotals = kStWarps * kBaRounds;     // one a warp and round
+constexpr int kBaPer = kBaTotals / 32;              // a lane of warp 0
+constexpr int kBaChunk = 4;                         // rounds a barrier
+static_assert(kBaTotals % 32 == 0 && kBaRounds % kBaChunk == 0, "layout");
+
+// <<Ballot compaction kernel>>
+__global__ void __launch_bounds__(kStThreads, 4)
+compact_gt_ballot_kernel(const int *in, int *out, size_t n, int threshold,
+                         size_t *count, bool aligned, bool aligned_out,
+                         tile_status<int> st)
+{
+    __shared__ int tot[kBaTotals], sums[2];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    vec16<int> *buf = st_buf<int>();
+    const size_t tile = take_tile_number(st.next);
+    const size_t base = tile * kBaElems;
+    st_load<int, kBaRounds>(in, n, base, aligned, buf);
+    const auto keep = [=](int v, size_t i) { return i < n && v > threshold; };
+    int pre[kBaRounds];
+    // <<Count a tile's kept elements with ballots>>
+    const unsigned below = (1u << lane) - 1;        // the lanes under mine
+    #pragma unroll
+    for (int r = 0; r < kBaRounds; r++) {
+        const vec16<int> q = buf[r * kStThreads + threadIdx.x];
+        const size_t i = st_elem<int>(base, r);
+        int mine = 0, all = 0;
+    #pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const unsigned b = __ballot_sync(0xffffffffu, keep(q.v[k], i + k));
+            mine += __popc(b & below);
+            all += __popc(b);
+        }
+        pre[r] = mine;
+        if (lane == 0) tot[r * kStWarps + warp] = all;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        // <<Scan the round totals and look back>>
+        int run[kBaPer], s = 0;
+        #pragma unroll
+        for (int j = 0; j < kBaPer; j++) {
+            run[j] = s;
+            s += tot[lane * kBaPer + j];
+        }
+        const int incl = scan_warp_inclusive(s);
+        const int aggregate = __shfl_sync(0xffffffffu, incl, 31);
+        const int prefix = look_back<true>(st, tile, aggregate);
+        #pragma unroll
+        for (int j = 0; j < kBaPer; j++) tot[lane * kBaPer + j] = incl - s + run[j];
+        if (lane == 0) {
+            sums[0] = prefix;
+            sums[1] = aggregate;
+        }
+    }
+    __syncthreads();
+    // <<Pack a ballot-counted tile in place>>
+    int *slot = (int *)buf;
+    #pragma unroll
+    for (int r0 = 0; r0 < kBaRounds; r0 += kBaChunk) {
+        vec16<int> q[kBaChunk];
+    #pragma unroll
+        for (int c = 0; c < kBaChunk; c++)
+            q[c] = buf[(r0 + c) * kStThreads + threadIdx.x];
+        __syncthreads();               // these rounds are read by every thread
+    #pragma unroll
+        for (int c = 0; c < kBaChunk; c++) {
+            const size_t i = st_elem<int>(base, r0 + c);
+            int p = pre[r0 + c] + tot[(r0 + c) * kStWarps + warp];
+    #pragma unroll
+            for (int k = 0; k < 4; k++)
+                if (keep(q[c].v[k], i + k)) slot[p++] = q[c].v[k];
+        }
+    }
+    __syncthreads();
+    // <<Copy the packed run out with sixteen-byte stores>>
+    const int kept = sums[1];
+    int *dst = out + sums[0];
+    int head = aligned_out ? (4 - (sums[0] & 3)) & 3 : kept;
+    if (head > kept) head = kept;
+    const int body = (kept - head) / 4;
+    for (int j = threadIdx.x; j < head; j += kStThreads) dst[j] = slot[j];
+    for (int v = threadIdx.x; v < body; v += kStThreads) {
+        const int *w = slot + head + 4 * v;
+        *(int4 *)(dst + head + 4 * v) = make_int4(w[0], w[1], w[2], w[3]);
+    }
+    for (int j = head + 4 * body + threadIdx.x; j < kept; j += kStThreads)
+        dst[j] = slot[j];
+    if (tile == gridDim.x - 1 && threadIdx.x == 0)
+        *count = (size_t)sums[0] + (size_t)kept;
+}
+
+// <<Ballot compaction launcher>>
+extern "C" cudaError_t compact_gt_ballot(const int *in, int *out, size_t n,
+                                         int threshold, size_t *count,
+                                         void *scratch, size_t bytes)
+{
+    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
+                             : cudaErrorInvalidValue;
+    BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
+    const size_t tiles = ceil_div(n, kBaElems);
+    const tile_status<int> st = lookback_status<int>((char *)scratch, n);
+    BOOK_CLEAR_TO_LAUNCH();
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
+    BOOK_TRY((st_opt_in<compact_gt_ballot_kernel, kBaBytes>()));
+    compact_gt_ballot_kernel<<<(unsigned)tiles, kStThreads, kBaBytes>>>(
+        in, out, n, threshold, count, is_aligned(in, 16),
+        is_aligned(out, 16), st);
+    return cudaGetLastError();
 }
 
 // <<Find repeats kernel>>

@@ -24,6 +24,12 @@ cudaError_t compact_gt_staged_scatter(const int *in, int *out, size_t n,
 cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
                               int threshold, size_t *count, void *scratch,
                               size_t bytes);
+/* The staged compaction with flags counted by warp ballots and the packed
+ * run written in 16-byte vectors (word by word where out is not 16-byte
+ * aligned); tiles of 48 KB. */
+cudaError_t compact_gt_ballot(const int *in, int *out, size_t n,
+                              int threshold, size_t *count, void *scratch,
+                              size_t bytes);
 /* idx = every i with a[i] == a[i + 1], ascending. */
 cudaError_t find_repeats(const int *a, size_t n, size_t *idx, size_t *count,
                          void *scratch, size_t bytes);

@@ -4,7 +4,11 @@
 // DeviceScan::InclusiveSum in the same run, beside the copy and read
 // ceilings.  Bytes: one read and one write an element.
 // With the arguments --ncu VARIANT it only runs one Blelloch tile scan
-// (unpadded, padded or gems) once on 2^20 floats, for gpu-extra.sh.
+// (unpadded, padded or gems) once on 2^20 floats, for gpu-extra.sh; with
+// --ncu-i64 it runs the 64-bit staged, paired and raked scans and CUB's
+// once each on 2^26 elements.  --shapes writes only 09-scan-shapes.csv:
+// the raked scan against CUB, 64-bit integers and floats, from 2^10 to
+// 2^28 elements.
 #include <cub/cub.cuh>
 #include <cstring>
 #include "benchkit.h"
@@ -101,14 +105,72 @@ static int ncu_mode(const char *v)
     return 0;
 }
 
+// One launch each of the 64-bit single passes and CUB's, for Nsight Compute.
+static int ncu_i64(void)
+{
+    const size_t n = (size_t)1 << 26;
+    void *in, *out, *scratch;
+    size_t sb = scan_scratch_bytes(n, 8);
+    if (cub_bytes(2, n) > sb) sb = cub_bytes(2, n);
+    BOOK_CHECK(cudaMalloc(&in, n * 8));
+    BOOK_CHECK(cudaMalloc(&out, n * 8));
+    BOOK_CHECK(cudaMalloc(&scratch, sb));
+    fill_ints<<<1024, 256>>>((int *)in, 2 * n, 201);
+    BOOK_CHECK(cudaGetLastError());
+    const int algos[4] = {SCAN_LOOKBACK_STAGED, SCAN_LOOKBACK_PAIRED,
+                          SCAN_LOOKBACK_RAKED, -1};
+    for (int a : algos) {
+        ctx c = {in, out, n, 2, -1, a, scratch, sb};
+        BOOK_CHECK(run(&c));
+        BOOK_CHECK(cudaDeviceSynchronize());
+    }
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
+    BOOK_CHECK(cudaFree(scratch));
+    return 0;
+}
+
+// The shapes a user brings (09-scan-shapes.csv): the raked single pass
+// against CUB's scan of the same type on the same input in the same run,
+// small (bound by launch), odd (not a multiple of 4 or of a tile; and one
+// element past 16-byte alignment, which takes every tile's scalar path)
+// and the headline size.  in, out and scratch hold 2^28 64-bit values.
+static void shapes(void *in, void *out, void *scratch, size_t sb)
+{
+    static const struct { const char *cls, *name; size_t n, off; } sh[] = {
+        {"small", "2^10", 1 << 10, 0},        {"small", "2^12", 1 << 12, 0},
+        {"small", "2^14", 1 << 14, 0},        {"small", "2^16", 1 << 16, 0},
+        {"small", "2^20", 1 << 20, 0},        {"odd", "10^6+1", 1000001, 0},
+        {"odd", "10^7+3", 10000003, 0},       {"odd", "10^7+3 at +1", 10000003, 1},
+        {"headline", "2^28", (size_t)1 << 28, 0},
+    };
+    static const char *vname[3] = {"raked_f32", "raked_i32", "raked_i64"};
+    static const char *cname[3] = {"cub_f32", "cub_i32", "cub_i64"};
+    fill_ints<<<1024, 256>>>((int *)in, (size_t)1 << 29, 201);
+    BOOK_CHECK(cudaGetLastError());
+    FILE *f = bk_shapes_open("09-scan");
+    for (int t = 2; t >= 0; t -= 2)          // 64-bit integers, then floats
+        for (const auto &s : sh) {
+            const size_t es = t == 2 ? 8 : 4;
+            if (s.n + s.off > ((size_t)1 << 28)) continue;
+            char *i0 = (char *)in + s.off * es, *o0 = (char *)out + s.off * es;
+            ctx c = {i0, o0, s.n, t, -1, -1, scratch, sb};
+            double ref = 1e3 * bk_median_ms(run, &c, 30);
+            c.dev_algo = SCAN_LOOKBACK_RAKED;
+            double us = 1e3 * bk_median_ms(run, &c, 30);
+            bk_shape_row(f, s.cls, s.name, vname[t], us,
+                         2e-3 * (double)(s.n * es) / us, "GB/s", cname[t],
+                         ref);
+        }
+    bk_csv_close(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && !strcmp(argv[1], "--ncu")) return ncu_mode(argv[2]);
+    if (argc > 1 && !strcmp(argv[1], "--ncu-i64")) return ncu_i64();
     const size_t n = (size_t)1 << 28;
     const size_t fbytes = n * sizeof(float);
-    double copy = bk_copy_gbps(fbytes), read = bk_read_gbps(fbytes);
-    FILE *f = bk_csv_open("09-scan",
-                          "variant,type,n,bytes,ms,gbps,of_copy,of_cub");
     void *in, *out, *scratch;
     BOOK_CHECK(cudaMalloc(&in, n * 8));
     BOOK_CHECK(cudaMalloc(&out, n * 8));
@@ -117,6 +179,13 @@ int main(int argc, char **argv)
         if (cub_bytes(t, n) > sb) sb = cub_bytes(t, n);
     if (scan_scratch_bytes(n, 8) > sb) sb = scan_scratch_bytes(n, 8);
     BOOK_CHECK(cudaMalloc(&scratch, sb));
+    if (bk_shapes_only(argc, argv)) {
+        shapes(in, out, scratch, sb);
+        return 0;
+    }
+    double copy = bk_copy_gbps(fbytes), read = bk_read_gbps(fbytes);
+    FILE *f = bk_csv_open("09-scan",
+                          "variant,type,n,bytes,ms,gbps,of_copy,of_cub");
 
     struct variant { const char *name; int type, tile, dev; };
     const variant vs[] = {
@@ -132,14 +201,18 @@ int main(int argc, char **argv)
         {"lookback_packed_f32", 0, -1, SCAN_LOOKBACK_PACKED},
         {"lookback_ahead_f32", 0, -1, SCAN_LOOKBACK_AHEAD},
         {"lookback_staged_f32", 0, -1, SCAN_LOOKBACK_STAGED},
+        {"lookback_raked_f32", 0, -1, SCAN_LOOKBACK_RAKED},
         {"cub_i32", 1, -1, -1},
         {"lookback_i32", 1, -1, SCAN_LOOKBACK},
         {"lookback_packed_i32", 1, -1, SCAN_LOOKBACK_PACKED},
         {"lookback_ahead_i32", 1, -1, SCAN_LOOKBACK_AHEAD},
         {"lookback_staged_i32", 1, -1, SCAN_LOOKBACK_STAGED},
+        {"lookback_raked_i32", 1, -1, SCAN_LOOKBACK_RAKED},
         {"cub_i64", 2, -1, -1},
         {"lookback_i64", 2, -1, SCAN_LOOKBACK},
         {"lookback_staged_i64", 2, -1, SCAN_LOOKBACK_STAGED},
+        {"lookback_paired_i64", 2, -1, SCAN_LOOKBACK_PAIRED},
+        {"lookback_raked_i64", 2, -1, SCAN_LOOKBACK_RAKED},
     };
     const char *tnames[3] = {"float", "int", "long long"};
     double cub_gbps[3] = {0, 0, 0};
@@ -162,9 +235,10 @@ int main(int argc, char **argv)
            2 * fbytes, 2.0 * fbytes / (copy * 1e6), copy, copy / cub_gbps[0]);
     bk_row(f, "read_ceiling,-,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, fbytes,
            fbytes / (read * 1e6), read, read / copy, read / cub_gbps[0]);
+    bk_csv_close(f);
+    shapes(in, out, scratch, sb);
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));
     BOOK_CHECK(cudaFree(scratch));
-    bk_csv_close(f);
     return 0;
 }

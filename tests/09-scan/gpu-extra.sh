@@ -4,11 +4,15 @@
 # scan on 2^20 floats (build/09-scan/bench --ncu VARIANT): unpadded, padded,
 # and with the padding macro as printed in GPU Gems 3.  The shared-memory
 # bank-conflict counters go to figures/data/$BOOK_GPU/09-scan-banks.csv.
+# Then the 64-bit single passes and CUB's (see below), to
+# figures/data/$BOOK_GPU/09-scan-lookback.csv.
+# With the argument lookback it runs only the second part.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start 09-scan 09-scan-banks.csv || exit 1
 ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+if [ "${1:-}" != lookback ]; then
 ncu_header "one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none" \
   "variant,ld_conflicts,st_conflicts" > "$tmp"
 for v in unpadded padded gems; do
@@ -22,3 +26,33 @@ for v in unpadded padded gems; do
 done
 mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"
+fi
+
+# The 64-bit single passes against CUB's (build/09-scan/bench --ncu-i64: one
+# launch each on 2^26 elements): DRAM throughput, cycles between a warp's
+# instructions and the part of them spent at a barrier, warp instructions,
+# grid size, and shared-memory bank conflicts, to 09-scan-lookback.csv.
+ncu_known
+out2=figures/data/$gpu/09-scan-lookback.csv
+tmp2=$out2.tmp
+trap 'rm -f "$tmp" "$tmp2" "$log" "$log.one"' EXIT
+m2="dram__throughput.avg.pct_of_peak_sustained_elapsed
+$(ncu_pick smsp__average_warp_latency_per_inst_issued.ratio smsp__average_warps_active_per_issue_active.ratio)
+$(ncu_stall barrier) smsp__inst_executed.sum launch__grid_size $ld $st"
+m2=$(echo $m2)
+ncu_header "one launch each on 2^26 64-bit integers, ncu --clock-control none; cpi and barrier in cycles per issued instruction" \
+  "variant,dram_pct,cpi,barrier,inst,grid,ld_conflicts,st_conflicts" > "$tmp2"
+if ! "$NCU" --clock-control none --kernel-name regex:'scan_staged_kernel|scan_raked_kernel|DeviceScanKernel' \
+     --metrics "${m2// /,}" --csv --print-units base "$bench" --ncu-i64 > "$log" 2>&1; then
+  echo "gpu-extra: ncu failed for the 64-bit scans:"; cat "$log"; exit 1
+fi
+id=0
+for v in staged_i64 paired_i64 raked_i64 cub_i64; do
+  awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
+  vals=$(ncu_values "$log.one" $m2) || { cat "$log"; exit 1; }
+  echo "$v,$vals" >> "$tmp2"
+  echo "gpu-extra: $(tail -1 "$tmp2")"
+  id=$((id + 1))
+done
+mv "$tmp2" "$out2"
+echo "gpu-extra: wrote $out2"

@@ -3,8 +3,12 @@
 // density 50%, and at 1% and 99%, beside CUB's DeviceSelect::If with the
 // same predicate in the same run and the copy ceiling; find_repeats at
 // about 50% repeats.  Bytes: the input read once, the kept elements (or
-// indices) written once.
+// indices) written once.  --ncu runs the staged and the ballot compaction
+// once each at 1% and 99% on 2^26 elements, for gpu-extra.sh; --shapes
+// writes only 10-compaction-shapes.csv: the ballot compaction against CUB
+// at 1% and 99%, from 2^10 to 2^28 elements.
 #include <cub/cub.cuh>
+#include <cstring>
 #include "benchkit.h"
 #include "common/book.h"
 #include "10-compaction/compact.h"
@@ -28,6 +32,7 @@ static const struct { const char *name; compact_fn fn; } variants[] = {
     {"single_pass", compact_gt},
     {"staged_scatter", compact_gt_staged_scatter},
     {"staged", compact_gt_staged},
+    {"ballot", compact_gt_ballot},
     {"cub_select_if", cub_select_if},
 };
 enum { NV = sizeof variants / sizeof variants[0], CUB = NV - 1 };
@@ -67,13 +72,67 @@ __global__ void fill_density(int *d, size_t n, unsigned permille,
     }
 }
 
-int main(void)
+// The shapes a user brings (10-compaction-shapes.csv): the ballot
+// compaction against CUB's DeviceSelect::If on the same input in the same
+// run, at 1% and 99%: small (bound by launch), odd (not a multiple of 4 or
+// of a tile; one element past 16-byte alignment, which takes the scalar
+// loads and stores) and the headline size.  Bytes: n reads and the kept
+// writes, 4 bytes each.
+static void shapes(int *in, void *out, size_t *count, void *scratch,
+                   size_t sb)
+{
+    static const struct { const char *cls, *name; size_t n, off; } sh[] = {
+        {"small", "2^10", 1 << 10, 0},        {"small", "2^12", 1 << 12, 0},
+        {"small", "2^14", 1 << 14, 0},        {"small", "2^16", 1 << 16, 0},
+        {"small", "2^20", 1 << 20, 0},        {"odd", "10^6+1", 1000001, 0},
+        {"odd", "10^7+3", 10000003, 0},       {"odd", "10^7+3 at +1", 10000003, 1},
+        {"headline", "2^28", (size_t)1 << 28, 0},
+    };
+    const unsigned densities[2] = {10, 990};
+    const char *vname[2] = {"ballot_1", "ballot_99"};
+    const char *cname[2] = {"cub_select_if_1", "cub_select_if_99"};
+    FILE *f = bk_shapes_open("10-compaction");
+    for (int d = 0; d < 2; d++) {
+        fill_density<<<1024, 256>>>(in, (size_t)1 << 28, densities[d], false);
+        BOOK_CHECK(cudaGetLastError());
+        for (const auto &s : sh) {
+            if (s.n + s.off > ((size_t)1 << 28)) continue;
+            ctx c = {in + s.off, (int *)out + s.off, s.n, count,
+                     cub_select_if, scratch, sb};
+            double ref = 1e3 * bk_median_ms(run, &c, 30);
+            c.fn = compact_gt_ballot;
+            double us = 1e3 * bk_median_ms(run, &c, 30);
+            size_t kept = 0;
+            BOOK_CHECK(cudaMemcpy(&kept, count, sizeof kept,
+                                  cudaMemcpyDeviceToHost));
+            bk_shape_row(f, s.cls, s.name, vname[d], us,
+                         4e-3 * (double)(s.n + kept) / us, "GB/s", cname[d],
+                         ref);
+        }
+    }
+    bk_csv_close(f);
+}
+
+// One launch each of the staged and the ballot compaction at 1% and 99%
+// on 2^26 elements, for Nsight Compute.
+static int ncu_mode(int *in, void *out, size_t *count, void *scratch,
+                    size_t sb)
+{
+    const size_t n = (size_t)1 << 26;
+    const unsigned densities[2] = {10, 990};
+    for (int d = 0; d < 2; d++) {
+        fill_density<<<1024, 256>>>(in, n, densities[d], false);
+        BOOK_CHECK(cudaGetLastError());
+        BOOK_CHECK(compact_gt_staged(in, (int *)out, n, 0, count, scratch, sb));
+        BOOK_CHECK(compact_gt_ballot(in, (int *)out, n, 0, count, scratch, sb));
+        BOOK_CHECK(cudaDeviceSynchronize());
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     const size_t n = (size_t)1 << 28, ib = n * sizeof(int);
-    double copy = bk_copy_gbps(ib);
-    FILE *f = bk_csv_open("10-compaction",
-                          "variant,density,n,kept,bytes,ms,gbps,of_copy,"
-                          "of_cub,copy_gbps");
     int *in;
     void *out, *scratch;
     size_t *count, sb = compact_scratch_bytes(n), cb = 0;
@@ -84,6 +143,16 @@ int main(void)
                                   greater_than{0}));
     if (cb > sb) sb = cb;
     BOOK_CHECK(cudaMalloc(&scratch, sb));
+    if (argc > 1 && !strcmp(argv[1], "--ncu"))
+        return ncu_mode(in, out, count, scratch, sb);
+    if (bk_shapes_only(argc, argv)) {
+        shapes(in, out, count, scratch, sb);
+        return 0;
+    }
+    double copy = bk_copy_gbps(ib);
+    FILE *f = bk_csv_open("10-compaction",
+                          "variant,density,n,kept,bytes,ms,gbps,of_copy,"
+                          "of_cub,copy_gbps");
 
     const unsigned densities[3] = {500, 10, 990};
     const char *dnames[3] = {"50", "1", "99"};
@@ -121,10 +190,11 @@ int main(void)
                     "variant,n,repeats,bytes,ms,gbps,of_copy");
     bk_row(f, "find_repeats,%zu,%zu,%.0f,%.4f,%.1f,%.3f\n", n, kept, moved,
            ms, gbps, gbps / copy);
+    bk_csv_close(f);
+    shapes(in, out, count, scratch, sb);
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));
     BOOK_CHECK(cudaFree(count));
     BOOK_CHECK(cudaFree(scratch));
-    bk_csv_close(f);
     return 0;
 }

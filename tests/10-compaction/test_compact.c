@@ -35,14 +35,19 @@ static void fill_density(int *x, size_t n, int d, uint64_t *st)
 }
 
 /* The compactions, in the order of the chapter. */
-enum { C_THREE_PASS, C_SINGLE, C_STAGED_SCATTER, C_STAGED, C_COUNT };
+enum { C_THREE_PASS, C_SINGLE, C_STAGED_SCATTER, C_STAGED, C_BALLOT,
+       C_COUNT };
 static const char *cname[] = {"three-pass", "single-pass",
-                              "staged scatter", "staged"};
+                              "staged scatter", "staged", "ballot"};
 typedef cudaError_t (*compact_fn)(const int *, int *, size_t, int,
                                   size_t *, void *, size_t);
 static const compact_fn cfn[] = {compact_gt_three_pass, compact_gt,
                                  compact_gt_staged_scatter,
-                                 compact_gt_staged};
+                                 compact_gt_staged, compact_gt_ballot};
+
+/* Elements by which input and output are offset into their buffers: 1
+ * makes them misaligned for 16-byte vectors (the scalar paths). */
+static size_t g_offset = 0;
 
 /* One compaction of n elements at density d; returns wrong outputs. */
 static size_t check_compact(int algo, size_t n, int d, int round)
@@ -53,18 +58,22 @@ static size_t check_compact(int algo, size_t n, int d, int round)
     int *din = NULL, *dout = NULL;
     size_t *dcount = NULL, count = 0, sb = compact_scratch_bytes(n);
     void *scratch = NULL;
-    din = tk_dev_bytes(n * sizeof *din);
-    dout = tk_dev_bytes(n * sizeof *dout);
+    din = tk_dev_bytes((n + g_offset) * sizeof *din);
+    dout = tk_dev_bytes((n + g_offset) * sizeof *dout);
     dcount = tk_dev_bytes(sizeof *dcount);
     scratch = tk_dev_bytes(sb);
-    tk_upload_bytes(din, x, n * sizeof *x);
-    cudaError_t e = cfn[algo](din, dout, n, THRESHOLD, dcount, scratch, sb);
+    tk_upload_bytes(din + g_offset, x, n * sizeof *x);
+    cudaError_t e = cfn[algo](din + g_offset, dout + g_offset, n, THRESHOLD,
+                              dcount, scratch, sb);
     TK_SKIP_IF_NOT_SUPPORTED(e, "the staged compaction (over 64 KB of shared memory a block)");
     TK_CUDA(e);
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&count, dcount, sizeof count);
-    tk_download_bytes(got, dout, n * sizeof *got);
-    size_t bad = 0, k = 0;
+    tk_download_bytes(got, dout + g_offset, n * sizeof *got);
+    int before = -1;                    /* the poison */
+    if (g_offset) tk_download_bytes(&before, dout, sizeof before);
+    size_t bad = before != -1;          /* nothing written before out */
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (x[i] <= THRESHOLD) continue;
         if (k < count && got[k] != x[i] && bad++ < 5)
@@ -129,6 +138,31 @@ static void staged_densities(void **s)
     TK_REQUIRE_GPU();
     densities(C_STAGED_SCATTER);
     densities(C_STAGED);
+}
+
+/* The ballot compaction: every density at the ladder's sizes; around its
+ * 12,288-element tile (one short, one, one past, two and one past) and a
+ * large odd size; input and output one element past 16-byte alignment
+ * (scalar loads, word-by-word copy out). */
+static void ballot_densities(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    densities(C_BALLOT);
+    static const size_t sizes[] = {12287, 12288, 12289, 24577, 36863,
+                                   10000003};
+    const size_t ns = tk_small() ? 3 : sizeof sizes / sizeof sizes[0];
+    for (int d = D_NONE; d <= D_99; d++)
+        for (size_t z = 0; z < ns; z++)
+            assert_int_equal(check_compact(C_BALLOT, sizes[z], d, z % 2), 0);
+    g_offset = 1;
+    for (int d = D_NONE; d <= D_99; d++)
+        for (size_t z = 0; z < nsizes(); z += 3)
+            if (size_at(z) <= 10000001)
+                assert_int_equal(check_compact(C_BALLOT, size_at(z), d, 0), 0);
+    if (!tk_small())
+        assert_int_equal(check_compact(C_BALLOT, 10000003, D_99, 1), 0);
+    g_offset = 0;
 }
 
 /* find_repeats on runs: a[i] repeats a[i - 1] with probability p. */
@@ -269,6 +303,7 @@ int main(void)
         cmocka_unit_test(three_pass_densities),
         cmocka_unit_test(single_pass_densities),
         cmocka_unit_test(staged_densities),
+        cmocka_unit_test(ballot_densities),
         cmocka_unit_test(find_repeats_example),
         cmocka_unit_test(find_repeats_all_sizes),
     };
