@@ -3,6 +3,7 @@
 #ifndef SCAN_CUH
 #define SCAN_CUH
 #include <cuda/atomic>
+#include <cuda/std/type_traits>
 #include <cuda_pipeline.h>
 #include "common/book.h"
 #include "common/per_device.cuh"
@@ -116,8 +117,9 @@ __device__ void publish(const tile_status<T> &st, size_t tile, unsigned f,
 
 // <<Paired status words for 64-bit values>>
 // Two relaxed 64-bit accesses at device scope in one 16-byte instruction
-// (PTX ISA 8.2.4: a vector access is its elements' scalar accesses, in
-// some order).  p: global memory, 16-byte aligned.
+// (PTX ISA 9.0, "Memory Operations on Vector Data Types": a vector access
+// is its elements' scalar accesses, in some order).  p: global memory,
+// 16-byte aligned.
 __device__ __forceinline__ void st_pair(unsigned long long *p,
                                         unsigned long long a,
                                         unsigned long long b)
@@ -141,6 +143,10 @@ __device__ void publish_pair(const tile_status<T> &st, size_t tile,
                              unsigned f, T value)
 {
     static_assert(sizeof(T) == 8, "paired words carry 64-bit values");
+    // The casts here and in the wait convert values, not bits: a double
+    // would be truncated, so only integers may take this path.
+    static_assert(cuda::std::is_integral<T>::value,
+                  "paired words carry 64-bit integers");
     const unsigned long long u = (unsigned long long)value;
     const unsigned long long flag = (unsigned long long)f << 32;
     st_pair(st.word + 2 * tile, flag | (u & 0xffffffffull), flag | (u >> 32));
@@ -202,7 +208,7 @@ __device__ __forceinline__ T look_back(const tile_status<T> &st, size_t tile,
                     ld_pair(st.word + 2 * pred, a, b);
                 }
                 f = (unsigned)(a >> 32);
-                v = (T)((a & 0xffffffffull) | (b << 32));
+                v = (T)((a & 0xffffffffull) | (b << 32));  // T: an integer (publish_pair)
             } else if constexpr (PACKED) {
                 // <<Wait for a predecessor's packed status word>>
                 dev_atomic<unsigned long long> word(st.word[pred]);
@@ -790,6 +796,8 @@ scan_raked_kernel(const T *in, T *out, size_t n, bool exclusive,
         if (lane < kRkWarps) sh[lane] = prefix + (wi - m);
     }
     __syncthreads();
+    // Exclusive by subtraction: exact for integers; for floats, a run or warp
+    // much larger than those before it swamps their sum (exercise 9).
     T p = sh[warp] + (incl - s);      // the sum of everything before my run
     // <<Scan my run in place>>
     #pragma unroll

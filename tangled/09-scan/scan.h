@@ -35,7 +35,11 @@ typedef enum {
 } scan_device_algo;
 /* The last three need 64 KB of shared memory a block and a few hundred
  * bytes more; where the GPU gives less (sm_75), the launchers return
- * cudaErrorNotSupported and launch nothing. */
+ * cudaErrorNotSupported and launch nothing.  SCAN_LOOKBACK_RAKED finds
+ * its exclusive prefixes by subtraction: exact for integers (they wrap),
+ * but for floats a prefix can lose its earlier part when later values
+ * are much larger; its float results are tested only on inputs of
+ * similar magnitude. */
 
 // <<Bank-conflict-free padding>>
 #define SCAN_NUM_BANKS 32

@@ -143,7 +143,9 @@ static void staged_densities(void **s)
 /* The ballot compaction: every density at the ladder's sizes; around its
  * 12,288-element tile (one short, one, one past, two and one past) and a
  * large odd size; input and output one element past 16-byte alignment
- * (scalar loads, word-by-word copy out). */
+ * (scalar loads, word-by-word copy out).  g_offset moves input and output
+ * together: aligned input with misaligned output, and the reverse, are
+ * not tested. */
 static void ballot_densities(void **s)
 {
     (void)s;
