@@ -461,14 +461,21 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
     size_t r = first + threadIdx.x / bx;
     float acc[w] = {};
     if (tx < units) {
-        const V *p = reinterpret_cast<const V *>(a) + tx;
-        for (; r < end; r += R * (size_t)by) {  // R loads, then the adds
+        const size_t step = by * units;        // V's from a row to the next
+        const V *p = reinterpret_cast<const V *>(a) + r * units + tx;
+        for (; r + (R - 1) * (size_t)by < end;  // R loads, then the adds
+             r += R * (size_t)by, p += R * step) {
             V x[R];
 #pragma unroll
-            for (unsigned k = 0; k < R; k++) {  // past the slab: zeros
-                size_t q = r + k * (size_t)by;
-                x[k] = q < end ? __ldg(&p[q * units]) : V{};
-            }
+            for (unsigned k = 0; k < R; k++) x[k] = __ldg(p + k * step);
+#pragma unroll
+            for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
+        }
+        if (r < end) {                         // the last rows: loads
+            V x[R];                            // together, zeros past it
+#pragma unroll
+            for (unsigned k = 0; k < R; k++)
+                x[k] = r + k * (size_t)by < end ? __ldg(p + k * step) : V{};
 #pragma unroll
             for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
         }
