@@ -443,14 +443,15 @@ __device__ __forceinline__ float column_sum_warp(const float *s, unsigned n,
 }
 
 // <<Column sums: slabs of rows in registers, the last block finishes>>
-template <class V, unsigned BLOCK, unsigned R>
+template <class V, unsigned BLOCK, unsigned R, unsigned BX>
 __global__ void __launch_bounds__(BLOCK, SM_THREADS / BLOCK)
-col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
-                float *partial, unsigned *counter, float *out)
+col_slab_kernel(const float *a, size_t rows, size_t cols, float *partial,
+                unsigned *counter, float *out)
 {
-    constexpr unsigned w = sizeof(V) / 4;
-    constexpr unsigned kTable = BLOCK / 32 * 129 > 2 * BLOCK
-                                    ? BLOCK / 32 * 129 : 2 * BLOCK;
+    constexpr unsigned w = sizeof(V) / 4, bx = BX;  // bx lanes across
+    constexpr unsigned kTable = (BLOCK / 32 > BLOCK / (bx * w)
+                                     ? BLOCK / 32 : BLOCK / (bx * w)) *
+                                (bx * w + 1);
     __shared__ float s[kTable];                // see below
     __shared__ bool last;
     const size_t units = cols / w;
@@ -517,6 +518,14 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, unsigned bx,
     }
     if (threadIdx.x == 0) *counter = 0;            // ready for the next call
 }
+template <class V, unsigned BLOCK, unsigned R, unsigned BX>
+static cudaError_t col_slab_start(const float *a, size_t rows, size_t cols,
+                                  float *out, void *work, unsigned grid)
+{
+    col_slab_kernel<V, BLOCK, R, BX><<<grid, BLOCK>>>(
+        a, rows, cols, (float *)((char *)work + 256), (unsigned *)work, out);
+    return cudaGetLastError();
+}
 template <class V, unsigned BLOCK, unsigned R>
 static cudaError_t col_slab_launch(const float *a, size_t rows, size_t cols,
                                    float *out, void *work, size_t grid)
@@ -525,10 +534,15 @@ static cudaError_t col_slab_launch(const float *a, size_t rows, size_t cols,
     if (grid > ceil_div(rows, BLOCK / bx)) grid = ceil_div(rows, BLOCK / bx);
     if (grid > kMaxChunkBlocks) grid = kMaxChunkBlocks;
     BOOK_CLEAR_TO_LAUNCH();
-    col_slab_kernel<V, BLOCK, R><<<(unsigned)grid, BLOCK>>>(
-        a, rows, cols, bx, (float *)((char *)work + 256), (unsigned *)work,
-        out);
-    return cudaGetLastError();
+    const unsigned g = (unsigned)grid;
+    switch (bx) {                              // the width, a constant
+    case 1:  return col_slab_start<V, BLOCK, R, 1>(a, rows, cols, out, work, g);
+    case 2:  return col_slab_start<V, BLOCK, R, 2>(a, rows, cols, out, work, g);
+    case 4:  return col_slab_start<V, BLOCK, R, 4>(a, rows, cols, out, work, g);
+    case 8:  return col_slab_start<V, BLOCK, R, 8>(a, rows, cols, out, work, g);
+    case 16: return col_slab_start<V, BLOCK, R, 16>(a, rows, cols, out, work, g);
+    default: return col_slab_start<V, BLOCK, R, 32>(a, rows, cols, out, work, g);
+    }
 }
 
 extern "C" size_t col_sums_in_flight_workspace_bytes(size_t rows,

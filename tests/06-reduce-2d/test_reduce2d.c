@@ -19,6 +19,9 @@ static const size_t shapes[][2] = {
     {1000003, 33}, {3, 300001}, {7, 262144}, {2, 262148}, {257, 65540},
     {64, 262144}, {65, 262144}, {5000, 8}, {3000, 64}, {777, 5}, {999, 2},
     {1001, 16}, {4099, 12},
+    /* every slab width (lanes across: 1, 2, 4, 8, 16, 32) on both paths:
+     * one float4 a row; 9 to 16 floats, not a multiple of 4 */
+    {3001, 4}, {5003, 13}, {70001, 4},
     {31, 1025}, {1025, 31},
     /* rows of exactly 32 floats (the reduce-scatter): fewer rows than a
      * warp's 32, and counts that end inside a warp's or a group's rows */
@@ -30,7 +33,8 @@ static const size_t small_shapes[][2] = {
     {1, 1}, {33, 65}, {1, 5000}, {5000, 1}, {3000, 32}, {32, 3000},
     {40, 2048}, {255, 257}, {1000, 3}, {3001, 31}, {3001, 128}, {3, 70001},
     {2, 262148}, {31, 1025}, {1025, 31}, {500, 8}, {300, 64}, {77, 5},
-    {99, 2}, {101, 16}, {1, 32}, {31, 32}, {33, 32}, {257, 32}};
+    {99, 2}, {101, 16}, {1, 32}, {31, 32}, {33, 32}, {257, 32}, {301, 4},
+    {503, 13}};
 #define NSMALL (sizeof small_shapes / sizeof small_shapes[0])
 static size_t nshapes(void) { return tk_small() ? NSMALL : NSHAPES; }
 static size_t shape(size_t k, int dim)
@@ -157,6 +161,8 @@ static void rows_and_columns_misaligned(void **s)
     check_shape(4097, 128, 1, 1, 0);    /* too wide for those: col_sums */
     check_shape(5, 300000, 1, 0, 1);    /* a thread down the rows, floats */
     check_shape(100000, 8, 3, 1, 1);
+    check_shape(3001, 4, 1, 0, 0);      /* floats: 4 a row, 4 lanes */
+    check_shape(3001, 16, 2, 1, 1);     /* floats: 16 lanes */
 }
 
 /* Dot products over the book's ladder of sizes (testkit), up to 2^28. */
