@@ -10,8 +10,8 @@ static const size_t kMaxChunkBlocks = 4096;    // column sums: row chunks
 // Loads in flight a thread, and grids, of the in-flight variants.
 static const unsigned kRowsInFlight = 2;       // rows a thread
 static const size_t kRowWaves = 8;             // grid: waves of blocks
-static const unsigned kSlabBlock = 1024;       // threads a slab block
-static const unsigned kSlabLoads = 4;          // rows a thread at a time
+static const unsigned kFrontBlock = 1024;      // threads a column block
+static const unsigned kFrontLoads = 4;         // rows a thread at a time
 static const unsigned kWideLoads = 8;          // rows a thread at a time
 // Threads an SM holds on the architecture compiled for: the blocks-an-SM
 // argument of __launch_bounds__ may not ask for more.
@@ -442,46 +442,45 @@ __device__ __forceinline__ float column_sum_warp(const float *s, unsigned n,
     return warp_sum(t);
 }
 
-// <<Column sums: slabs of rows in registers, the last block finishes>>
+// <<Column sums: one front of rows in registers, the last block finishes>>
 template <class V, unsigned BLOCK, unsigned R, unsigned BX>
 __global__ void __launch_bounds__(BLOCK, SM_THREADS / BLOCK)
-col_slab_kernel(const float *a, size_t rows, size_t cols, float *partial,
-                unsigned *counter, float *out)
+col_front_kernel(const float *a, size_t rows, size_t cols, float *partial,
+                 unsigned *counter, float *out)
 {
     constexpr unsigned w = sizeof(V) / 4, bx = BX;  // bx lanes across
+    constexpr unsigned by = BLOCK / bx;             // thread-rows down
     constexpr unsigned kTable = (BLOCK / 32 > BLOCK / (bx * w)
                                      ? BLOCK / 32 : BLOCK / (bx * w)) *
                                 (bx * w + 1);
     __shared__ float s[kTable];                // see below
     __shared__ bool last;
     const size_t units = cols / w;
-    const size_t per = rows / gridDim.x + (rows % gridDim.x != 0);
-    const size_t first = blockIdx.x * per;     // the block's slab of rows
-    const size_t end = first + per < rows ? first + per : rows;
-    const unsigned tx = threadIdx.x % bx, by = BLOCK / bx;
-    size_t r = first + threadIdx.x / bx;
+    const size_t G = (size_t)gridDim.x * by;   // thread-rows in the grid
+    const unsigned tx = threadIdx.x % bx;
+    size_t r = blockIdx.x * (size_t)by + threadIdx.x / bx;
     float acc[w] = {};
     if (tx < units) {
-        const size_t step = by * units;        // V's from a row to the next
+        const size_t step = G * units;         // V's from a row to the next
         const V *p = reinterpret_cast<const V *>(a) + r * units + tx;
-        for (; r + (R - 1) * (size_t)by < end;  // R loads, then the adds
-             r += R * (size_t)by, p += R * step) {
+        for (; r + (R - 1) * G < rows;         // R loads, then the adds
+             r += R * G, p += R * step) {
             V x[R];
 #pragma unroll
             for (unsigned k = 0; k < R; k++) x[k] = __ldg(p + k * step);
 #pragma unroll
             for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
         }
-        if (r < end) {                         // the last rows: loads
-            V x[R];                            // together, zeros past it
+        if (r < rows) {                        // the last rows: loads
+            V x[R];                            // together, zeros past them
 #pragma unroll
             for (unsigned k = 0; k < R; k++)
-                x[k] = r + k * (size_t)by < end ? __ldg(p + k * step) : V{};
+                x[k] = r + k * G < rows ? __ldg(p + k * step) : V{};
 #pragma unroll
             for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
         }
     }
-    // <<Add the slab's thread-rows: shuffles, then shared memory>>
+    // <<Add the block's thread-rows: shuffles, then shared memory>>
     for (unsigned o = bx; o < 32; o *= 2)
     #pragma unroll
         for (unsigned j = 0; j < w; j++)
@@ -499,7 +498,7 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, float *partial,
         }
     }
     __syncthreads();
-    // <<The last block done adds the slabs' partials>>
+    // <<The last block done adds the blocks' partials>>
     if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
     __syncthreads();
     if (!last) return;                             // the whole block leaves
@@ -519,15 +518,15 @@ col_slab_kernel(const float *a, size_t rows, size_t cols, float *partial,
     if (threadIdx.x == 0) *counter = 0;            // ready for the next call
 }
 template <class V, unsigned BLOCK, unsigned R, unsigned BX>
-static cudaError_t col_slab_start(const float *a, size_t rows, size_t cols,
+static cudaError_t col_front_start(const float *a, size_t rows, size_t cols,
                                   float *out, void *work, unsigned grid)
 {
-    col_slab_kernel<V, BLOCK, R, BX><<<grid, BLOCK>>>(
+    col_front_kernel<V, BLOCK, R, BX><<<grid, BLOCK>>>(
         a, rows, cols, (float *)((char *)work + 256), (unsigned *)work, out);
     return cudaGetLastError();
 }
 template <class V, unsigned BLOCK, unsigned R>
-static cudaError_t col_slab_launch(const float *a, size_t rows, size_t cols,
+static cudaError_t col_front_launch(const float *a, size_t rows, size_t cols,
                                    float *out, void *work, size_t grid)
 {
     unsigned bx = pow2_at_most_32(cols / width_of<V>());
@@ -536,21 +535,21 @@ static cudaError_t col_slab_launch(const float *a, size_t rows, size_t cols,
     BOOK_CLEAR_TO_LAUNCH();
     const unsigned g = (unsigned)grid;
     switch (bx) {                              // the width, a constant
-    case 1:  return col_slab_start<V, BLOCK, R, 1>(a, rows, cols, out, work, g);
-    case 2:  return col_slab_start<V, BLOCK, R, 2>(a, rows, cols, out, work, g);
-    case 4:  return col_slab_start<V, BLOCK, R, 4>(a, rows, cols, out, work, g);
-    case 8:  return col_slab_start<V, BLOCK, R, 8>(a, rows, cols, out, work, g);
-    case 16: return col_slab_start<V, BLOCK, R, 16>(a, rows, cols, out, work, g);
-    default: return col_slab_start<V, BLOCK, R, 32>(a, rows, cols, out, work, g);
+    case 1:  return col_front_start<V, BLOCK, R, 1>(a, rows, cols, out, work, g);
+    case 2:  return col_front_start<V, BLOCK, R, 2>(a, rows, cols, out, work, g);
+    case 4:  return col_front_start<V, BLOCK, R, 4>(a, rows, cols, out, work, g);
+    case 8:  return col_front_start<V, BLOCK, R, 8>(a, rows, cols, out, work, g);
+    case 16: return col_front_start<V, BLOCK, R, 16>(a, rows, cols, out, work, g);
+    default: return col_front_start<V, BLOCK, R, 32>(a, rows, cols, out, work, g);
     }
 }
 
 extern "C" size_t col_sums_in_flight_workspace_bytes(size_t rows,
                                                      size_t cols)
 {
-    size_t slab = 4 * kMaxChunkBlocks * 128;
+    size_t front = 4 * kMaxChunkBlocks * 128;
     size_t other = col_sums_workspace_bytes(rows, cols);
-    return 256 + (slab > other ? slab : other);
+    return 256 + (front > other ? front : other);
 }
 
 // <<Column sums: a thread down all rows of a column unit>>
@@ -597,10 +596,10 @@ extern "C" cudaError_t col_sums_in_flight(const float *a, size_t rows,
     size_t units = vec ? cols / 4 : cols;
     if (units <= 32) {
         size_t grid;                           // one wave of blocks
-        BOOK_TRY(resident_blocks(kSlabBlock, &grid));
-        return vec ? col_slab_launch<float4, kSlabBlock, kSlabLoads>(
+        BOOK_TRY(resident_blocks(kFrontBlock, &grid));
+        return vec ? col_front_launch<float4, kFrontBlock, kFrontLoads>(
                          a, rows, cols, out, work, grid)
-                   : col_slab_launch<float, kSlabBlock, kSlabLoads>(
+                   : col_front_launch<float, kFrontBlock, kFrontLoads>(
                          a, rows, cols, out, work, grid);
     }
     if (units >= 65536 && rows <= 64)

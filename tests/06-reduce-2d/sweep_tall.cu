@@ -1,9 +1,11 @@
 // sweep_tall.cu -- candidates for the tall (2^20 x 32) row and column sums,
-// beside the chapter's launchers and the read of the same bytes (not built by
-// make; writes its table to stdout, 06-reduce-2d-sweep.csv came from it).
-// nvcc -std=c++17 -O3 -arch=sm_90 -Ibuild/src -Itests/common -o sweep
-//   tests/06-reduce-2d/sweep_tall.cu build/obj/06-reduce-2d/reduce2d.o
-//   build/obj/benchkit.o
+// beside the chapter's launchers and the read of the same bytes, three
+// repetitions (not built by make).  Its log goes to stderr, its table to
+// stdout: 06-reduce-2d-sweep.csv, headed by tools/provenance.sh's lines:
+// nvcc -std=c++17 -O3 -arch=sm_90 -Ibuild/src -Itests/common -Itangled
+//   -o sweep tests/06-reduce-2d/sweep_tall.cu
+//   build/obj/06-reduce-2d/reduce2d.o build/obj/benchkit.o
+// tools/provenance.sh > 06-reduce-2d-sweep.csv && ./sweep >> 06-reduce-2d-sweep.csv
 #include <cstdio>
 #include <cstring>
 #include <chrono>
@@ -237,6 +239,74 @@ col_slab_rt(const float *a, size_t rows, size_t cols, unsigned bx,
     if (threadIdx.x == 0) *counter = 0;
 }
 
+// As col_slab2 (MODE 0), but the rows dealt out grid-stride instead of in
+// slabs: thread-row t of block b takes rows (b * by + t) + j * G, G =
+// gridDim.x * by, R of them in flight, so that all blocks read one moving
+// front of memory, as the read ceiling does.
+template <unsigned BLOCK, unsigned R>
+__global__ void __launch_bounds__(BLOCK)
+col_stride2(const float4 *a, size_t rows, float *partial, unsigned *counter,
+            float *out)
+{
+    constexpr unsigned bx = 8, by = BLOCK / bx, cols = 32, ld = 33;
+    __shared__ float s[BLOCK / 32 * ld > 2 * BLOCK ? BLOCK / 32 * ld : 2 * BLOCK];
+    __shared__ bool last;
+    const size_t G = (size_t)gridDim.x * by;
+    const unsigned tx = threadIdx.x % bx;
+    float acc[4] = {};
+    const float4 *p = a + tx;
+    size_t r = blockIdx.x * (size_t)by + threadIdx.x / bx;
+    for (; r + (R - 1) * G < rows; r += R * G) {
+        float4 x[R];
+#pragma unroll
+        for (unsigned k = 0; k < R; k++) x[k] = __ldg(&p[(r + k * G) * 8]);
+#pragma unroll
+        for (unsigned k = 0; k < R; k++) add4(acc, x[k]);
+    }
+    if (r < rows) {
+        float4 x[R];
+#pragma unroll
+        for (unsigned k = 0; k < R; k++)
+            x[k] = r + k * G < rows ? __ldg(&p[(r + k * G) * 8])
+                                    : make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+        for (unsigned k = 0; k < R; k++) add4(acc, x[k]);
+    }
+    for (unsigned o = bx; o < 32; o *= 2)
+#pragma unroll
+        for (unsigned j = 0; j < 4; j++)
+            acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane < bx)
+        for (unsigned j = 0; j < 4; j++) s[warp * ld + lane * 4 + j] = acc[j];
+    __syncthreads();
+    for (unsigned c = warp; c < cols; c += BLOCK / 32) {
+        float t = 0.f;
+        for (unsigned q = lane; q < BLOCK / 32; q += 32) t += s[q * ld + c];
+        t = warp_sum(t);
+        if (lane == 0) { partial[blockIdx.x * cols + c] = t; __threadfence(); }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    const unsigned groups = BLOCK / cols, col = threadIdx.x % cols;
+    float t = 0.f;
+#pragma unroll 8
+    for (size_t k = threadIdx.x / cols; k < gridDim.x; k += groups)
+        t += __ldcg(&partial[k * cols + col]);
+    s[threadIdx.x / cols * ld + col] = t;
+    __syncthreads();
+    for (unsigned c = warp; c < cols; c += BLOCK / 32) {
+        float u = 0.f;
+        for (unsigned q = lane; q < groups; q += 32) u += s[q * ld + c];
+        u = warp_sum(u);
+        if (lane == 0) out[c] = u;
+    }
+    if (threadIdx.x == 0) *counter = 0;
+}
+
 struct ctx {
     const float *a; size_t rows, cols; float *out; void *work; int kind;
     size_t grid;
@@ -273,6 +343,16 @@ static cudaError_t run(void *p)
     case 28: return launch_col<256, 8, 0>(c);
     case 29: return launch_col<256, 8, 1>(c);
     case 30: return launch_col<256, 4, 0>(c);
+    case 41: case 42: case 43: {
+        float *partial = (float *)((char *)c->work + 256);
+        if (c->kind == 41)
+            col_stride2<1024, 4><<<(unsigned)c->grid, 1024>>>((const float4 *)c->a, c->rows, partial, (unsigned *)c->work, c->out);
+        else if (c->kind == 42)
+            col_stride2<1024, 8><<<(unsigned)c->grid, 1024>>>((const float4 *)c->a, c->rows, partial, (unsigned *)c->work, c->out);
+        else
+            col_stride2<512, 4><<<(unsigned)c->grid, 512>>>((const float4 *)c->a, c->rows, partial, (unsigned *)c->work, c->out);
+        return cudaGetLastError();
+    }
     case 40:
         col_slab_rt<1024, 4><<<(unsigned)c->grid, 1024>>>(
             c->a, c->rows, c->cols, 8, (float *)((char *)c->work + 256),
@@ -304,6 +384,9 @@ int main()
         {"bfly2_full", 11, rows / 512, true},
         {"col_sums_in_flight", 1, 0, false},
         {"slab_rt_402c459", 40, r1024, false},
+        {"stride_b1024_r4_last", 41, r1024, false},
+        {"stride_b1024_r8_last", 42, r1024, false},
+        {"stride_b512_r4_last", 43, r512, false},
         {"slab_b1024_r4_last", 20, r1024, false},
         {"slab_b1024_r8_last", 21, r1024, false},
         {"slab_b1024_r4_2k", 22, r1024, false},
@@ -328,19 +411,26 @@ int main()
     cr.kind = 1; run(&cr);
     BOOK_CHECK(cudaMemcpy(href, ref, 128, cudaMemcpyDeviceToHost));
     (void)hrow;
+    const int kReps = 3;
+    const size_t nc = sizeof c / sizeof c[0];
+    double queries_us = 0, read_us_of[kReps], us_of[sizeof c / sizeof c[0]][kReps];
     {
         auto t0 = std::chrono::steady_clock::now();
         size_t sink = 0;
         for (int i = 0; i < 100000; i++) sink += resident(1024);
         double us = std::chrono::duration<double, std::micro>(
                         std::chrono::steady_clock::now() - t0).count() / 1e5;
-        printf("device queries: %.3f us a call (%zu)\n", us, sink % 7);
+        fprintf(stderr, "device queries: %.3f us a call (%zu)\n", us,
+                sink % 7);
+        queries_us = us;
     }
-    for (int rep = 0; rep < 3; rep++) {
+    for (int rep = 0; rep < kReps; rep++) {
         double read = bk_read_gbps(bytes);
         double read_us = bytes / (read * 1e3);
-        printf("rep %d read %.2f us (%.1f GB/s)\n", rep, read_us, read);
-        for (auto &x : c) {
+        read_us_of[rep] = read_us;
+        fprintf(stderr, "rep %d read %.2f us (%.1f GB/s)\n", rep, read_us, read);
+        for (size_t i = 0; i < nc; i++) {
+            auto &x = c[i];
             ctx cc = {a, rows, cols, out, work, x.kind, x.grid};
             BOOK_CHECK(cudaMemset(out, 0xff, rows * 4));
             run(&cc);
@@ -348,15 +438,34 @@ int main()
             double maxerr = 0;
             size_t m = x.row ? rows : 32;
             BOOK_CHECK(cudaMemcpy(ho, out, m * 4, cudaMemcpyDeviceToHost));
-            for (size_t i = 0; i < m; i++) {
-                double d = fabs((double)ho[i] - (x.row ? hr[i] : href[i]));
+            for (size_t j = 0; j < m; j++) {
+                double d = fabs((double)ho[j] - (x.row ? hr[j] : href[j]));
                 if (!(d <= maxerr)) maxerr = d;
             }
             double us = 1e3 * bk_median_ms(run, &cc, 30);
-            printf("%-24s grid %6zu %7.2f us  of_read %.3f  err %.2g %s\n",
-                   x.name, x.grid, us, read_us / us, maxerr,
-                   e ? cudaGetErrorString(e) : "");
+            us_of[i][rep] = us;
+            fprintf(stderr, "%-24s grid %6zu %7.2f us  of_read %.3f  err %.2g %s\n",
+                    x.name, x.grid, us, read_us / us, maxerr,
+                    e ? cudaGetErrorString(e) : "");
         }
     }
+    printf("# program: tests/06-reduce-2d/sweep_tall.cu, linked with the "
+           "chapter code of the commit above\n");
+    printf("# shape: 1048576x32 floats, float4 loads; read_us: bk_read_gbps "
+           "of the same bytes, once a repetition; of_read = read_us / us; "
+           "device_queries_host: the host time of one launcher's three "
+           "device queries (us, 10^5 calls)\n");
+    printf("variant,grid");
+    for (int r = 0; r < kReps; r++) printf(",us_rep%d,of_read_rep%d", r, r);
+    for (int r = 0; r < kReps; r++) printf(",read_us_rep%d", r);
+    printf("\n");
+    for (size_t i = 0; i < nc; i++) {
+        printf("%s,%zu", c[i].name, c[i].grid);
+        for (int r = 0; r < kReps; r++)
+            printf(",%.2f,%.3f", us_of[i][r], read_us_of[r] / us_of[i][r]);
+        for (int r = 0; r < kReps; r++) printf(",%.2f", read_us_of[r]);
+        printf("\n");
+    }
+    printf("device_queries_host,0,%.3f,--,--,--,--,--,--,--,--\n", queries_us);
     return 0;
 }
