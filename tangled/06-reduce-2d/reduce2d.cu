@@ -533,15 +533,17 @@ static cudaError_t col_front_launch(const float *a, size_t rows, size_t cols,
     if (grid > ceil_div(rows, BLOCK / bx)) grid = ceil_div(rows, BLOCK / bx);
     if (grid > kMaxChunkBlocks) grid = kMaxChunkBlocks;
     BOOK_CLEAR_TO_LAUNCH();
-    const unsigned g = (unsigned)grid;
+    cudaError_t (*start)(const float *, size_t, size_t, float *, void *,
+                         unsigned);
     switch (bx) {                              // the width, a constant
-    case 1:  return col_front_start<V, BLOCK, R, 1>(a, rows, cols, out, work, g);
-    case 2:  return col_front_start<V, BLOCK, R, 2>(a, rows, cols, out, work, g);
-    case 4:  return col_front_start<V, BLOCK, R, 4>(a, rows, cols, out, work, g);
-    case 8:  return col_front_start<V, BLOCK, R, 8>(a, rows, cols, out, work, g);
-    case 16: return col_front_start<V, BLOCK, R, 16>(a, rows, cols, out, work, g);
-    default: return col_front_start<V, BLOCK, R, 32>(a, rows, cols, out, work, g);
+    case 1:  start = col_front_start<V, BLOCK, R, 1>; break;
+    case 2:  start = col_front_start<V, BLOCK, R, 2>; break;
+    case 4:  start = col_front_start<V, BLOCK, R, 4>; break;
+    case 8:  start = col_front_start<V, BLOCK, R, 8>; break;
+    case 16: start = col_front_start<V, BLOCK, R, 16>; break;
+    default: start = col_front_start<V, BLOCK, R, 32>; break;
     }
+    return start(a, rows, cols, out, work, (unsigned)grid);
 }
 
 extern "C" size_t col_sums_in_flight_workspace_bytes(size_t rows,

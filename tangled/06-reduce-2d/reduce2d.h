@@ -25,7 +25,7 @@ cudaError_t col_sums_block_per_column(const float *a, size_t rows,
                                       size_t cols, float *out, void *work);
 cudaError_t col_sums(const float *a, size_t rows, size_t cols, float *out,
                      void *work);
-// Several rows (or row slabs) in flight a thread, for the shapes where the
+// Several rows (or row groups) in flight a thread, for the shapes where the
 // variants above fall short.  row_sums_in_flight: rows of exactly 32
 // floats with a 16-byte aligned, a reduce-scatter of 8 rows a lane group;
 // other rows of up to 1024 floats, several rows a thread; work is then
@@ -34,10 +34,10 @@ cudaError_t col_sums(const float *a, size_t rows, size_t cols, float *out,
 cudaError_t row_sums_in_flight(const float *a, size_t rows, size_t cols,
                                float *out, void *work);
 // col_sums_in_flight: narrow matrices (cols <= 128 when cols % 4 == 0 and
-// a is 16-byte aligned, else cols <= 32) in slabs of rows, one launch that
-// the last block finishes; wide ones (at least 65536 float4s or floats a
-// row, at most 64 rows) a thread per column unit down all rows; any other
-// shape col_sums.
+// a is 16-byte aligned, else cols <= 32) as one grid-stride front of rows,
+// one launch that the last block finishes; wide ones (at least 65536
+// float4s or floats a row, at most 64 rows) a thread per column unit down
+// all rows; any other shape col_sums.
 // work: col_sums_in_flight_workspace_bytes(rows, cols) bytes, set to zero
 // once after allocation (its first word counts blocks done); the launcher
 // leaves it zero.  One call at a time a workspace (as in chapter 5).
