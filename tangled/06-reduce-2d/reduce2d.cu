@@ -17,7 +17,8 @@ static const unsigned kWideLoads = 8;          // rows a thread at a time
 // argument of __launch_bounds__ may not ask for more.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 #define SM_THREADS 1024
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 860 && __CUDA_ARCH__ != 900
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || \
+      __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
 #define SM_THREADS 1536
 #else
 #define SM_THREADS 2048
@@ -460,22 +461,23 @@ col_front_kernel(const float *a, size_t rows, size_t cols, float *partial,
     const unsigned tx = threadIdx.x % bx;
     size_t r = blockIdx.x * (size_t)by + threadIdx.x / bx;
     float acc[w] = {};
-    if (tx < units) {
+    if (tx < units && r < rows) {
         const size_t step = G * units;         // V's from a row to the next
         const V *p = reinterpret_cast<const V *>(a) + r * units + tx;
-        for (; r + (R - 1) * G < rows;         // R loads, then the adds
-             r += R * G, p += R * step) {
+        size_t left = (rows - 1 - r) / G + 1;  // rows this thread-row takes
+#pragma unroll 1                               // (unrolled: a spill)
+        for (; left >= R; left -= R, p += R * step) {  // R loads, then adds
             V x[R];
 #pragma unroll
             for (unsigned k = 0; k < R; k++) x[k] = __ldg(p + k * step);
 #pragma unroll
             for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
         }
-        if (r < rows) {                        // the last rows: loads
+        if (left > 0) {                        // the last rows: loads
             V x[R];                            // together, zeros past them
 #pragma unroll
             for (unsigned k = 0; k < R; k++)
-                x[k] = r + k * G < rows ? __ldg(p + k * step) : V{};
+                x[k] = k < left ? __ldg(p + k * step) : V{};
 #pragma unroll
             for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
         }
@@ -486,7 +488,7 @@ col_front_kernel(const float *a, size_t rows, size_t cols, float *partial,
         for (unsigned j = 0; j < w; j++)
             acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const unsigned cw = bx * w, ld = cw + 1;       // columns a warp, padded
+    const unsigned cw = bx * w, ld = cw | 1;       // columns a warp, odd
     if (lane < bx)
         for (unsigned j = 0; j < w; j++) s[warp * ld + lane * w + j] = acc[j];
     __syncthreads();
