@@ -1,8 +1,10 @@
 // bench_reduce2d.cu -- chapter 6's measurements (make bench).
 // Row and column sums on 8192 x 8192, 2^20 x 32 and 32 x 2^20 floats
 // beside a streaming read of the same bytes, and the dot product of 2^28
-// floats beside cublasSdot, all measured in the same run.
+// floats beside cublasSdot, all measured in the same run; the tall and wide
+// in-flight rows again five times, interleaved with the read (-repeats.csv).
 #include <cublas_v2.h>
+#include <algorithm>
 #include <cstdio>
 #include "benchkit.h"
 #include "common/book.h"
@@ -75,6 +77,48 @@ static void run_shapes(const float *a, float *out)
     bk_csv_close(f);
 }
 
+// The tall and wide shapes again, five times, each time the read of the
+// same bytes and then both in-flight launchers, so that every ratio comes
+// from timings next to each other; then the median ratio of the five.
+static void run_repeats(const float *a, float *out)
+{
+    const int kReps = 5;
+    static const struct { const char *tag; size_t rows, cols; } sh[] = {
+        {"tall", 1u << 20, 32}, {"wide", 32, 1u << 20}};
+    static const struct { const char *name; rowcol_fn fn; } best[] = {
+        {"row_sums_in_flight", row_sums_in_flight},
+        {"col_sums_in_flight", col_sums_in_flight}};
+    FILE *f = bk_csv_open("06-reduce-2d-repeats",
+                          "id,shape,variant,rep,us,read_us,of_read");
+    for (const auto &x : sh) {
+        size_t bytes = x.rows * x.cols * 4;
+        size_t wb = col_sums_in_flight_workspace_bytes(x.rows, x.cols);
+        void *work;
+        BOOK_CHECK(cudaMalloc(&work, wb));
+        BOOK_CHECK(cudaMemset(work, 0, wb));
+        double ratio[2][kReps];
+        for (int r = 0; r < kReps; r++) {
+            double read_us = bytes / (bk_read_gbps(bytes) * 1e3);
+            for (int v = 0; v < 2; v++) {
+                ctx c = {a, x.rows, x.cols, out, work, best[v].fn, NULL, NULL};
+                double us = 1e3 * bk_median_ms(run_rowcol, &c, 30);
+                ratio[v][r] = read_us / us;
+                bk_row(f, "%s/%s/%d,%zux%zu,%s,%d,%.2f,%.2f,%.3f\n", x.tag,
+                       best[v].name, r, x.rows, x.cols, best[v].name, r, us,
+                       read_us, ratio[v][r]);
+            }
+        }
+        for (int v = 0; v < 2; v++) {
+            std::sort(ratio[v], ratio[v] + kReps);
+            bk_row(f, "%s/%s/median,%zux%zu,%s,median,--,--,%.3f\n", x.tag,
+                   best[v].name, x.rows, x.cols, best[v].name,
+                   ratio[v][kReps / 2]);
+        }
+        BOOK_CHECK(cudaFree(work));
+    }
+    bk_csv_close(f);
+}
+
 int main(int argc, char **argv)
 {
     const size_t n = (size_t)1 << 28;
@@ -128,6 +172,7 @@ int main(int argc, char **argv)
            gd / gs);
     cublasDestroy(c.h);
     bk_csv_close(f);
+    run_repeats(a, out);
     run_shapes(a, out);
     BOOK_CHECK(cudaFree(work));
     BOOK_CHECK(cudaFree(out));

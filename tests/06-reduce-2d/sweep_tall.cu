@@ -243,12 +243,16 @@ col_slab_rt(const float *a, size_t rows, size_t cols, unsigned bx,
 // slabs: thread-row t of block b takes rows (b * by + t) + j * G, G =
 // gridDim.x * by, R of them in flight, so that all blocks read one moving
 // front of memory, as the read ceiling does.
-template <unsigned BLOCK, unsigned R>
-__global__ void __launch_bounds__(BLOCK)
+// MINB: __launch_bounds__'s blocks an SM (the chapter's kernel asks for
+// 2); RTC: the number of columns (and float4 units a row) taken at run
+// time, as the chapter's kernel does, instead of fixed at 32.
+template <unsigned BLOCK, unsigned R, unsigned MINB = 1, bool RTC = false>
+__global__ void __launch_bounds__(BLOCK, MINB)
 col_stride2(const float4 *a, size_t rows, float *partial, unsigned *counter,
-            float *out)
+            float *out, size_t rt_cols = 32)
 {
-    constexpr unsigned bx = 8, by = BLOCK / bx, cols = 32, ld = 33;
+    constexpr unsigned bx = 8, by = BLOCK / bx, ld = 33;
+    const size_t cols = RTC ? rt_cols : 32, units = RTC ? rt_cols / 4 : 8;
     __shared__ float s[BLOCK / 32 * ld > 2 * BLOCK ? BLOCK / 32 * ld : 2 * BLOCK];
     __shared__ bool last;
     const size_t G = (size_t)gridDim.x * by;
@@ -259,7 +263,7 @@ col_stride2(const float4 *a, size_t rows, float *partial, unsigned *counter,
     for (; r + (R - 1) * G < rows; r += R * G) {
         float4 x[R];
 #pragma unroll
-        for (unsigned k = 0; k < R; k++) x[k] = __ldg(&p[(r + k * G) * 8]);
+        for (unsigned k = 0; k < R; k++) x[k] = __ldg(&p[(r + k * G) * units]);
 #pragma unroll
         for (unsigned k = 0; k < R; k++) add4(acc, x[k]);
     }
@@ -267,7 +271,7 @@ col_stride2(const float4 *a, size_t rows, float *partial, unsigned *counter,
         float4 x[R];
 #pragma unroll
         for (unsigned k = 0; k < R; k++)
-            x[k] = r + k * G < rows ? __ldg(&p[(r + k * G) * 8])
+            x[k] = r + k * G < rows ? __ldg(&p[(r + k * G) * units])
                                     : make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll
         for (unsigned k = 0; k < R; k++) add4(acc, x[k]);
@@ -353,6 +357,17 @@ static cudaError_t run(void *p)
             col_stride2<512, 4><<<(unsigned)c->grid, 512>>>((const float4 *)c->a, c->rows, partial, (unsigned *)c->work, c->out);
         return cudaGetLastError();
     }
+    case 44: case 45: case 46: {
+        float *partial = (float *)((char *)c->work + 256);
+        const float4 *a4 = (const float4 *)c->a;
+        if (c->kind == 44)
+            col_stride2<1024, 4, 2><<<(unsigned)c->grid, 1024>>>(a4, c->rows, partial, (unsigned *)c->work, c->out);
+        else if (c->kind == 45)
+            col_stride2<1024, 4, 1, true><<<(unsigned)c->grid, 1024>>>(a4, c->rows, partial, (unsigned *)c->work, c->out, c->cols);
+        else
+            col_stride2<1024, 4, 2, true><<<(unsigned)c->grid, 1024>>>(a4, c->rows, partial, (unsigned *)c->work, c->out, c->cols);
+        return cudaGetLastError();
+    }
     case 40:
         col_slab_rt<1024, 4><<<(unsigned)c->grid, 1024>>>(
             c->a, c->rows, c->cols, 8, (float *)((char *)c->work + 256),
@@ -387,6 +402,12 @@ int main()
         {"stride_b1024_r4_last", 41, r1024, false},
         {"stride_b1024_r8_last", 42, r1024, false},
         {"stride_b512_r4_last", 43, r512, false},
+        {"stride_b1024_r4_last_minb2", 44, r1024, false},
+        {"stride_b1024_r4_last_rtcols", 45, r1024, false},
+        {"stride_b1024_r4_last_minb2_rtcols", 46, r1024, false},
+        {"stride_b1024_r4_last_half", 41, r1024 / 2, false},
+        {"stride_b1024_r4_last_minb2_half", 44, r1024 / 2, false},
+        {"stride_b1024_r4_last_minb2_2w", 44, 2 * r1024, false},
         {"slab_b1024_r4_last", 20, r1024, false},
         {"slab_b1024_r8_last", 21, r1024, false},
         {"slab_b1024_r4_2k", 22, r1024, false},
