@@ -41,6 +41,8 @@ cudaError_t row_sums_in_flight(const float *a, size_t rows, size_t cols,
 // work: col_sums_in_flight_workspace_bytes(rows, cols) bytes, set to zero
 // once after allocation (its first word counts blocks done); the launcher
 // leaves it zero.  One call at a time a workspace (as in chapter 5).
+// cols == 0: nothing to do, success; rows == 0 with cols > 0, or a NULL
+// a, out or work: cudaErrorInvalidValue.
 size_t col_sums_in_flight_workspace_bytes(size_t rows, size_t cols);
 cudaError_t col_sums_in_flight(const float *a, size_t rows, size_t cols,
                                float *out, void *work);

@@ -12,14 +12,14 @@ static const double U = 0x1p-24;
 static const size_t shapes[][2] = {
     {1, 1}, {33, 65}, {1, 1000000}, {1000000, 1}, {1u << 20, 32},
     {32, 1u << 20}, {8192, 8192},
-    /* odd and edge widths for the in-flight variants' paths: slabs of
-     * float4s (cols <= 128) and of floats (cols <= 32), a thread down the
+    /* odd and edge widths for the in-flight variants' paths: one front of
+     * float4s (cols <= 128) or of floats (cols <= 32), a thread down the
      * rows (65536 units or more), and the shapes in between */
     {255, 257}, {1000, 3}, {100000, 31}, {100001, 128}, {4097, 124},
     {1000003, 33}, {3, 300001}, {7, 262144}, {2, 262148}, {257, 65540},
     {64, 262144}, {65, 262144}, {5000, 8}, {3000, 64}, {777, 5}, {999, 2},
     {1001, 16}, {4099, 12},
-    /* every slab width (lanes across: 1, 2, 4, 8, 16, 32) on both paths:
+    /* every front width (lanes across: 1, 2, 4, 8, 16, 32) on both paths:
      * one float4 a row; 9 to 16 floats, not a multiple of 4 */
     {3001, 4}, {5003, 13}, {70001, 4},
     {31, 1025}, {1025, 31},
@@ -157,7 +157,7 @@ static void rows_and_columns_misaligned(void **s)
     check_shape(33, 64, 1, 1, 0);
     check_shape(1000, 1024, 1, 0, 1);
     check_shape(64, 4096, 1, 1, 1);
-    check_shape(100000, 32, 1, 0, 0);   /* slabs of floats */
+    check_shape(100000, 32, 1, 0, 0);   /* a front of floats */
     check_shape(4097, 128, 1, 1, 0);    /* too wide for those: col_sums */
     check_shape(5, 300000, 1, 0, 1);    /* a thread down the rows, floats */
     check_shape(100000, 8, 3, 1, 1);
