@@ -9,12 +9,15 @@
 // 04-matmul-ceilings.csv, 04-matmul-tiles.csv (each entry of the
 // warp-tile table at those shapes: tiles, waves, speed) and
 // 04-matmul-shapes.csv (small, odd and headline shapes; with --shapes, only
-// that file).  With --ncu VARIANT it launches that variant once at 4096^3
+// that file) and 04-matmul-repeats.csv (cuBLAS and the warp-tiled kernel
+// five times at each shape above, interleaved; with --repeats, only that
+// file).  With --ncu VARIANT it launches that variant once at 4096^3
 // for Nsight Compute (tests/04-matmul/gpu-extra.sh) and writes nothing.
 #include "benchkit.h"
 #include "common/book.h"
 #include "04-matmul/matmul.h"
 #include <cublas_v2.h>
+#include <algorithm>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +159,32 @@ static void shapes_csv(mm_ctx k, float *R)
     bk_csv_close(f);
 }
 
+// The three shapes of issue 17 (4096^3, 2048^3, M 8192 N 4096 K 6144) and
+// 1024^3 again, five times each, cuBLAS and the warp-tiled kernel one
+// after the other each time, so that every ratio comes from timings next
+// to each other; then the median ratio of the five
+// (04-matmul-repeats.csv; with --repeats, only that file).
+static void repeats_csv(mm_ctx k)
+{
+    const int kReps = 5;
+    FILE *f = bk_csv_open("04-matmul-repeats", "id,shape,rep,cublas_ms,"
+                                               "ms,of_cublas");
+    for (const auto &s : big) {
+        double r[kReps];
+        for (int i = 0; i < kReps; i++) {
+            const double cb = time_mm(k, NULL, -1, s.m, s.n, s.k);
+            const double ms = time_mm(k, matmul_warp_tiled, -1, s.m, s.n, s.k);
+            r[i] = cb / ms;
+            bk_row(f, "%s/%d,%s,%d,%.4f,%.4f,%.3f\n", s.name, i, s.name, i,
+                   cb, ms, r[i]);
+        }
+        std::sort(r, r + kReps);
+        bk_row(f, "%s/median,%s,median,--,--,%.3f\n", s.name, s.name,
+               r[kReps / 2]);
+    }
+    bk_csv_close(f);
+}
+
 // FLOP per byte of load requests of the tile the table picks for M x N:
 // B_M B_N / (2 (B_M + B_N)), as for the other block tiles.
 static double tile_fpb(size_t m, size_t n)
@@ -212,6 +241,10 @@ int main(int argc, char **argv)
                                       dev));
     if (bk_shapes_only(argc, argv)) {
         shapes_csv(k, R);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "--repeats") == 0) {
+        repeats_csv(k);
         return 0;
     }
 
@@ -272,6 +305,7 @@ int main(int argc, char **argv)
     bk_csv_close(f);
     tiles_csv(k, R, sms);
     shapes_csv(k, R);
+    repeats_csv(k);
 
     FILE *g = bk_csv_open("04-matmul-ceilings", "ceiling,value,unit");
     fprintf(g, "# fma_peak %.2f TFLOP/s from this GPU's 02-memory.csv\n", peak);
