@@ -72,6 +72,24 @@ ncu_values() {
     }' "$log"
 }
 
+# ncu_rows LOG OUT METRICS NAME...: LOG holds one ncu --csv run of several
+# launches; the launch with result ID i (0, 1, ...) is the row of the i-th
+# NAME: "NAME,values of METRICS (space-separated names)", appended to OUT
+# and echoed.  Fails, showing LOG, if a launch lacks a metric.
+ncu_rows() {
+  local log=$1 out=$2 metrics=$3 id=0 name vals
+  shift 3
+  for name in "$@"; do
+    awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
+    # shellcheck disable=SC2086
+    vals=$(ncu_values "$log.one" $metrics) || { cat "$log"; return 1; }
+    echo "$name,$vals" >> "$out"
+    echo "gpu-extra: $name,$vals"
+    id=$((id + 1))
+  done
+  rm -f "$log.one"
+}
+
 # ncu_known: reads the metric names this ncu knows into NCU_KNOWN; call it
 # once before ncu_pick and ncu_stall, which run in $( ) subshells.
 ncu_known() {

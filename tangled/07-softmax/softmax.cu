@@ -546,6 +546,24 @@ template <typename K> static cudaError_t coop_plan(K kernel, FusedPlan *p)
     p->bytes = (size_t)share;
     return cudaSuccess;
 }
+// Launch kernel cooperatively: grid blocks of kSmBlock threads, bytes of
+// dynamic shared memory, args its arguments.  A grid the device refuses
+// (too large to be resident at once) runs as the two kernels instead.
+template <typename K>
+static cudaError_t coop_launch(K kernel, size_t grid, void **args,
+                               size_t bytes, const float *x, float *y,
+                               size_t n, void *work)
+{
+    BOOK_CLEAR_TO_LAUNCH();
+    cudaError_t e = cudaLaunchCooperativeKernel(
+        kernel, dim3((unsigned)grid), dim3(kSmBlock), args, bytes, 0);
+    if (e == cudaErrorCooperativeLaunchTooLarge) {  // grid refused: 2 kernels
+        (void)cudaGetLastError();
+        return softmax_whole(x, y, n, work);
+    }
+    BOOK_TRY(e);
+    return cudaGetLastError();
+}
 template <bool PUSH4> static cudaError_t fused_plan(FusedPlan *p)
 {
     return coop_plan(softmax_fused_kernel<PUSH4>, p);
@@ -570,16 +588,8 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     size_t cache4 = cache_bytes / sizeof(float4);
     md_t *part = (md_t *)work;
     void *args[] = {&x, &y, &n, &vec, &part, &cache4};
-    BOOK_CLEAR_TO_LAUNCH();
-    cudaError_t e = cudaLaunchCooperativeKernel(
-        softmax_fused_kernel<PUSH4>, dim3((unsigned)grid), dim3(kSmBlock),
-        args, plan.bytes, 0);
-    if (e == cudaErrorCooperativeLaunchTooLarge) {  // grid refused: 2 kernels
-        (void)cudaGetLastError();
-        return softmax_whole(x, y, n, work);
-    }
-    BOOK_TRY(e);
-    return cudaGetLastError();
+    return coop_launch(softmax_fused_kernel<PUSH4>, grid, args, plan.bytes,
+                       x, y, n, work);
 }
 
 extern "C" cudaError_t softmax_whole_fused_pairs(const float *x, float *y,
@@ -747,16 +757,8 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
         (cache_bytes < plan.bytes ? cache_bytes : plan.bytes) / 16;
     md_t *part = (md_t *)work;
     void *args[] = {&x, &y, &n, &vec, &part, &reg4, &cache4};
-    BOOK_CLEAR_TO_LAUNCH();
-    cudaError_t e = cudaLaunchCooperativeKernel(
-        softmax_resident_kernel<kResidentR, FAST>, dim3((unsigned)grid),
-        dim3(kSmBlock), args, plan.bytes, 0);
-    if (e == cudaErrorCooperativeLaunchTooLarge) {  // grid refused: 2 kernels
-        (void)cudaGetLastError();
-        return softmax_whole(x, y, n, work);
-    }
-    BOOK_TRY(e);
-    return cudaGetLastError();
+    return coop_launch(softmax_resident_kernel<kResidentR, FAST>, grid, args,
+                       plan.bytes, x, y, n, work);
 }
 
 // <<The resident launchers with C linkage>>

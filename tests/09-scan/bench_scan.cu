@@ -134,23 +134,17 @@ static int ncu_i64(void)
 // against CUB's scan of the same type on the same input in the same run,
 // small (bound by launch), odd (not a multiple of 4 or of a tile; and one
 // element past 16-byte alignment, which takes every tile's scalar path)
-// and the headline size.  in, out and scratch hold 2^28 64-bit values.
+// and the headline size (benchkit's bk_count_shapes).  in, out and scratch
+// hold 2^28 64-bit values.
 static void shapes(void *in, void *out, void *scratch, size_t sb)
 {
-    static const struct { const char *cls, *name; size_t n, off; } sh[] = {
-        {"small", "2^10", 1 << 10, 0},        {"small", "2^12", 1 << 12, 0},
-        {"small", "2^14", 1 << 14, 0},        {"small", "2^16", 1 << 16, 0},
-        {"small", "2^20", 1 << 20, 0},        {"odd", "10^6+1", 1000001, 0},
-        {"odd", "10^7+3", 10000003, 0},       {"odd", "10^7+3 at +1", 10000003, 1},
-        {"headline", "2^28", (size_t)1 << 28, 0},
-    };
     static const char *vname[3] = {"raked_f32", "raked_i32", "raked_i64"};
     static const char *cname[3] = {"cub_f32", "cub_i32", "cub_i64"};
     fill_ints<<<1024, 256>>>((int *)in, (size_t)1 << 29, 201);
     BOOK_CHECK(cudaGetLastError());
     FILE *f = bk_shapes_open("09-scan");
     for (int t = 2; t >= 0; t -= 2)          // 64-bit integers, then floats
-        for (const auto &s : sh) {
+        for (const auto &s : bk_count_shapes) {
             const size_t es = t == 2 ? 8 : 4;
             if (s.n + s.off > ((size_t)1 << 28)) continue;
             char *i0 = (char *)in + s.off * es, *o0 = (char *)out + s.off * es;

@@ -46,13 +46,6 @@ if ! "$NCU" --clock-control none --kernel-name regex:'scan_staged_kernel|scan_ra
      --metrics "${m2// /,}" --csv --print-units base "$bench" --ncu-i64 > "$log" 2>&1; then
   echo "gpu-extra: ncu failed for the 64-bit scans:"; cat "$log"; exit 1
 fi
-id=0
-for v in staged_i64 paired_i64 raked_i64 cub_i64; do
-  awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
-  vals=$(ncu_values "$log.one" $m2) || { cat "$log"; exit 1; }
-  echo "$v,$vals" >> "$tmp2"
-  echo "gpu-extra: $(tail -1 "$tmp2")"
-  id=$((id + 1))
-done
+ncu_rows "$log" "$tmp2" "$m2" staged_i64 paired_i64 raked_i64 cub_i64 || exit 1
 mv "$tmp2" "$out2"
 echo "gpu-extra: wrote $out2"

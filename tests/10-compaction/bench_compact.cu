@@ -76,18 +76,11 @@ __global__ void fill_density(int *d, size_t n, unsigned permille,
 // compaction against CUB's DeviceSelect::If on the same input in the same
 // run, at 1% and 99%: small (bound by launch), odd (not a multiple of 4 or
 // of a tile; one element past 16-byte alignment, which takes the scalar
-// loads and stores) and the headline size.  Bytes: n reads and the kept
-// writes, 4 bytes each.
+// loads and stores) and the headline size (benchkit's bk_count_shapes).
+// Bytes: n reads and the kept writes, 4 bytes each.
 static void shapes(int *in, void *out, size_t *count, void *scratch,
                    size_t sb)
 {
-    static const struct { const char *cls, *name; size_t n, off; } sh[] = {
-        {"small", "2^10", 1 << 10, 0},        {"small", "2^12", 1 << 12, 0},
-        {"small", "2^14", 1 << 14, 0},        {"small", "2^16", 1 << 16, 0},
-        {"small", "2^20", 1 << 20, 0},        {"odd", "10^6+1", 1000001, 0},
-        {"odd", "10^7+3", 10000003, 0},       {"odd", "10^7+3 at +1", 10000003, 1},
-        {"headline", "2^28", (size_t)1 << 28, 0},
-    };
     const unsigned densities[2] = {10, 990};
     const char *vname[2] = {"ballot_1", "ballot_99"};
     const char *cname[2] = {"cub_select_if_1", "cub_select_if_99"};
@@ -95,7 +88,7 @@ static void shapes(int *in, void *out, size_t *count, void *scratch,
     for (int d = 0; d < 2; d++) {
         fill_density<<<1024, 256>>>(in, (size_t)1 << 28, densities[d], false);
         BOOK_CHECK(cudaGetLastError());
-        for (const auto &s : sh) {
+        for (const auto &s : bk_count_shapes) {
             if (s.n + s.off > ((size_t)1 << 28)) continue;
             ctx c = {in + s.off, (int *)out + s.off, s.n, count,
                      cub_select_if, scratch, sb};

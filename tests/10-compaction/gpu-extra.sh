@@ -19,14 +19,6 @@ if ! "$NCU" --clock-control none --kernel-name regex:'compact_gt_staged_kernel|c
      --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
   echo "gpu-extra: ncu failed:"; cat "$log"; exit 1
 fi
-id=0
-for v in staged_1 ballot_1 staged_99 ballot_99; do
-  awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
-  vals=$(ncu_values "$log.one" $metrics) || { cat "$log"; exit 1; }
-  echo "$v,$vals" >> "$tmp"
-  echo "gpu-extra: $(tail -1 "$tmp")"
-  id=$((id + 1))
-done
-rm -f "$log.one"
+ncu_rows "$log" "$tmp" "$metrics" staged_1 ballot_1 staged_99 ballot_99 || exit 1
 mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"

@@ -23,16 +23,10 @@ if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
      --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
   echo "gpu-extra: ncu failed:"; cat "$log"; exit 1
 fi
-id=0
+names=()
 for input in uniform same; do
-  for v in global shared shared_vec warp runs; do
-    awk -v id="\"$id\"" -F, '/^"ID"/ || $1 == id' "$log" > "$log.one"
-    vals=$(ncu_values "$log.one" $metrics) || { cat "$log"; exit 1; }
-    echo "${v}_$input,$vals" >> "$tmp"
-    echo "gpu-extra: $(tail -1 "$tmp")"
-    id=$((id + 1))
-  done
+  for v in global shared shared_vec warp runs; do names+=("${v}_$input"); done
 done
-rm -f "$log.one"
+ncu_rows "$log" "$tmp" "$metrics" "${names[@]}" || exit 1
 mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"

@@ -250,6 +250,14 @@ void bk_shape_row(FILE *csv, const char *cls, const char *shape,
            ref_us / us);
 }
 
+const struct bk_count_shape bk_count_shapes[BK_COUNT_SHAPES] = {
+    {"small", "2^10", 1 << 10, 0},        {"small", "2^12", 1 << 12, 0},
+    {"small", "2^14", 1 << 14, 0},        {"small", "2^16", 1 << 16, 0},
+    {"small", "2^20", 1 << 20, 0},        {"odd", "10^6+1", 1000001, 0},
+    {"odd", "10^7+3", 10000003, 0},       {"odd", "10^7+3 at +1", 10000003, 1},
+    {"headline", "2^28", (size_t)1 << 28, 0},
+};
+
 int bk_shapes_only(int argc, char **argv)
 {
     return argc > 1 && strcmp(argv[1], "--shapes") == 0;

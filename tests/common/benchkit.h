@@ -61,6 +61,13 @@ FILE *bk_shapes_open(const char *chapter);
 void bk_shape_row(FILE *csv, const char *cls, const char *shape,
                   const char *variant, double us, double rate,
                   const char *unit, const char *reference, double ref_us);
+/* The element counts of a one-array benchmark's shapes (scan, compaction):
+ * small, bound by the launch; odd, not a multiple of 4 or of a tile, and
+ * one element past 16-byte alignment (off 1), which takes every scalar
+ * path; and the headline 2^28.  cls is the CSV's class, name its shape. */
+struct bk_count_shape { const char *cls, *name; size_t n, off; };
+#define BK_COUNT_SHAPES 9
+extern const struct bk_count_shape bk_count_shapes[BK_COUNT_SHAPES];
 /* Nonzero when the benchmark was asked for its shapes only (--shapes). */
 int bk_shapes_only(int argc, char **argv);
 /* Fill n floats in device memory with uniform random values in [lo, hi). */

@@ -121,8 +121,20 @@ t_ncu_values() {
   expect_fail "ncu_values: no dram__bytes_write.sum in the ncu output" bash -c ". tools/ncu-lib.sh; ncu_values $fx/ncu.csv dram__bytes_write.sum"
 }
 
+# ncu_rows: a log of three launches, split by result ID into named rows;
+# the third launch lacks a metric, so asking for three rows fails.
+t_ncu_rows() {
+  . tools/ncu-lib.sh && cp $fx/ncu-launches.csv "$tmp/log" && : > "$tmp/rows" &&
+  ncu_rows "$tmp/log" "$tmp/rows" "dram__throughput.avg.pct_of_peak_sustained_elapsed smsp__inst_executed.sum" \
+    staged ballot > /dev/null &&
+  test "$(cat "$tmp/rows")" = "$(printf 'staged,71.25,1048576\nballot,88.5,524288')" &&
+  test ! -e "$tmp/log.one" &&
+  expect_fail "ncu_values: no smsp__inst_executed.sum in the ncu output" bash -c \
+    ". tools/ncu-lib.sh; ncu_rows $tmp/log $tmp/rows 'dram__throughput.avg.pct_of_peak_sustained_elapsed smsp__inst_executed.sum' a b c"
+}
+
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
          launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown weave_html measured_data csvmul_factors book_has_no_drift \
-         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values; do
+         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values ncu_rows; do
   run "$t" "t_$t"
 done
