@@ -17,7 +17,6 @@
 #include "common/book.h"
 #include "04-matmul/matmul.h"
 #include <cublas_v2.h>
-#include <algorithm>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,9 +177,8 @@ static void repeats_csv(mm_ctx k)
             bk_row(f, "%s/%d,%s,%d,%.4f,%.4f,%.3f\n", s.name, i, s.name, i,
                    cb, ms, r[i]);
         }
-        std::sort(r, r + kReps);
         bk_row(f, "%s/median,%s,median,--,--,%.3f\n", s.name, s.name,
-               r[kReps / 2]);
+               bk_median(r, kReps));
     }
     bk_csv_close(f);
 }

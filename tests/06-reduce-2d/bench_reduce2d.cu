@@ -4,7 +4,6 @@
 // floats beside cublasSdot, all measured in the same run; the tall and wide
 // in-flight rows again five times, interleaved with the read (-repeats.csv).
 #include <cublas_v2.h>
-#include <algorithm>
 #include <cstdio>
 #include "benchkit.h"
 #include "common/book.h"
@@ -109,10 +108,9 @@ static void run_repeats(const float *a, float *out)
             }
         }
         for (int v = 0; v < 2; v++) {
-            std::sort(ratio[v], ratio[v] + kReps);
             bk_row(f, "%s/%s/median,%zux%zu,%s,median,--,--,%.3f\n", x.tag,
                    best[v].name, x.rows, x.cols, best[v].name,
-                   ratio[v][kReps / 2]);
+                   bk_median(ratio[v], kReps));
         }
         BOOK_CHECK(cudaFree(work));
     }

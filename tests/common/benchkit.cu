@@ -6,6 +6,12 @@
 #include <cstring>
 #include <vector>
 
+double bk_median(double *v, size_t n)
+{
+    std::sort(v, v + n);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 // The median of REPS timed runs after three warm-ups; before each run
 // (warm-ups included), outside the timed region, FLUSH when it is given.
 static double median_ms(bk_work fn, void *ctx, int reps, bk_work flush,
@@ -20,19 +26,20 @@ static double median_ms(bk_work fn, void *ctx, int reps, bk_work flush,
         BOOK_CHECK(fn(ctx));
     }
     BOOK_CHECK(cudaDeviceSynchronize());
-    std::vector<float> t(reps);
+    std::vector<double> t(reps);
     for (int i = 0; i < reps; i++) {
+        float ms;
         if (flush) BOOK_CHECK(flush(fctx));
         BOOK_CHECK(cudaEventRecord(a));
         BOOK_CHECK(fn(ctx));
         BOOK_CHECK(cudaEventRecord(b));
         BOOK_CHECK(cudaEventSynchronize(b));
-        BOOK_CHECK(cudaEventElapsedTime(&t[i], a, b));
+        BOOK_CHECK(cudaEventElapsedTime(&ms, a, b));
+        t[i] = ms;
     }
     BOOK_CHECK(cudaEventDestroy(a));
     BOOK_CHECK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    return bk_median(t.data(), t.size());
 }
 
 double bk_median_ms(bk_work fn, void *ctx, int reps)
@@ -69,9 +76,7 @@ double bk_timed_ms(bk_work fn, void *ctx, int *reps, double *first_ms)
     *reps = std::min(std::max(slow, (int)(budget / first)), fast);
     std::vector<double> t((size_t)*reps);
     for (int i = 0; i < *reps; i++) t[(size_t)i] = bk_event_ms(fn, ctx);
-    std::sort(t.begin(), t.end());
-    const size_t r = (size_t)*reps;
-    return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
+    return bk_median(t.data(), t.size());
 }
 
 struct copy_ctx { void *dst; const void *src; size_t bytes; };

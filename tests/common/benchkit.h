@@ -25,6 +25,9 @@ double bk_median_ms(bk_work fn, void *ctx, int reps);
  * run finds in L2 what the one before it left there.  For work whose bytes
  * are not far beyond the L2. */
 double bk_median_ms_cold(bk_work fn, void *ctx, int reps);
+/* The median of n values (the mean of the middle two when n is even);
+ * sorts v in place. */
+double bk_median(double *v, size_t n);
 /* One call timed with CUDA events, in milliseconds (no warm-up). */
 double bk_event_ms(bk_work fn, void *ctx);
 /* The book's rule for work too slow for 20 runs (stated in the renderer
