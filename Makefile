@@ -321,8 +321,8 @@ $(HTML_SRC)/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/html-pre.awk
 	@mkdir -p $(HTML_SRC)
 	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html -v draft=$(DRAFTING) -v gpu=$(GPU) \
 	  | gawk -f tools/html-pre.awk -v figlist=$(HTML_SRC)/figs.list -v macros=$(HTML_SRC)/macros.tex > $@
-$(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml
-	pandoc $< -f markdown -t html --wrap=none --mathml --number-sections --syntax-definition=tools/cuda.xml -o $@
+$(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml tools/pandoc-html.sh
+	tools/pandoc-html.sh $< $@
 build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES) $(PICS13)
 	tools/html-figs.sh $(HTML_SRC) build/html/fig
 	@touch $@

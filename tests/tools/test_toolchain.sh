@@ -133,8 +133,18 @@ t_ncu_rows() {
     ". tools/ncu-lib.sh; ncu_rows $tmp/log $tmp/rows 'dram__throughput.avg.pct_of_peak_sustained_elapsed smsp__inst_executed.sum' a b c"
 }
 
+# The web edition's pandoc step fails on a formula pandoc cannot write as
+# MathML (it would show as raw TeX on the page), and passes a good one.
+t_html_math_warning_fails() {
+  tools/pandoc-html.sh $fx/math-convertible.md "$tmp/math-ok.html" && grep -q '<math' "$tmp/math-ok.html" &&
+  expect_fail 'Could not convert TeX math t \\bmod' tools/pandoc-html.sh $fx/math-unconvertible.md "$tmp/math-bad.html" &&
+  test ! -e "$tmp/math-bad.html"
+}
+
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
          launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown weave_html measured_data csvmul_factors book_has_no_drift \
          bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values ncu_rows; do
   run "$t" "t_$t"
 done
+if command -v pandoc >/dev/null 2>&1; then run html_math_warning_fails t_html_math_warning_fails
+else echo "[ RUN      ] html_math_warning_fails"; echo "skipped: pandoc not installed"; echo "[  SKIPPED ] html_math_warning_fails"; fi
