@@ -148,12 +148,15 @@ static size_t check_shape(mm_fn fn, const char *name, size_t M, size_t N,
 static void edge_shapes(int v)
 {
     TK_REQUIRE_GPU();
+    /* Under the sanitizer (small sizes), the first eight shapes once each,
+     * reals and integers in turn: racecheck's cost is a launch's. */
     size_t n = tk_small() ? 8 : NSHAPES;
     for (int round = 0; round < 2; round++)
         for (size_t s = 0; s < n; s++)
-            assert_int_equal(check_shape(variants[v].fn, variants[v].name,
-                                         shapes[s][0], shapes[s][1],
-                                         shapes[s][2], 0, round), 0);
+            if (!tk_small() || (int)(s % 2) == round)
+                assert_int_equal(check_shape(variants[v].fn, variants[v].name,
+                                             shapes[s][0], shapes[s][1],
+                                             shapes[s][2], 0, round), 0);
 }
 static void naive_edge_shapes(void **s) { (void)s; edge_shapes(0); }
 static void coalesced_edge_shapes(void **s) { (void)s; edge_shapes(1); }
