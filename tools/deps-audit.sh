@@ -1,6 +1,9 @@
 #!/bin/bash
 # deps-audit.sh LIST < PATHS -- which of the files a build read come from a
 # Debian package that LIST (a deps.list) does not account for.
+# A line of PATHS is a path, or a path, a tab and the program that read it
+# (tools/trace-reads.awk writes them so); the program is named with the
+# finding.
 # A package is accounted for when it is on LIST, when something on LIST needs
 # it (Depends or Pre-Depends, recursively), or when every Debian system has it
 # (Essential, or Priority required).  Exempt: the project's own files, the
@@ -32,7 +35,7 @@ apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-br
   cat - <(echo "$declared") <(echo "$base") | sed 's/:.*//' | sort -u > "$tmp/allowed"
 
 # The files, absolute, existing, not directories, not exempt by place.
-sort -u | while IFS= read -r f; do
+sort -t "$(printf '\t')" -k1,1 -u | while IFS=$'\t' read -r f who; do
   case $f in /*) ;; *) continue ;; esac
   [ -e "$f" ] && [ ! -d "$f" ] || continue
   [ "$f" = "$nvcc_run" ] && continue
@@ -43,7 +46,7 @@ sort -u | while IFS= read -r f; do
   # The linker reads every library-path list there, whichever package put it
   # (libc6-i386, libfakeroot); the libraries it finds are audited themselves.
   case $f in /etc/ld.so.conf|/etc/ld.so.conf.d/*) continue ;; esac
-  echo "$f"
+  printf '%s\t%s\n' "$f" "$who"
 done > "$tmp/files"
 
 # Owner of each file: dpkg's file lists, tried for the path as read, its
@@ -53,22 +56,23 @@ owners() {
        FILENAME != "-" { own[$0] = own[$0] ? own[$0] : pkg; next }
        { n = split($0, c, "\t"); o = ""
          for (i = 2; i <= n && o == ""; i++) if (c[i] in own) o = own[c[i]]
-         print c[1] "\t" o }' /var/lib/dpkg/info/*.list -
+         print c[1] "\t" (o == "" ? "-" : o) }' /var/lib/dpkg/info/*.list -
 }
-while IFS= read -r f; do
+cut -f1 "$tmp/files" | while IFS= read -r f; do
   r=$(readlink -f "$f")
   printf '%s\t%s\t%s' "$f" "$f" "$r"
   for p in "$f" "$r"; do case $p in /usr/*) printf '\t%s' "${p#/usr}" ;; *) printf '\t/usr%s' "$p" ;; esac; done
   echo
-done < "$tmp/files" | owners > "$tmp/owned"
+done | owners | paste - <(cut -f2 "$tmp/files") > "$tmp/owned"
 
 status=0
-while IFS=$'\t' read -r f pkg; do
-  if [ -z "$pkg" ]; then
+while IFS=$'\t' read -r f pkg who; do
+  by=${who:+; read by $who}
+  if [ "$pkg" = - ]; then
     case $f in /etc/*|/var/*) continue ;; esac
-    echo "$f: not from any Debian package; the build must not depend on it"; status=1
+    echo "$f: not from any Debian package; the build must not depend on it$by"; status=1
   elif ! grep -qx "$pkg" "$tmp/allowed"; then
-    echo "$f: from package $pkg, which $list does not declare (nor does anything it needs)"; status=1
+    echo "$f: from package $pkg, which $list does not declare (nor does anything it needs)$by"; status=1
   fi
 done < "$tmp/owned"
 exit $status

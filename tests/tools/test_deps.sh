@@ -24,16 +24,27 @@ run() {   # run NAME NEEDS COMMAND...: skip unless NEEDS are here; the command m
   elif [ $rc = 77 ]; then echo "$out" | tail -3; echo "[  SKIPPED ] $name"
   else echo "$out" | tail -20; echo "[  FAILED  ] $name"; fi
 }
-# traced DIR TARGET: make TARGET in a fresh copy DIR of the book under strace;
-# the absolute paths of the files it read or ran, one a line, on stdout.
+# traced DIR TARGET DEPS: make TARGET in a fresh copy DIR of the book under
+# strace; each absolute path it read or ran, a tab, and the program that
+# read it (tools/trace-reads.awk), one a line, on stdout.  The packages of
+# DEPS (a deps.list target) are brought in first, outside the trace, as the
+# build itself would (tools/deps.sh), and the traced build installs nothing
+# (DEPS_INSTALL=no): a package manager's run under the trace would read
+# whatever its triggers touch (man-db reads every manual page, PostgreSQL's
+# among them), and only on the first run, when something was missing.
 traced() {
-  local dir=$1 target=$2
+  local dir=$1 target=$2 deps=$3
+  tools/deps.sh "$deps" >&2
   mkdir -p "$dir" && cp -r Makefile book.yaml chapters figures tools tangled tests "$dir/" || return 1
   [ -d .deps ] && cp -r .deps "$dir/"
   # One trace file a process (-ff): no call is split across lines.
-  strace -ff -qq -e trace=execve,open,openat -o "$dir.trace" make -C "$dir" -s "$target" > "$dir.log" 2>&1 ||
-    { tail -20 "$dir.log"; return 1; }
-  cat "$dir.trace".* | sed -n -E 's/^(execve|open|openat)\((AT_FDCWD, )?"(\/[^"]*)".*\) = [0-9]+.*$/\3/p' | sort -u
+  DEPS_INSTALL=no strace -ff -qq -e trace=execve,open,openat,clone,clone3,fork,vfork -o "$dir.trace" \
+    make -C "$dir" -s "$target" > "$dir.log" 2>&1 || { tail -20 "$dir.log" >&2; return 1; }
+  gawk -f tools/trace-reads.awk "$dir.trace".* > "$dir.reads" || return 1
+  if grep -E '^/usr/bin/(apt-get|apt|dpkg|aptitude)'$'\t' "$dir.reads" >&2; then
+    echo "the traced build of $target ran the package manager (above): it must install nothing" >&2; return 1
+  fi
+  cat "$dir.reads"
 }
 # from_debian CMD...: the commands come from Debian's packages (the audit
 # speaks of Debian's packages; a TeX Live or toolkit installed otherwise is
@@ -47,31 +58,32 @@ from_debian() {
 }
 t_pdf_build_reads_declared_packages() {
   from_debian xelatex pandoc notangle gawk || return
-  traced "$tmp/pdf" build/book.pdf > "$tmp/pdf.files" && test -s "$tmp/pdf.files" &&
+  traced "$tmp/pdf" build/book.pdf pdf > "$tmp/pdf.files" && test -s "$tmp/pdf.files" &&
   tools/deps-audit.sh tools/deps.list < "$tmp/pdf.files"
 }
 # The web edition: its figures (xelatex, pdftocairo), pandoc and gawk.
 t_html_build_reads_declared_packages() {
   from_debian xelatex pandoc notangle gawk || return
-  traced "$tmp/html" build/html/index.html > "$tmp/html.files" && test -s "$tmp/html.files" &&
+  traced "$tmp/html" build/html/index.html html > "$tmp/html.files" && test -s "$tmp/html.files" &&
   tools/deps-audit.sh tools/deps.list < "$tmp/html.files"
 }
 t_test_build_reads_declared_packages() {
   from_debian notangle gawk gcc || return
-  traced "$tmp/test" build/01-threads/test > "$tmp/test.files" && test -s "$tmp/test.files" &&
+  traced "$tmp/test" build/01-threads/test test > "$tmp/test.files" && test -s "$tmp/test.files" &&
   tools/deps-audit.sh tools/deps.list < "$tmp/test.files"
 }
 # The audit catches the fault that once broke every fresh machine: the list
-# without texlive-fonts-recommended, whose ZapfDingbats hyperref loads.
+# without texlive-fonts-recommended, whose ZapfDingbats hyperref loads; and
+# it names the program that read the file.
 t_audit_names_a_missing_package() {
   from_debian xelatex pandoc notangle gawk || return
-  [ -s "$tmp/pdf.files" ] || traced "$tmp/pdf2" build/book.pdf > "$tmp/pdf.files" || return 1
+  [ -s "$tmp/pdf.files" ] || traced "$tmp/pdf2" build/book.pdf pdf > "$tmp/pdf.files" || return 1
   grep -v '^texlive-fonts-recommended ' tools/deps.list > "$tmp/short.list"
   if tools/deps-audit.sh "$tmp/short.list" < "$tmp/pdf.files" > "$tmp/audit.out"; then
     echo "the audit passed a list without texlive-fonts-recommended"; return 1
   fi
-  grep -E '/pzdr\.tfm: from package texlive-fonts-recommended, which' "$tmp/audit.out" ||
-    { echo "expected pzdr.tfm from texlive-fonts-recommended in:"; cat "$tmp/audit.out"; return 1; }
+  grep -E '/pzdr\.tfm: from package texlive-fonts-recommended, which .*; read by /usr/bin/[a-z]+ \[' "$tmp/audit.out" ||
+    { echo "expected pzdr.tfm from texlive-fonts-recommended, and its reader, in:"; cat "$tmp/audit.out"; return 1; }
 }
 # And a file that no package owns, such as a tool installed by hand.
 t_audit_names_an_unpackaged_file() {

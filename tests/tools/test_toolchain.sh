@@ -133,6 +133,17 @@ t_ncu_rows() {
     ". tools/ncu-lib.sh; ncu_rows $tmp/log $tmp/rows 'dram__throughput.avg.pct_of_peak_sustained_elapsed smsp__inst_executed.sum' a b c"
 }
 
+# The package audit names the program that read each file: the last one
+# its process exec'd, or its parent's at the fork (a fixture of three
+# strace -ff files: make, a forked child that runs nothing, a vfork that
+# runs xelatex after a failed PATH lookup).
+t_trace_names_reader() {
+  gawk -f tools/trace-reads.awk $fx/trace/run.* > "$tmp/reads" &&
+  grep -qxF "$(printf '/usr/include/stdio.h\t/usr/bin/make [make, -s, pdf] (pid 100)')" "$tmp/reads" &&
+  grep -qxF "$(printf '/usr/bin/xelatex\t/usr/bin/make [make, -s, pdf] (pid 100)')" "$tmp/reads" &&
+  grep -qxF "$(printf '/usr/share/fonts/x.ttf\t/usr/bin/xelatex [xelatex, book.tex] (pid 102)')" "$tmp/reads" &&
+  ! grep -q 'missing\|/usr/local/bin/xelatex' "$tmp/reads" || { cat "$tmp/reads"; return 1; }
+}
 # The web edition's pandoc step fails on a formula pandoc cannot write as
 # MathML (it would show as raw TeX on the page), and passes a good one.
 t_html_math_warning_fails() {
@@ -143,7 +154,7 @@ t_html_math_warning_fails() {
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
          launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown weave_html measured_data csvmul_factors book_has_no_drift \
-         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values ncu_rows; do
+         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values ncu_rows trace_names_reader; do
   run "$t" "t_$t"
 done
 if command -v pandoc >/dev/null 2>&1; then run html_math_warning_fails t_html_math_warning_fails
