@@ -36,7 +36,9 @@ cudaError_t ed_block(const char *a, size_t la, const char *b, size_t lb,
 // Many pairs, one warp each.  Pair k is the strings s[off[2k], off[2k+1])
 // and s[off[2k+1], off[2k+2]); off has 2 pairs + 1 entries (device), s has
 // nchars bytes.  dist[k] is the distance, or -1 where the pair's offsets
-// decrease, pass nchars, or its shorter string exceeds ED_BATCH_MAX.
+// decrease, pass nchars, or its shorter string exceeds ED_BATCH_MAX (its
+// longer, ED_MAX_LEN).  pairs at most 8 (2^31 - 1), else
+// cudaErrorInvalidValue; none, nothing is done.
 cudaError_t ed_batch(const char *s, size_t nchars, const size_t *off,
                      size_t pairs, int *dist);
 #ifdef __cplusplus

@@ -32,9 +32,11 @@ static inline int ed_ref(const char *a, size_t la, const char *b, size_t lb)
 
 // <<Root-to-leaf sum on the CPU, with an explicit stack>>
 // Sum over leaves of the number spelled root to leaf, mod 2^64.  Node 0
-// is the root; a child index outside [1, n) means none.  A malformed
-// tree (a node reached twice, a cycle) gives an unspecified sum: the
-// stack holds at most n entries and the loop visits at most n nodes.
+// is the root; a child index outside [1, n) means none.  Only the tree of
+// node 0 counts: nodes it does not reach (other trees of a forest, a
+// subtree cut off) add nothing.  A malformed tree (a node reached twice,
+// a cycle) gives an unspecified sum: the stack holds at most n entries
+// and the loop visits at most n nodes.
 static inline uint64_t tree_ref(const int *left, const int *right,
                                 const unsigned char *val, size_t n)
 {

@@ -3,13 +3,15 @@
 #include "15-interview/tree.h"
 
 // <<Start every node at its parent>>
+constexpr int TREE_ROOT = -1, TREE_APART = -2;  // the two tops of a chain
 __global__ void tree_init_kernel(const unsigned char *val, int n,
                                  unsigned long long *M,
                                  unsigned long long *S, int *A)
 {
     size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= (size_t)n) return;
-    M[v] = 1; S[v] = val[v]; A[v] = -1;          // the root's, for now
+    M[v] = 1; S[v] = val[v];                     // a top's, for now
+    A[v] = v == 0 ? TREE_ROOT : TREE_APART;
 }
 __global__ void tree_link_kernel(const int *left, const int *right, int n,
                                  unsigned long long *M, int *A)
@@ -37,8 +39,9 @@ __global__ void tree_jump_kernel(int n, const unsigned long long *M,
 }
 
 // <<Add the leaves' numbers>>
+// Leaves whose chain ended at node 0 (A = TREE_ROOT after the rounds).
 __global__ void tree_sum_kernel(const int *left, const int *right, int n,
-                                const unsigned long long *S,
+                                const unsigned long long *S, const int *A,
                                 unsigned long long *sum)
 {
     unsigned long long mine = 0;
@@ -46,7 +49,7 @@ __global__ void tree_sum_kernel(const int *left, const int *right, int n,
          v < (size_t)n; v += (size_t)gridDim.x * blockDim.x) {
         int l = left[v], r = right[v];
         bool leaf = !(l > 0 && l < n) && !(r > 0 && r < n);
-        if (leaf) mine += S[v];
+        if (leaf && A[v] == TREE_ROOT) mine += S[v];
     }
     for (int o = 16; o > 0; o /= 2)
         mine += __shfl_xor_sync(0xffffffffu, mine, o);
@@ -76,6 +79,6 @@ extern "C" cudaError_t tree_path_sum(const int *left, const int *right,
                                         S[r ^ 1], A[r ^ 1]);
     BOOK_TRY(cudaMemsetAsync(sum, 0, sizeof *sum));
     unsigned sgrid = grid < 1024 ? grid : 1024;
-    tree_sum_kernel<<<sgrid, 256>>>(left, right, nn, S[r], sum);
+    tree_sum_kernel<<<sgrid, 256>>>(left, right, nn, S[r], A[r], sum);
     return cudaGetLastError();
 }

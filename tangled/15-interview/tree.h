@@ -1,11 +1,13 @@
 // tree.h -- appendix A: the sum of root-to-leaf numbers on the GPU.
 // left, right (int) and val (digits; any byte works) are device arrays of
 // n nodes; node 0 is the root, a child index outside [1, n) means none.
-// The sum of the leaves' numbers, mod 2^64, goes to *sum (device).  n <
-// 2^31 and every pointer non-null, else cudaErrorInvalidValue.  work:
-// TREE_WORK_BYTES(n) bytes of device memory, 8-byte aligned.  A malformed
-// tree (a node with two parents, a cycle) gives an unspecified sum, never
-// an access out of bounds.
+// The sum of the leaves' numbers, mod 2^64, goes to *sum (device).  Only
+// the tree of node 0 counts: a node that node 0 does not reach (another
+// tree of a forest, a subtree cut off) adds nothing, as in tree_ref.
+// 1 <= n < 2^31, every pointer non-null and work 8-byte aligned, else
+// cudaErrorInvalidValue; work: TREE_WORK_BYTES(n) bytes of device memory.
+// A malformed tree (a node with two parents, a cycle) gives an
+// unspecified sum, never an access out of bounds.
 #ifndef TREE_H
 #define TREE_H
 #include <cuda_runtime_api.h>

@@ -1,7 +1,9 @@
 /* test_method.c -- the method chapter's tests: the five byte histograms
  * against a CPU count (every bin exact) on uniform random bytes, one
  * repeated byte and runs of equal bytes, at the book's ladder of sizes up to
- * 2^28 + 3 and at unaligned tails; bad arguments; the latency chains'
+ * 2^28 + 3 and at unaligned tails; every refusal hist.h and probe.h
+ * promise, on the CPU (before the launcher touches the device) and on the
+ * GPU (a refused call leaves its outputs' poison); the latency chains'
  * results against the same recurrences on the CPU; the empty kernel's
  * checks. */
 #include "testkit.h"
@@ -125,38 +127,83 @@ static void large_input(void **s)
     assert_int_equal(bad, 0);
 }
 
+/* CPU-side: every refusal hist.h and probe.h promise, with pointers no GPU
+ * ever sees: a launcher must refuse before it touches the device. */
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    TK_REQUIRE_GPU();
-    unsigned char *dx = tk_dev_bytes(64);
-    unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
+    const unsigned char *x = (const unsigned char *)(uintptr_t)4096;
+    unsigned *bins = (unsigned *)(uintptr_t)8192;
     for (int f = 0; f < NFN; f++) {
-        assert_int_equal(fns[f](NULL, 10, dbins), cudaErrorInvalidValue);
-        assert_int_equal(fns[f](dx, 10, NULL), cudaErrorInvalidValue);
-        assert_int_equal(fns[f](dx, (size_t)1 << 32, dbins),
+        assert_int_equal(fns[f](NULL, 10, bins), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](NULL, 0, bins), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](x, 10, NULL), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](x, (size_t)1 << 32, bins),
                          cudaErrorInvalidValue);
+        assert_int_equal(fns[f](x, SIZE_MAX, bins), cudaErrorInvalidValue);
     }
-    /* The sixteen-byte loads need 16-byte alignment. */
+    /* The sixteen-byte loads need 16-byte alignment: every other offset. */
     for (int f = 2; f < NFN; f++)
-        assert_int_equal(fns[f](dx + 1, 10, dbins), cudaErrorInvalidValue);
-    /* The scalar ones take any address. */
-    TK_CUDA(hist_global(dx + 1, 10, dbins));
-    TK_CUDA(hist_shared(dx + 3, 10, dbins));
-    TK_CUDA(cudaDeviceSynchronize());
+        for (size_t off = 1; off < 16; off++)
+            assert_int_equal(fns[f](x + off, 10, bins), cudaErrorInvalidValue);
     assert_int_equal(probe_empty(0, 32), cudaErrorInvalidValue);
     assert_int_equal(probe_empty(1, 0), cudaErrorInvalidValue);
     assert_int_equal(probe_empty(1, 1025), cudaErrorInvalidValue);
-    TK_CUDA(probe_empty(1, 1024));
-    long long *dt = tk_dev_bytes(sizeof *dt);
-    unsigned *dout = tk_dev_bytes(32 * sizeof *dout);
-    assert_int_equal(probe_chain(3, 16, 1, dt, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(0, 0), cudaErrorInvalidValue);
+    /* (a bad op is refused after the launcher has cleared the device's
+     * error state: refusals_write_nothing tests it) */
+    long long *dt = (long long *)(uintptr_t)16384;
+    unsigned *dout = (unsigned *)(uintptr_t)32768;
     assert_int_equal(probe_chain(0, 0, 1, dt, dout), cudaErrorInvalidValue);
     assert_int_equal(probe_chain(0, 16, 1, NULL, dout), cudaErrorInvalidValue);
     assert_int_equal(probe_chain(0, 16, 1, dt, NULL), cudaErrorInvalidValue);
+}
+
+/* The same refusals on real buffers write nothing: the bins, the ticks
+ * and the lanes' values keep their poison.  The scalar histograms take any
+ * address, and count right there; the empty kernel takes 1024 threads. */
+static void refusals_write_nothing(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    uint64_t seed = tk_seed(0), st = seed;
+    unsigned char x[64];
+    fill(x, sizeof x, IN_UNIFORM, &st);
+    unsigned char *dx = tk_dev_bytes(sizeof x);
+    tk_upload_bytes(dx, x, sizeof x);
+    unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
+    for (int f = 0; f < NFN; f++) {
+        assert_int_equal(fns[f](NULL, 10, dbins), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](dx, (size_t)1 << 32, dbins),
+                         cudaErrorInvalidValue);
+    }
+    for (int f = 2; f < NFN; f++)
+        for (size_t off = 1; off < 16; off++)
+            assert_int_equal(fns[f](dx + off, 10, dbins),
+                             cudaErrorInvalidValue);
     TK_CUDA(cudaDeviceSynchronize());
-    tk_free(dx);
+    unsigned got[HIST_BINS];
+    tk_download_bytes(got, dbins, sizeof got);
+    for (int b = 0; b < HIST_BINS; b++) assert_int_equal(got[b], ~0u);
     tk_free(dbins);
+    uint64_t ref[HIST_BINS];
+    hist_ref(x + 1, 10, ref);
+    assert_int_equal(compare(0, dx + 1, 10, ref, "offset 1", seed), 0);
+    hist_ref(x + 3, 50, ref);
+    assert_int_equal(compare(1, dx + 3, 50, ref, "offset 3", seed), 0);
+    TK_CUDA(probe_empty(1, 1024));
+    TK_CUDA(cudaDeviceSynchronize());
+    long long *dt = tk_dev_bytes(sizeof *dt), ticks = 0;
+    unsigned *dout = tk_dev_bytes(32 * sizeof *dout), lanes[32];
+    assert_int_equal(probe_chain(3, 16, 1, dt, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(-1, 16, 1, dt, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 0, 1, dt, dout), cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&ticks, dt, sizeof ticks);
+    tk_download_bytes(lanes, dout, sizeof lanes);
+    assert_true(ticks == -1);
+    for (int l = 0; l < 32; l++) assert_int_equal(lanes[l], ~0u);
+    tk_free(dx);
     tk_free(dt);
     tk_free(dout);
 }
@@ -206,6 +253,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(refusals_write_nothing),
         cmocka_unit_test(global_atomics),
         cmocka_unit_test(shared_private),
         cmocka_unit_test(shared_vec),

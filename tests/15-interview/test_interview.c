@@ -3,20 +3,27 @@
  * over 2 and 26 letters, lengths 1 to 5000 with the tile's 64 and 128 and
  * one either side, pairs of 10^5 characters with a known distance, the
  * tiled version also on 1 x 10^5, 10^5 x 1 and a random 10^5 x 10^4 pair
- * against the CPU, batches with malformed offsets); the root-to-leaf sum
- * by pointer jumping against the CPU on a single node, paths of 10^6, a
- * complete tree, random trees of up to 10^6 nodes (any earlier node a
- * parent) and one of 10^7 (a parent among the 64 nodes before: depth about
- * 3 x 10^5, and a CPU walk that stays in cache), and a path whose number
- * wraps mod 2^64.  The CPU work is kept to a few seconds: the one-kernel-
- * a-diagonal version (a launch a diagonal) runs every pair with the fixed
- * seed and only the short ones with the fresh seed, and the CPU runs the
- * DP on every seventh pair of the batch of 10^5 (the others are checked
- * against the bounds of a distance). */
+ * against the CPU, batches with malformed offsets, and each malformed pair
+ * alone); the root-to-leaf sum by pointer jumping against the CPU on a
+ * single node, paths of 10^6, a complete tree, random trees of up to 10^6
+ * nodes (any earlier node a parent) and one of 10^7 (a parent among the 64
+ * nodes before: depth about 3 x 10^5, and a CPU walk that stays in cache),
+ * a path whose number wraps mod 2^64, and trees with nodes that node 0
+ * does not reach (forests known by hand; random trees with cut-off
+ * subtrees, renamed, against a sum by index order that shares no code
+ * with the reference), malformed trees that must stay in bounds.  Every
+ * refusal the two headers promise, on the CPU where the launcher refuses
+ * before it touches the device, and on the GPU, where a refused call must
+ * leave its output's poison.  The CPU work is kept to a few seconds: the
+ * one-kernel-a-diagonal version (a launch a diagonal) runs every pair with
+ * the fixed seed and only the short ones with the fresh seed, and the CPU
+ * runs the DP on every seventh pair of the batch of 10^5 (the others are
+ * checked against the bounds of a distance). */
 #include "testkit.h"
 #include "15-interview/editdist.h"
 #include "15-interview/tree.h"
 #include "15-interview/interview_ref.h"
+#include "tree_cases.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -266,17 +273,64 @@ static void ed_batches(void **s)
     }
 }
 
+/* CPU-side: the refusals that come before a launcher touches the device
+ * (editdist.h), with pointers no GPU ever sees. */
+static void ed_refused_on_the_cpu(void **s)
+{
+    (void)s;
+    const char *p = (const char *)(uintptr_t)4096;
+    int *dist = (int *)(uintptr_t)8192, *w = (int *)(uintptr_t)16384;
+    const size_t *off = (const size_t *)(uintptr_t)32768;
+    cudaError_t (*const with_work[2])(const char *, size_t, const char *,
+                                      size_t, int *, int *) = {ed_diagonals,
+                                                               ed_tiled};
+    for (int k = 0; k < 2; k++) {
+        cudaError_t (*f)(const char *, size_t, const char *, size_t, int *,
+                         int *) = with_work[k];
+        assert_int_equal(f(p, 1, p, 1, w, NULL), cudaErrorInvalidValue);
+        assert_int_equal(f(NULL, 1, p, 1, w, dist), cudaErrorInvalidValue);
+        assert_int_equal(f(p, 1, NULL, 1, w, dist), cudaErrorInvalidValue);
+        assert_int_equal(f(p, ED_MAX_LEN + 1, p, 1, w, dist),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(p, 1, p, ED_MAX_LEN + 1, w, dist),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(p, SIZE_MAX, p, SIZE_MAX, w, dist),
+                         cudaErrorInvalidValue);
+    }
+    assert_int_equal(ed_block(p, 1, p, 1, NULL), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(NULL, 1, p, 1, dist), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(p, 1, NULL, 1, dist), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(p, ED_MAX_LEN + 1, p, 1, dist),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_block(p, 1, p, ED_MAX_LEN + 1, dist),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(p, 10, NULL, 1, dist), cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(p, 10, off, 1, NULL), cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(NULL, 10, off, 1, dist), cudaErrorInvalidValue);
+    /* No pairs: nothing to do, before anything touches the device. */
+    assert_int_equal(ed_batch(p, 10, off, 0, dist), cudaSuccess);
+    assert_int_equal(ed_batch(NULL, 0, off, 0, dist), cudaSuccess);
+}
+
+/* Every refusal of editdist.h on real buffers, those that come after the
+ * launcher has cleared the device's error state included (no work; a
+ * shorter string over ED_BLOCK_MAX; more pairs than a grid of blocks
+ * holds), and none of them writes the distance: it keeps its poison. */
 static void ed_bad_arguments(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
     char *d = tk_dev_bytes(8000);
     int *dd = tk_dev_bytes(sizeof(int)), *w = tk_dev_bytes(64);
+    size_t *doff = tk_dev_bytes(3 * sizeof(size_t));
+    const size_t too_many = (size_t)8 * 0x7fffffff + 1;   /* 2^31 blocks */
     assert_int_equal(ed_diagonals(d, 1, d, 1, w, NULL), cudaErrorInvalidValue);
     assert_int_equal(ed_diagonals(d, 1, d, 1, NULL, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_diagonals(NULL, 1, d, 1, w, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_diagonals(d, 1, NULL, 1, w, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_diagonals(d, ED_MAX_LEN + 1, d, 1, w, dd),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_diagonals(d, 1, d, ED_MAX_LEN + 1, w, dd),
                      cudaErrorInvalidValue);
     assert_int_equal(ed_tiled(d, 1, d, 1, w, NULL), cudaErrorInvalidValue);
     assert_int_equal(ed_tiled(d, 1, d, 1, NULL, dd), cudaErrorInvalidValue);
@@ -286,12 +340,23 @@ static void ed_bad_arguments(void **s)
                      cudaErrorInvalidValue);
     assert_int_equal(ed_tiled(d, ED_MAX_LEN + 1, d, 1, w, dd),
                      cudaErrorInvalidValue);
+    /* ed_block: the shorter string over ED_BLOCK_MAX, either one */
     assert_int_equal(ed_block(d, 4001, d, 4001, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(NULL, 1, d, 1, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(d, 10, NULL, 1, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(NULL, 10, (size_t *)w, 1, dd),
+    assert_int_equal(ed_block(d, ED_BLOCK_MAX + 1, d, 7000, dd),
                      cudaErrorInvalidValue);
-    TK_CUDA(ed_batch(d, 10, (size_t *)w, 0, dd));   /* no pairs: nothing */
+    assert_int_equal(ed_block(d, 7000, d, ED_BLOCK_MAX + 1, dd),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_block(NULL, 1, d, 1, dd), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(d, 1, NULL, 1, dd), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(d, 1, d, 1, NULL), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(d, ED_MAX_LEN + 1, d, 1, dd),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(d, 10, NULL, 1, dd), cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(NULL, 10, doff, 1, dd), cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(d, 10, doff, 1, NULL), cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(d, 10, doff, too_many, dd),
+                     cudaErrorInvalidValue);
+    TK_CUDA(ed_batch(d, 10, doff, 0, dd));   /* no pairs: nothing */
     int got = 0;                         /* nothing written: still poison */
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, dd, sizeof got);
@@ -299,6 +364,79 @@ static void ed_bad_arguments(void **s)
     tk_free(d);
     tk_free(dd);
     tk_free(w);
+    tk_free(doff);
+}
+
+/* One pair in a batch of one: its three offsets, nchars, the device
+ * characters s (NULL allowed where nchars is 0); the distance written,
+ * into a result poisoned with 0x5a5a5a5a (not -1, so that an unwritten
+ * result cannot pass for a rejected pair). */
+static int batch_of_one(const char *s, size_t nchars, size_t a0, size_t b0,
+                        size_t e)
+{
+    size_t off[3] = {a0, b0, e};
+    size_t *doff = tk_dev_bytes(sizeof off);
+    int *dd = tk_dev_bytes(sizeof(int)), got;
+    TK_CUDA(cudaMemset(dd, 0x5a, sizeof(int)));
+    tk_upload_bytes(doff, off, sizeof off);
+    TK_CUDA(ed_batch(s, nchars, doff, 1, dd));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&got, dd, sizeof got);
+    tk_free(doff);
+    tk_free(dd);
+    return got;
+}
+
+/* Each way a pair can be malformed, alone in its batch, and the accepted
+ * pairs at the edges: a shorter string of exactly ED_BATCH_MAX either way
+ * round, empty strings, and a batch of empty strings with no characters
+ * at all (s NULL, nchars 0). */
+static void ed_batch_malformed_pairs(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    uint64_t seed = tk_seed(0), st = seed;
+    const size_t nchars = 600;
+    char *chars = tk_malloc(nchars);
+    rand_string(chars, nchars, 3, &st);
+    char *ds = tk_dev_bytes(nchars);
+    tk_upload_bytes(ds, chars, nchars);
+    assert_int_equal(batch_of_one(ds, nchars, 0, 10, 25),
+                     ed_ref(chars, 10, chars + 10, 15));
+    assert_int_equal(batch_of_one(ds, nchars, 20, 10, 30), -1);   /* a0 > b0 */
+    assert_int_equal(batch_of_one(ds, nchars, 5, 30, 20), -1);    /* b0 > e */
+    assert_int_equal(batch_of_one(ds, nchars, 590, 595, 601), -1);  /* e past */
+    assert_int_equal(batch_of_one(ds, nchars, 601, 601, 601), -1);
+    assert_int_equal(batch_of_one(ds, nchars, 0, 257, 600), -1);  /* 257, 343 */
+    assert_int_equal(batch_of_one(ds, nchars, 0, 343, 600), -1);  /* 343, 257 */
+    assert_int_equal(batch_of_one(ds, nchars, 0, 256, 600),
+                     ed_ref(chars, 256, chars + 256, 344));
+    assert_int_equal(batch_of_one(ds, nchars, 0, 344, 600),
+                     ed_ref(chars, 344, chars + 344, 256));
+    assert_int_equal(batch_of_one(ds, nchars, 7, 7, 7), 0);
+    assert_int_equal(batch_of_one(ds, nchars, 3, 3, 50), 47);
+    assert_int_equal(batch_of_one(ds, nchars, 600, 600, 600), 0);
+    assert_int_equal(batch_of_one(NULL, 0, 0, 0, 0), 0);
+    assert_int_equal(batch_of_one(NULL, 0, 0, 0, 1), -1);        /* e past */
+    tk_free(ds);
+    free(chars);
+}
+
+/* A pair whose longer string exceeds ED_MAX_LEN gets -1 too: 1 character
+ * against 2^30, in a buffer that really has them (the kernel must not read
+ * them). */
+static void ed_batch_longer_than_max(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("a string of 2^30 characters");
+    const size_t nchars = ED_MAX_LEN + 2;
+    TK_REQUIRE_DEVICE_BYTES(nchars + ((size_t)1 << 26));
+    char *ds = tk_dev_bytes(nchars);
+    assert_int_equal(batch_of_one(ds, nchars, 0, 1, nchars), -1);
+    assert_int_equal(batch_of_one(ds, nchars, 0, nchars - 1, nchars), -1);
+    assert_int_equal(batch_of_one(ds, nchars, 1, 2, 4), 1);  /* 0xff, 0xff */
+    tk_free(ds);
 }
 
 /* The CPU reference on answers known by hand, and on the full-table DP
@@ -459,14 +597,143 @@ static void tree_known_sums(void **s)
     assert_true(tree_gpu(l3, r3, v3, 3) == 25);
 }
 
-static void tree_bad_arguments(void **s)
+/* ---- nodes that the root does not reach -------------------------------- */
+
+/* A tree of make_tree's (children after parents), `cuts` links cut, then
+ * renamed: the CPU reference (and, with gpu, the pointer jumping) against
+ * the sum by index order of tree_cases.h.  bytes: any byte as a value. */
+static void check_detached(int gpu, int shape, size_t n, size_t cuts,
+                           int bytes, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    int *left = tk_malloc(n * sizeof(int)), *right = tk_malloc(n * sizeof(int));
+    unsigned char *val = tk_malloc(n);
+    make_tree(shape, n, left, right, val, &st);
+    if (bytes)
+        for (size_t i = 0; i < n; i++) val[i] = (unsigned char)tk_next(&st);
+    tc_detach(left, right, n, cuts, &st);
+    uint64_t want = tc_sum_by_index(left, right, val, n);
+    tc_relabel(left, right, val, n, &st);
+    uint64_t ref = tree_ref(left, right, val, n);
+    uint64_t got = gpu ? tree_gpu(left, right, val, n) : ref;
+    if (ref != want || got != want)
+        print_error("%s tree of %zu nodes, %zu cuts, %s: reference %llu, "
+                    "GPU %llu, expected %llu (seed %llu)\n", tname[shape], n,
+                    cuts, bytes ? "bytes" : "digits", (unsigned long long)ref,
+                    (unsigned long long)got, (unsigned long long)want,
+                    (unsigned long long)seed);
+    assert_true(ref == want);
+    assert_true(got == want);
+    free(left); free(right); free(val);
+}
+
+/* The cases of nodes that node 0 does not reach, at every size. */
+static void detached_cases(int gpu)
+{
+    const size_t big = tk_small() ? 5000 : gpu ? 1000000 : 100000;
+    for (int round = 0; round < 2; round++)
+        for (int bytes = 0; bytes < 2; bytes++) {
+            const size_t rs[] = {2, 3, 33, 257, 1000, 100000, big};
+            for (size_t k = 0; k < sizeof rs / sizeof *rs; k++) {
+                if (rs[k] > big) continue;
+                check_detached(gpu, T_RANDOM, rs[k], rs[k] / 10 + 1, bytes,
+                               round);
+                check_detached(gpu, T_RANDOM, rs[k], rs[k], bytes, round);
+            }
+            /* deep cut-off paths: a path cut once or a few times, a deep
+             * random tree cut a thousand times, a complete tree */
+            check_detached(gpu, T_PATH_LEFT, big, 1, bytes, round);
+            check_detached(gpu, T_PATH_ZIGZAG, big, 3, bytes, round);
+            check_detached(gpu, T_RANDOM_NEAR, big, 1000, bytes, round);
+            check_detached(gpu, T_COMPLETE, tk_small() ? 4095 : 65535, 100,
+                           bytes, round);
+        }
+}
+
+/* CPU-side: the reference sums only what node 0 reaches: the forests of
+ * tree_cases.h, and random trees with cut-off subtrees, renamed, against
+ * the sum by index order. */
+static void ref_unreachable_nodes(void **s)
+{
+    (void)s;
+    for (int k = 0; k < TC_FORESTS; k++) {
+        int l[8], r[8];
+        unsigned char v[8];
+        uint64_t want;
+        size_t n = tc_forest(k, l, r, v, &want);
+        assert_true(tc_sum_by_index(l, r, v, n) == want);
+        assert_true(tree_ref(l, r, v, n) == want);
+    }
+    detached_cases(0);
+}
+
+/* The GPU sums only what node 0 reaches: the same cases. */
+static void tree_unreachable_nodes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    int *d = tk_dev_bytes(64);
-    unsigned long long *sum = tk_dev_bytes(8);
-    void *w = tk_dev_bytes(TREE_WORK_BYTES(4) + 8);
-    unsigned char *v = (unsigned char *)d;
+    for (int k = 0; k < TC_FORESTS; k++) {
+        int l[8], r[8];
+        unsigned char v[8];
+        uint64_t want;
+        size_t n = tc_forest(k, l, r, v, &want);
+        uint64_t got = tree_gpu(l, r, v, n);
+        if (got != want)
+            print_error("forest %d of %zu nodes: %llu, expected %llu\n", k, n,
+                        (unsigned long long)got, (unsigned long long)want);
+        assert_true(got == want);
+    }
+    detached_cases(1);
+}
+
+/* A malformed tree (a node with two parents, a cycle, a node its own
+ * child) gives an unspecified sum, but the call succeeds and stays in
+ * bounds (make sanitize's memcheck sees any access outside); the
+ * reference ends.  Small cases by hand, then random trees with random
+ * extra links. */
+static void tree_malformed_stays_in_bounds(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    int l1[4] = {1, 2, 3, 1}, r1[4] = {-1, -1, -1, -1};   /* 1 -> 2 -> 3 -> 1 */
+    int l2[3] = {1, 1, -1}, r2[3] = {2, -1, -1};          /* 1 its own child */
+    int l3[4] = {1, 3, -1, -1}, r3[4] = {2, -1, 3, -1};   /* 3: two parents */
+    int l4[3] = {-1, 2, 1}, r4[3] = {-1, -1, -1};         /* a cycle apart */
+    unsigned char v[4] = {1, 2, 3, 4};
+    (void)tree_ref(l1, r1, v, 4);
+    (void)tree_gpu(l1, r1, v, 4);
+    (void)tree_ref(l2, r2, v, 3);
+    (void)tree_gpu(l2, r2, v, 3);
+    (void)tree_ref(l3, r3, v, 4);
+    (void)tree_gpu(l3, r3, v, 4);
+    (void)tree_ref(l4, r4, v, 3);
+    (void)tree_gpu(l4, r4, v, 3);
+    const size_t ns[] = {2, 33, 1000, tk_small() ? 5000 : 100000};
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+        size_t n = ns[k];
+        uint64_t st = tk_seed(1);
+        int *left = tk_malloc(n * sizeof(int)), *right = tk_malloc(n * sizeof(int));
+        unsigned char *val = tk_malloc(n);
+        make_tree(T_RANDOM, n, left, right, val, &st);
+        for (size_t x = 0; x < n / 4 + 1; x++) {   /* random extra links */
+            size_t p = tk_next(&st) % n;
+            *(tk_next(&st) % 2 ? &left[p] : &right[p]) =
+                (int)(tk_next(&st) % n);
+        }
+        (void)tree_ref(left, right, val, n);
+        (void)tree_gpu(left, right, val, n);       /* succeeds: TK_CUDA */
+        free(left); free(right); free(val);
+    }
+}
+
+/* CPU-side: every refusal of tree.h, with pointers no GPU ever sees. */
+static void tree_bad_arguments(void **s)
+{
+    (void)s;
+    int *d = (int *)(uintptr_t)4096;
+    unsigned char *v = (unsigned char *)(uintptr_t)8192;
+    char *w = (char *)(uintptr_t)16384;
+    unsigned long long *sum = (unsigned long long *)(uintptr_t)32768;
     assert_int_equal(tree_path_sum(NULL, d, v, 4, w, sum), cudaErrorInvalidValue);
     assert_int_equal(tree_path_sum(d, NULL, v, 4, w, sum), cudaErrorInvalidValue);
     assert_int_equal(tree_path_sum(d, d, NULL, 4, w, sum), cudaErrorInvalidValue);
@@ -475,8 +742,35 @@ static void tree_bad_arguments(void **s)
     assert_int_equal(tree_path_sum(d, d, v, 0, w, sum), cudaErrorInvalidValue);
     assert_int_equal(tree_path_sum(d, d, v, (size_t)1 << 31, w, sum),
                      cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, 4, (char *)w + 4, sum),
+    assert_int_equal(tree_path_sum(d, d, v, SIZE_MAX, w, sum),
                      cudaErrorInvalidValue);
+    for (int o = 1; o < 8; o++)               /* work not 8-byte aligned */
+        assert_int_equal(tree_path_sum(d, d, v, 4, w + o, sum),
+                         cudaErrorInvalidValue);
+}
+
+/* The same refusals on real buffers write nothing: the sum keeps its
+ * poison. */
+static void tree_refusals_write_nothing(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    int *d = tk_dev_bytes(64);
+    unsigned long long *sum = tk_dev_bytes(8), got = 0;
+    char *w = tk_dev_bytes(TREE_WORK_BYTES(4) + 8);
+    unsigned char *v = (unsigned char *)d;
+    assert_int_equal(tree_path_sum(NULL, d, v, 4, w, sum), cudaErrorInvalidValue);
+    assert_int_equal(tree_path_sum(d, NULL, v, 4, w, sum), cudaErrorInvalidValue);
+    assert_int_equal(tree_path_sum(d, d, NULL, 4, w, sum), cudaErrorInvalidValue);
+    assert_int_equal(tree_path_sum(d, d, v, 4, NULL, sum), cudaErrorInvalidValue);
+    assert_int_equal(tree_path_sum(d, d, v, 0, w, sum), cudaErrorInvalidValue);
+    assert_int_equal(tree_path_sum(d, d, v, (size_t)1 << 31, w, sum),
+                     cudaErrorInvalidValue);
+    assert_int_equal(tree_path_sum(d, d, v, 4, w + 4, sum),
+                     cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&got, sum, sizeof got);
+    assert_true(got == ~0ull);
     tk_free(d); tk_free(sum); tk_free(w);
 }
 
@@ -484,14 +778,21 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ref_known_answers),
+        cmocka_unit_test(ref_unreachable_nodes),
+        cmocka_unit_test(ed_refused_on_the_cpu),
+        cmocka_unit_test(tree_bad_arguments),
         cmocka_unit_test(ed_bad_arguments),
         cmocka_unit_test(ed_edge_cases),
         cmocka_unit_test(ed_random),
         cmocka_unit_test(ed_long_known),
         cmocka_unit_test(ed_batches),
-        cmocka_unit_test(tree_bad_arguments),
+        cmocka_unit_test(ed_batch_malformed_pairs),
+        cmocka_unit_test(ed_batch_longer_than_max),
+        cmocka_unit_test(tree_refusals_write_nothing),
         cmocka_unit_test(tree_known_sums),
         cmocka_unit_test(tree_shapes),
+        cmocka_unit_test(tree_unreachable_nodes),
+        cmocka_unit_test(tree_malformed_stays_in_bounds),
     };
     return tk_run_tests("15-interview", tests);
 }

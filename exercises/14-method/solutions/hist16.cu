@@ -1,9 +1,9 @@
 // Solution to exercise 2 of the method chapter: 65536 bins.  The method
 // says to measure the simplest version first: global atomics, which with
 // 65536 addresses contend far less than with 256 (a private copy would
-// need 256 KB, more than a block's shared memory; a block could hold a
-// slice of the bins and read the input once a slice, the next thing to
-// measure).
+// need 256 KiB, more than the 227 KiB of shared memory one block may have
+// on the H200; a block could hold a slice of the bins and read the input
+// once a slice, the next thing to measure).
 #include "common/book.h"
 #include "14-method/hist.h"
 #include "14-method/exercises.h"
