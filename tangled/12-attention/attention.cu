@@ -29,7 +29,8 @@ static int attn_sizes(attn_dims a, size_t *nq, size_t *nk, size_t *ns)
            mul_ok(rows, a.D, nq) && mul_ok(*nq, 4, &t) &&
            mul_ok(bh, a.Sk, &t) && mul_ok(t, a.D, nk) &&
            mul_ok(*nk, 4, &t) && mul_ok(rows, a.Sk, ns) &&
-           mul_ok(*ns, 8, &t);
+           mul_ok(*ns, 8, &t) && mul_ok(a.Sk, a.D, &t) &&
+           mul_ok(t, 4, &t);           // one head's K^T, even with B H = 0
 }
 // The checks every launcher makes.
 static cudaError_t attn_check(const float *q, const float *k,
@@ -49,9 +50,11 @@ extern "C" size_t attention_work_bytes(attn_dims a)
 {
     size_t nq, nk, ns;
     if (!attn_sizes(a, &nq, &nk, &ns)) return 0;
+    // Each of nq and Sk D is below 2^62 and ns below 2^61: no wrap here.
     size_t w = attn_round(nq) + attn_round(a.Sk * a.D);
-    if (attn_round(ns) > (SIZE_MAX / 4 - w) / 2) return 0;
-    return (w + 2 * attn_round(ns)) * 4;
+    size_t sp = 2 * attn_round(ns);                      // S and P
+    if (w > SIZE_MAX / 4 || sp > SIZE_MAX / 4 - w) return 0;
+    return (w + sp) * 4;
 }
 
 // <<Scale a matrix and mask the scores>>
@@ -79,7 +82,8 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
     size_t nq, nk, ns, bh = a.B * a.H;
     BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
     if (nq == 0) return cudaSuccess;
-    if (!work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX)
+    if (!work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
+        attention_work_bytes(a) == 0)
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float));
@@ -110,6 +114,19 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
     do {                                                                \
         if ((call) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;   \
     } while (0)
+
+// <<Make one stream wait for another>>
+// What is enqueued on `to` from now on waits for what was enqueued on
+// `from` so far.
+static cudaError_t attn_stream_wait(cudaStream_t to, cudaStream_t from)
+{
+    cudaEvent_t e;
+    BOOK_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    cudaError_t r = cudaEventRecord(e, from);
+    if (r == cudaSuccess) r = cudaStreamWaitEvent(to, e, 0);
+    cudaError_t d = cudaEventDestroy(e);
+    return r != cudaSuccess ? r : d;
+}
 extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
     const float *k, const float *v, float *o, attn_dims a, void *work)
 {
@@ -117,10 +134,12 @@ extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
     BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
     if (nq == 0) return cudaSuccess;
     if (!hd || !work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
-        bh > INT_MAX)
+        bh > INT_MAX || attention_work_bytes(a) == 0)
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float));
+    cudaStream_t st;                  // the handle's: all of it goes there
+    ATTN_CUBLAS(cublasGetStream(hd, &st));
+    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), st);
     float *s = (float *)work, *p = s + attn_round(ns);
     int sq = (int)a.Sq, sk = (int)a.Sk, d = (int)a.D, n = (int)bh;
     const float scale = 1.0f / sqrtf((float)a.D), one = 1.0f, zero = 0.0f;
@@ -129,10 +148,13 @@ extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
         d, &scale, k, d, (long long)sk * d, q, d, (long long)sq * d, &zero, s,
         sk, (long long)sq * sk, n));
     if (a.causal) {
-        attn_mask_kernel<<<kAttnGrid, kAttnBlock>>>(s, ns, a);
+        attn_mask_kernel<<<kAttnGrid, kAttnBlock, 0, st>>>(s, ns, a);
         BOOK_TRY(cudaGetLastError());
     }
-    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));
+    // <<Chapter 7's softmax on the default stream, fenced against st>>
+    if (st) BOOK_TRY(attn_stream_wait(0, st));          // after the scores
+    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));   // default stream
+    if (st) BOOK_TRY(attn_stream_wait(st, 0));          // before P V
     // <<O = P V, as column-major O^T = V^T P^T>>
     ATTN_CUBLAS(cublasSgemmStridedBatched(hd, CUBLAS_OP_N, CUBLAS_OP_N, d, sq,
         sk, &one, v, d, (long long)sk * d, p, sk, (long long)sq * sk, &zero, o,

@@ -6,7 +6,8 @@
 // row of zeros.  o must not overlap q, k or v.  Every launcher returns
 // cudaErrorInvalidValue, without launching, for null pointers, overlap,
 // sizes whose products overflow, or what its line below excludes; it
-// returns the status of its last launch otherwise.
+// returns the status of its last launch otherwise.  All but
+// attention_cublas launch on the default stream.
 #ifndef ATTENTION_H
 #define ATTENTION_H
 #include <cuda_runtime_api.h>
@@ -16,18 +17,25 @@
 extern "C" {
 #endif
 typedef struct { size_t B, H, Sq, Sk, D; int causal; } attn_dims;
-// Bytes of device workspace the unfused forms need (256-byte aligned).
+// Bytes of device workspace the unfused forms need (256-byte aligned);
+// 0 where they, or the sizes' products, overflow a size_t.
 size_t attention_work_bytes(attn_dims a);
 // Three kernels: chapter 4's matmul, chapter 7's row softmax; any D >= 1;
-// Sq, Sk and D below 2^31.
+// Sq, Sk and D below 2^31; work: attention_work_bytes(a) bytes, refused
+// where that is 0.
 cudaError_t attention_three_kernel(const float *q, const float *k,
                                    const float *v, float *o, attn_dims a,
                                    void *work);
 // The same pipeline with cuBLAS strided-batched SGEMM (B*H below 2^31).
+// It keeps the order of h's stream (cublasGetStream): it starts after
+// the work enqueued there before the call, and work enqueued there after
+// it sees o.  Chapter 7's softmax runs on the default stream in between,
+// fenced by events; a stream that is not the default stream needs them.
 cudaError_t attention_cublas(cublasHandle_t h, const float *q,
                              const float *k, const float *v, float *o,
                              attn_dims a, void *work);
-// Fused: a warp per query row; D = 32, 64 or 128.
+// Fused: a warp per query row; D = 32, 64 or 128; B*H*Sq at most
+// 8 (2^31 - 1) rows (2^31 - 1 blocks of 8).
 cudaError_t attention_warp(const float *q, const float *k, const float *v,
                            float *o, attn_dims a);
 // Fused and tiled; D = 32, 64 or 128, pointers 16-byte aligned, B*H

@@ -1,9 +1,10 @@
 /* render.h -- renderer: renderers of semi-transparent circles, blended
  * in input order.  circles and image are device pointers, 16-byte
- * aligned; the image is width x height rgba pixels, row by row from the
- * top; 1 <= width, height <= RENDER_MAX_SIDE; n <= RENDER_MAX_CIRCLES
- * (circles may be NULL when n is 0).  Bad arguments: cudaErrorInvalidValue,
- * nothing launched. */
+ * aligned, that do not overlap; the image is width x height rgba pixels,
+ * row by row from the top; 1 <= width, height <= RENDER_MAX_SIDE;
+ * n <= RENDER_MAX_CIRCLES (circles may be NULL when n is 0); mode is
+ * RENDER_FLAT or RENDER_SNOW.  Bad arguments: cudaErrorInvalidValue,
+ * nothing launched.  All launch on the default stream. */
 #ifndef RENDER_H
 #define RENDER_H
 #include <cuda_runtime_api.h>

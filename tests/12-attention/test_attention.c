@@ -3,8 +3,10 @@
  * that reference on edge shapes (S = 1, tile sizes and one either side,
  * 4097, Sq != Sk with fully masked rows, Sk = 0), large scores, causal and
  * not, D = 32, 64, 128 (and 48 for the unfused forms), the launchers'
- * refusals, the tiled launcher's choice of shape (on the CPU), and the
- * update that forgets to rescale o (wrong on purpose). */
+ * refusals (on the CPU, every one the header names), the tiled launcher's
+ * choice of shape (on the CPU), its largest grid, the cuBLAS form on a
+ * handle's non-blocking stream, and the update that forgets to rescale o
+ * (wrong on purpose). */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "12-attention/mdo.h"
@@ -400,6 +402,316 @@ static void no_rescale_is_wrong(void **st)
     free(q); free(k); free(v); free(got); free(ref);
 }
 
+/* ---- refusals before any launch, on the CPU --------------------------- */
+/* The header's refusals all happen before a launcher touches a pointer
+ * or the GPU, so these tests give it addresses that are never
+ * dereferenced, 2^44 bytes apart (room for the largest sizes below, which
+ * no GPU could hold), and a handle and workspace that are never used.  A
+ * launcher that failed to refuse would go on to launch: without a GPU
+ * that returns another error; with one, the launch faults, so these tests
+ * come last. */
+static float *fake(int i)
+{
+    return (float *)(uintptr_t)((uint64_t)(i + 1) << 44);
+}
+#define FAKE_HANDLE ((cublasHandle_t)(uintptr_t)4096)
+#define FAKE_WORK ((void *)fake(8))
+static const size_t kMaxTiles = 65535, kIntMax = 2147483647u;
+static void expect_refused(int which, const float *q, const float *k,
+                           const float *v, float *o, attn_dims a,
+                           const char *what)
+{
+    cudaError_t e = launch(which, FAKE_HANDLE, q, k, v, o, a, FAKE_WORK);
+    if (e != cudaErrorInvalidValue)
+        print_error("%s: %s B%zu H%zu Sq%zu Sk%zu D%zu returned %d, not "
+                    "cudaErrorInvalidValue\n", lname[which], what, a.B, a.H,
+                    a.Sq, a.Sk, a.D, (int)e);
+    assert_int_equal(e, cudaErrorInvalidValue);
+}
+/* Null pointers, an output that overlaps an input (at its start, inside
+ * it, or ending in its first float), D = 0, and for the fused forms a D
+ * other than 32, 64, 128 and a pointer off 16 bytes for the tiled ones;
+ * a missing workspace or handle for the unfused forms. */
+static void refusals_pointers(void **st)
+{
+    (void)st;
+    const attn_dims a = {1, 1, 64, 64, 64, 0};
+    const size_t nq = 64 * 64;
+    float *q = fake(0), *k = fake(1), *v = fake(2), *o = fake(3);
+    for (int w = 0; w < NLAUNCH; w++) {
+        expect_refused(w, NULL, k, v, o, a, "q null");
+        expect_refused(w, q, NULL, v, o, a, "k null");
+        expect_refused(w, q, k, NULL, o, a, "v null");
+        expect_refused(w, q, k, v, NULL, a, "o null");
+        expect_refused(w, q, k, v, q, a, "o is q");
+        expect_refused(w, q, k, v, k + 4, a, "o inside k");
+        expect_refused(w, q, k, v, v - (nq - 4), a, "o ends in v");
+        expect_refused(w, q, k, v, q + nq - 4, a, "o starts in q");
+        attn_dims z = a;
+        z.D = 0;
+        expect_refused(w, q, k, v, o, z, "D = 0");
+    }
+    static const size_t bad_d[] = {1, 16, 48, 96, 127, 129, 256};
+    for (size_t i = 0; i < sizeof bad_d / sizeof *bad_d; i++) {
+        attn_dims z = a;
+        z.D = bad_d[i];
+        for (int w = WARP; w < NLAUNCH; w++)
+            expect_refused(w, q, k, v, o, z, "D not 32, 64, 128");
+        assert_int_equal(attention_warp_no_rescale(q, k, v, o, z),
+                         cudaErrorInvalidValue);
+    }
+    for (size_t off = 4; off < 16; off += 4)
+        for (int w = TILED; w < NLAUNCH; w++) {
+#define SHIFT(p) ((float *)((char *)(p) + off))
+            expect_refused(w, SHIFT(q), k, v, o, a, "q misaligned");
+            expect_refused(w, q, SHIFT(k), v, o, a, "k misaligned");
+            expect_refused(w, q, k, SHIFT(v), o, a, "v misaligned");
+            expect_refused(w, q, k, v, SHIFT(o), a, "o misaligned");
+#undef SHIFT
+        }
+    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_cublas(FAKE_HANDLE, q, k, v, o, a, NULL),
+                     cudaErrorInvalidValue);
+}
+/* Sizes whose byte counts overflow a size_t, one product at a time: every
+ * launcher refuses them and attention_work_bytes is 0. */
+static void refusals_overflow(void **st)
+{
+    (void)st;
+    const size_t t31 = (size_t)1 << 31, t32 = (size_t)1 << 32,
+                 t33 = (size_t)1 << 33;
+    attn_dims c[13];
+    size_t n = 0;
+    c[n++] = (attn_dims){SIZE_MAX / 2, 3, 1, 1, 1, 0};     /* B H */
+    c[n++] = (attn_dims){t32, 1, t32, 1, 1, 0};            /* B H Sq */
+    c[n++] = (attn_dims){1, 1, t33, 1, t31, 0};            /* ... D */
+    c[n++] = (attn_dims){1, 1, t31, 1, t31, 0};            /* q bytes */
+    c[n++] = (attn_dims){t32, 1, 1, t32, 1, 0};            /* B H Sk */
+    c[n++] = (attn_dims){1, 1, 1, t33, t31, 0};            /* ... D */
+    c[n++] = (attn_dims){1, 1, 1, t31, t31, 0};            /* k bytes */
+    c[n++] = (attn_dims){1, 1, t32, t32, 1, 1};            /* Sq Sk */
+    c[n++] = (attn_dims){1, 1, t31, t31, 1, 0};            /* score bytes */
+    /* No head at all, but one head's K (Sk D) would overflow. */
+    c[n++] = (attn_dims){0, 1, 1, t32 + 1, t32 + 1, 0};
+    c[n++] = (attn_dims){1, 0, 7, t32 + 1, t32 + 1, 1};
+    c[n++] = (attn_dims){1, 1, 0, t32 + 1, t32 + 1, 0};
+    c[n++] = (attn_dims){0, 1, 1, (size_t)1 << 62, 1, 0};  /* its bytes */
+    for (size_t i = 0; i < n; i++) {
+        if (attention_work_bytes(c[i]) != 0)
+            print_error("case %zu: attention_work_bytes gave %zu, not 0\n", i,
+                        attention_work_bytes(c[i]));
+        assert_int_equal(attention_work_bytes(c[i]), 0);
+        for (int w = 0; w < NLAUNCH; w++)
+            expect_refused(w, fake(0), fake(1), fake(2), fake(3), c[i],
+                           "overflow");
+        assert_int_equal(attention_warp_no_rescale(fake(0), fake(1), fake(2),
+                                                   fake(3), c[i]),
+                         cudaErrorInvalidValue);
+    }
+}
+/* The limits below the overflow: Sq, Sk and D below 2^31 for the unfused
+ * forms, B H below 2^31 for cuBLAS and the tiled forms, Sq at most
+ * 64 * 65535 for the tiled forms, and a grid of at most 2^31 - 1 blocks of
+ * 8 rows for the warp form.  Each case is one past its limit; the
+ * pointers are far enough apart that nothing overlaps. */
+static void refusals_limits(void **st)
+{
+    (void)st;
+    float *q = fake(0), *k = fake(1), *v = fake(2), *o = fake(3);
+    const size_t t31 = (size_t)1 << 31;
+    const attn_dims unfused[] = {
+        {1, 1, kIntMax + 1, 1, 1, 0}, {1, 1, 1, kIntMax + 1, 1, 0},
+        {1, 1, 1, 1, kIntMax + 1, 0}, {1, 1, kIntMax + 1, 3, 2, 1},
+    };
+    for (size_t i = 0; i < sizeof unfused / sizeof *unfused; i++) {
+        expect_refused(THREE, q, k, v, o, unfused[i], "past INT_MAX");
+        expect_refused(CUBLAS, q, k, v, o, unfused[i], "past INT_MAX");
+    }
+    const attn_dims heads[] = {
+        {t31, 1, 1, 1, 32, 0}, {1, t31, 1, 1, 64, 0},
+        {(size_t)1 << 16, (size_t)1 << 15, 1, 1, 128, 1},
+        {3, 715827883, 1, 1, 32, 0},                /* 3 * 715827883 > 2^31 */
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
+        expect_refused(CUBLAS, q, k, v, o, heads[i], "B H past 2^31 - 1");
+        expect_refused(TILED, q, k, v, o, heads[i], "B H past 2^31 - 1");
+        expect_refused(COMPACT, q, k, v, o, heads[i], "B H past 2^31 - 1");
+    }
+    static const size_t ds[] = {32, 64, 128};
+    for (int i = 0; i < 3; i++)
+        for (int causal = 0; causal < 2; causal++) {
+            attn_dims a = {1, 1, 64 * kMaxTiles + 1, 1, ds[i], causal};
+            expect_refused(TILED, q, k, v, o, a, "Sq past 64 * 65535");
+            expect_refused(COMPACT, q, k, v, o, a, "Sq past 64 * 65535");
+            a.Sq = 100 * kMaxTiles;
+            a.B = 2;
+            expect_refused(TILED, q, k, v, o, a, "Sq past 64 * 65535");
+            expect_refused(COMPACT, q, k, v, o, a, "Sq past 64 * 65535");
+            /* The warp form: B H Sq rows, 8 a block, at most 2^31 - 1
+             * blocks. */
+            attn_dims w = {1, 1, 8 * kIntMax + 1, 1, ds[i], causal};
+            expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
+            assert_int_equal(attention_warp_no_rescale(q, k, v, o, w),
+                             cudaErrorInvalidValue);
+            w = (attn_dims){4, 2, kIntMax + 1, 1, ds[i], causal};
+            expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
+        }
+}
+/* Sizes that no byte count of an array overflows, and that are within
+ * the unfused forms' limits, but whose workspace does not fit a size_t:
+ * Sq Sk just under 2^61 scores, two copies of them and Q.  The unfused
+ * forms refuse what attention_work_bytes cannot size (it gives 0), since
+ * no workspace the caller could pass would be large enough. */
+static void refusals_workspace(void **st)
+{
+    (void)st;
+    /* Q and K each just under 2^62 floats: the sum passes 2^62. */
+    assert_int_equal(attention_work_bytes((attn_dims){1, 1, 1, 1,
+                                          ((size_t)1 << 62) - 128, 0}), 0);
+    for (int causal = 0; causal < 2; causal++) {
+        const attn_dims a = {1, 1, kIntMax, (size_t)1 << 30, 1, causal};
+        assert_int_equal(attention_work_bytes(a), 0);
+        expect_refused(THREE, fake(0), fake(1), fake(2), fake(3), a,
+                       "workspace bytes overflow");
+        expect_refused(CUBLAS, fake(0), fake(1), fake(2), fake(3), a,
+                       "workspace bytes overflow");
+    }
+}
+
+/* ---- the cuBLAS form on a handle's own stream -------------------------- */
+/* attention_cublas runs on the stream of the handle.  The handle here has
+ * a non-blocking stream (not ordered with the default stream), and that
+ * stream first does a long run of memsets, so the scores' product waits
+ * behind them; then the workspace and the output are poisoned on the
+ * stream.  Any step that ran on another stream would read the poisoned
+ * scores (NaN) or write the output before the poison, and the output,
+ * copied back on the same stream, would not match the reference. */
+static void cublas_on_its_stream(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    cublasHandle_t h;
+    cudaStream_t s;
+    assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
+                     CUBLAS_STATUS_SUCCESS);
+    TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    assert_int_equal(cublasSetStream(h, s), CUBLAS_STATUS_SUCCESS);
+    const size_t delay_bytes = (size_t)(tk_small() ? 16 : 64) << 20;
+    const int delays = tk_small() ? 4 : 32;
+    void *delay = tk_dev_bytes(delay_bytes);
+    static const attn_dims cases[] = {
+        {2, 2, 257, 300, 64, 0}, {1, 3, 300, 257, 32, 1},
+        {1, 2, 129, 129, 128, 1}, {2, 1, 50, 0, 64, 0},   /* Sk = 0: zeros */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        for (int round = 0; round < (tk_small() ? 1 : 2); round++) {
+            const attn_dims a = cases[c];
+            size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
+            uint64_t seed = tk_seed(round), r = seed;
+            float *q = tk_malloc((nq + 1) * 4), *k = tk_malloc((nk + 1) * 4);
+            float *v = tk_malloc((nk + 1) * 4);
+            float *got = tk_malloc((nq + 1) * 4);
+            double *ref = tk_malloc((nq + 1) * sizeof(double)), amax, smax;
+            tk_fill(q, nq, -1, 1, &r);
+            tk_fill(k, nk, -1, 1, &r);
+            tk_fill(v, nk, -1, 1, &r);
+            attn_ref(q, k, v, ref, &a, &amax, &smax);
+            float *dq = tk_dev_floats(nq + 1), *dk = tk_dev_floats(nk + 1);
+            float *dv = tk_dev_floats(nk + 1), *dout = tk_dev_floats(nq + 1);
+            size_t wb = attention_work_bytes(a);
+            void *work = tk_dev_bytes(wb);
+            tk_upload(dq, q, nq); tk_upload(dk, k, nk); tk_upload(dv, v, nk);
+            /* cuBLAS's first call on a handle may allocate, and an
+             * allocation may wait for the device: one call first.  Then
+             * the scores it left are poisoned again, before the delay. */
+            TK_CUDA(attention_cublas(h, dq, dk, dv, dout, a, work));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_poison(work, wb);
+            tk_poison(dout, (nq + 1) * 4);
+            TK_CUDA(cudaDeviceSynchronize());
+            for (int i = 0; i < delays; i++)
+                TK_CUDA(cudaMemsetAsync(delay, i, delay_bytes, s));
+            TK_CUDA(cudaMemsetAsync(work, 0xff, wb, s));
+            TK_CUDA(cudaMemsetAsync(dout, 0xff, (nq + 1) * 4, s));
+            TK_CUDA(attention_cublas(h, dq, dk, dv, dout, a, work));
+            TK_CUDA(cudaMemcpyAsync(got, dout, (nq + 1) * 4,
+                                    cudaMemcpyDeviceToHost, s));
+            TK_CUDA(cudaStreamSynchronize(s));
+            TK_CUDA(cudaDeviceSynchronize());
+            char what[160];
+            snprintf(what, sizeof what, "cublas on a non-blocking stream "
+                     "B%zu H%zu Sq%zu Sk%zu D%zu%s", a.B, a.H, a.Sq, a.Sk,
+                     a.D, a.causal ? " causal" : "");
+            assert_int_equal(tk_compare(what, got, ref, nq,
+                                        attn_tol(&a, amax, 1.0), 0, seed), 0);
+            assert_true(isnan(got[nq]));
+            tk_free(dq); tk_free(dk); tk_free(dv); tk_free(dout);
+            tk_free(work);
+            free(q); free(k); free(v); free(got); free(ref);
+        }
+    tk_free(delay);
+    assert_int_equal(cublasDestroy(h), CUBLAS_STATUS_SUCCESS);
+    TK_CUDA(cudaStreamDestroy(s));
+}
+
+/* ---- the tiled forms' largest grid ------------------------------------ */
+/* Sq = 64 * 65535, the header's limit, runs: 65535 tiles of 64 rows in
+ * the compact shape (D = 128), half as many of 128 in the full one
+ * (D = 32).  With one key, every row's output is that key's values. */
+static void tiled_largest_grid(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("4 million rows take long under the sanitizer");
+    static const struct { size_t D; int which; } c[] = {{32, TILED},
+                                                        {128, COMPACT}};
+    for (int i = 0; i < 2; i++) {
+        const attn_dims a = {1, 1, 64 * kMaxTiles, 1, c[i].D, 0};
+        const size_t nq = a.Sq * a.D, chunk = (size_t)1 << 22;
+        uint64_t r = tk_seed(0);
+        float *h = tk_malloc(chunk * 4), kv[2][128];
+        float *dq = tk_dev_floats(nq), *dout = tk_dev_floats(nq + 1);
+        float *dk = tk_dev_floats(a.D), *dv = tk_dev_floats(a.D);
+        tk_fill(h, chunk, -1, 1, &r);   /* Q: one random chunk, repeated */
+        for (size_t e = 0; e < nq; e += chunk)
+            tk_upload(dq + e, h, nq - e < chunk ? nq - e : chunk);
+        tk_fill(kv[0], a.D, -1, 1, &r);
+        tk_fill(kv[1], a.D, -1, 1, &r);
+        tk_upload(dk, kv[0], a.D);
+        tk_upload(dv, kv[1], a.D);
+        cudaError_t e = launch(c[i].which, NULL, dq, dk, dv, dout, a, NULL);
+        if (e == cudaErrorNotSupported) {
+            print_message("skipped: %s at D = %zu needs more shared memory "
+                          "than this GPU gives a block\n", lname[c[i].which],
+                          a.D);
+        } else {
+            TK_CUDA(e);
+            TK_CUDA(cudaDeviceSynchronize());
+            size_t bad = 0;
+            for (size_t s = 0; s < nq; s += chunk) {
+                size_t m = nq - s < chunk ? nq - s : chunk;
+                tk_download(h, dout + s, m);
+                for (size_t j = 0; j < m; j++) {
+                    float want = kv[1][(s + j) % a.D];
+                    if (!(fabsf(h[j] - want) <= 4 * EPS) && bad++ < 3)
+                        print_error("%s: row %zu element %zu is %.9g, not "
+                                    "%.9g\n", lname[c[i].which],
+                                    (s + j) / a.D, (s + j) % a.D, h[j], want);
+                }
+            }
+            assert_int_equal(bad, 0);
+            tk_download(h, dout + nq, 1);
+            assert_true(isnan(h[0]));              /* nothing past o */
+        }
+        tk_free(dq); tk_free(dout); tk_free(dk); tk_free(dv);
+        free(h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +723,12 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(tiled_shape_choice),
         cmocka_unit_test(no_rescale_is_wrong),
+        cmocka_unit_test(cublas_on_its_stream),
+        cmocka_unit_test(tiled_largest_grid),
+        cmocka_unit_test(refusals_pointers),
+        cmocka_unit_test(refusals_overflow),
+        cmocka_unit_test(refusals_limits),
+        cmocka_unit_test(refusals_workspace),
     };
     int failed = tk_run_tests("12-attention", tests);
     if (the_handle && cublasDestroy(the_handle) != CUBLAS_STATUS_SUCCESS)

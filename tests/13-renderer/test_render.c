@@ -259,6 +259,111 @@ static void bad_arguments_refused(void **s)
                                    need), cudaErrorInvalidValue);
 }
 
+/* Every launcher, the binned one below and above RENDER_BIN_MIN circles
+ * included, refuses each bad argument that render.h names, one at a time,
+ * before touching a pointer (the addresses are never dereferenced).  The
+ * binned one also refuses a missing, misaligned or short scratch, and
+ * render_binned_scratch_bytes is 0 wherever the launchers refuse. */
+enum { R_PIXEL, R_BATCH, R_SCAN, R_WRONG, R_BINNED_FEW, R_BINNED, R_COUNT };
+static const char *rname[R_COUNT] = {"per_pixel", "tile_batch", "tile_scan",
+                                     "per_circle_wrong", "binned (few)",
+                                     "binned"};
+static cudaError_t refuse_call(int v, const circle *c, size_t n,
+                               render_mode mode, rgba *im, int w, int h,
+                               void *sc, size_t bytes)
+{
+    const rgba bg = {0, 0, 0, 1};
+    switch (v) {
+    case R_PIXEL: return render_per_pixel(c, n, mode, bg, im, w, h);
+    case R_BATCH: return render_tile_batch(c, n, mode, bg, im, w, h);
+    case R_SCAN: return render_tile_scan(c, n, mode, bg, im, w, h);
+    case R_WRONG: return render_per_circle_wrong(c, n, mode, bg, im, w, h);
+    default: return render_binned(c, n, mode, bg, im, w, h, sc, bytes);
+    }
+}
+static void refusals_every_launcher(void **s)
+{
+    (void)s;
+    /* 2^24 circles are 512 MiB, a 16384^2 image 4 GiB: 2^36 apart. */
+    circle *c = (circle *)(uintptr_t)((uint64_t)1 << 36);
+    rgba *im = (rgba *)(uintptr_t)((uint64_t)2 << 36);
+    void *sc = (void *)(uintptr_t)((uint64_t)3 << 36);
+    const int W = 100, H = 60;
+    static const int bad_side[] = {0, -1, -16, RENDER_MAX_SIDE + 1,
+                                   RENDER_MAX_SIDE + 16, -2147483647 - 1,
+                                   2147483647};
+    for (int v = 0; v < R_COUNT; v++) {
+        const size_t n = v == R_BINNED ? RENDER_BIN_MIN + 7
+                       : v == R_BINNED_FEW ? RENDER_BIN_MIN - 1 : 300;
+        const size_t need = render_binned_scratch_bytes(n, W, H);
+        assert_true(v == R_BINNED ? need > 0 : need == 0);
+        const size_t cb = n * sizeof *c, ib = (size_t)W * H * sizeof *im;
+#define REFUSED(what, cc, nn, mm, ii, ww, hh)                              \
+        do {                                                               \
+            cudaError_t e_ = refuse_call(v, cc, nn, mm, ii, ww, hh, sc,    \
+                                         need);                            \
+            if (e_ != cudaErrorInvalidValue)                               \
+                print_error("%s: %s returned %d\n", rname[v], what,        \
+                            (int)e_);                                      \
+            assert_int_equal(e_, cudaErrorInvalidValue);                   \
+        } while (0)
+        REFUSED("image null", c, n, RENDER_FLAT, NULL, W, H);
+        REFUSED("circles null", NULL, n, RENDER_FLAT, im, W, H);
+        REFUSED("circles null", NULL, 1, RENDER_SNOW, im, W, H);
+        for (size_t i = 0; i < sizeof bad_side / sizeof *bad_side; i++) {
+            REFUSED("bad width", c, n, RENDER_FLAT, im, bad_side[i], H);
+            REFUSED("bad height", c, n, RENDER_FLAT, im, W, bad_side[i]);
+            REFUSED("bad sides", c, n, RENDER_SNOW, im, bad_side[i],
+                    bad_side[i]);
+            assert_int_equal(render_binned_scratch_bytes(RENDER_BIN_MIN,
+                                                         bad_side[i], H), 0);
+            assert_int_equal(render_binned_scratch_bytes(RENDER_BIN_MIN, W,
+                                                         bad_side[i]), 0);
+        }
+        REFUSED("mode 2", c, n, (render_mode)2, im, W, H);
+        REFUSED("mode -1", c, n, (render_mode)-1, im, W, H);
+        for (size_t off = 4; off < 16; off += 4) {
+            REFUSED("circles misaligned", (circle *)((char *)c + off), n,
+                    RENDER_FLAT, im, W, H);
+            REFUSED("image misaligned", c, n, RENDER_FLAT,
+                    (rgba *)((char *)im + off), W, H);
+        }
+        REFUSED("too many circles", c, (size_t)RENDER_MAX_CIRCLES + 1,
+                RENDER_FLAT, im, W, H);
+        REFUSED("too many circles", c, SIZE_MAX, RENDER_FLAT, im, W, H);
+        /* Overlaps: the same start; the image ending in the circles'
+         * first 16 bytes; the image starting in their last 16. */
+        REFUSED("image is circles", c, n, RENDER_FLAT, (rgba *)c, W, H);
+        REFUSED("image ends in circles", c, n, RENDER_FLAT,
+                (rgba *)((char *)c - ib + 16), W, H);
+        REFUSED("image starts in circles", c, n, RENDER_FLAT,
+                (rgba *)((char *)c + cb - 16), W, H);
+        REFUSED("circles start in image", (circle *)((char *)im + ib - 32),
+                n, RENDER_FLAT, im, W, H);
+#undef REFUSED
+    }
+    const size_t n = RENDER_BIN_MIN + 7,
+                 need = render_binned_scratch_bytes(n, W, H);
+    const rgba bg = {0, 0, 0, 1};
+    assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H, NULL,
+                                   need), cudaErrorInvalidValue);
+    assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H, sc, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H, sc,
+                                   need - 1), cudaErrorInvalidValue);
+    for (size_t off = 4; off < 256; off *= 2)
+        assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H,
+                                       (char *)sc + off, need),
+                         cudaErrorInvalidValue);
+    assert_int_equal(render_binned_scratch_bytes(RENDER_BIN_MIN - 1, W, H), 0);
+    assert_int_equal(render_binned_scratch_bytes(0, W, H), 0);
+    assert_int_equal(render_binned_scratch_bytes(
+                         (size_t)RENDER_MAX_CIRCLES + 1, W, H), 0);
+    assert_true(render_binned_scratch_bytes(RENDER_MAX_CIRCLES,
+                                            RENDER_MAX_SIDE,
+                                            RENDER_MAX_SIDE) > 0);
+}
+
 /* ---- GPU side ---------------------------------------------------------- */
 
 /* Every scene at 250 x 190 (not multiples of 16), every renderer.  Under
@@ -417,6 +522,7 @@ int main(void)
         cmocka_unit_test(reference_by_hand),
         cmocka_unit_test(reference_within_bound),
         cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(refusals_every_launcher),
         cmocka_unit_test(exact_every_scene),
         cmocka_unit_test(exact_rand10k_full_size),
         cmocka_unit_test(exact_edges),
