@@ -371,6 +371,24 @@ static const whole_fn whole_fns[NWHOLE] = {
     softmax_whole_resident, resident_small_cache, resident_no_smem,
     softmax_whole_resident_fast, resident_fast_small_cache};
 
+/* CPU-side: every whole-array launcher (and the test's _cache settings)
+ * refuses a null x, y or work and a work that is not 8-byte aligned, the
+ * header's terms, before anything runs; n = 0 is nothing to do. */
+static void whole_bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;
+    for (int f = 0; f < NWHOLE; f++) {
+        assert_int_equal(whole_fns[f](NULL, p, 10, p), cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, NULL, 10, p), cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, p, 10, NULL), cudaErrorInvalidValue);
+        for (size_t off = 1; off < 8; off++)
+            assert_int_equal(whole_fns[f](p, p, 10, (char *)p + off),
+                             cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](NULL, NULL, 0, NULL), cudaSuccess);
+    }
+}
+
 /* The number of elements of y that differ from the softmax of xs. */
 static size_t compare_whole(const float *xs, const float *y, size_t n,
                             int kind, double rtol, uint64_t seed)
@@ -612,6 +630,7 @@ int main(void)
         cmocka_unit_test(md_push_is_combine),
         cmocka_unit_test(md_reduce_any_order),
         cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(whole_bad_arguments_refused),
         cmocka_unit_test(rows_warp),
         cmocka_unit_test(rows_block),
         cmocka_unit_test(rows_float4),

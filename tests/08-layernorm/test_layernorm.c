@@ -159,6 +159,18 @@ static void bad_arguments_refused(void **s)
     }
     assert_int_equal(layernorm_naive_moments(p, p, NULL, p, 2, 2, EPS),
                      cudaErrorInvalidValue);
+    assert_int_equal(layernorm_welford_float4(p, p, p, p, 1, (1u << 24) + 1,
+                                              EPS),
+                     cudaErrorInvalidValue);
+    /* eps > 0 (the header) for rmsnorm and the wrong listing as well. */
+    static const float bad_eps[] = {0.0f, -1e-5f, -INFINITY, NAN};
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(rmsnorm(p, p, p, 2, 2, bad_eps[k]),
+                         cudaErrorInvalidValue);
+        assert_int_equal(layernorm_naive_moments(p, p, p, p, 2, 2,
+                                                 bad_eps[k]),
+                         cudaErrorInvalidValue);
+    }
 }
 
 /* ---- GPU ------------------------------------------------------------------ */
