@@ -336,6 +336,8 @@ static void null_pointers_refused(void **s)
     assert_int_equal(vadd_float4(p, NULL, p, 10), cudaErrorInvalidValue);
     assert_int_equal(vadd_grid_stride(p, p, NULL, 10), cudaErrorInvalidValue);
     assert_int_equal(madd(p, p, NULL, 2, 2), cudaErrorInvalidValue);
+    /* madd: 524280 rows at most, 65535 blocks of 8 down the grid. */
+    assert_int_equal(madd(p, p, p, 65535u * 8 + 1, 1), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(NULL, p, p, 2, 4), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(p, NULL, p, 2, 4), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(p, p, NULL, 3, 3), cudaErrorInvalidValue);

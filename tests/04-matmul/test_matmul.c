@@ -246,6 +246,10 @@ static void warp_tile_pick_and_refuse(void **s)
                          cudaErrorInvalidValue);
         assert_int_equal(matmul_warp_tiled_tile(t, p, p, NULL, 4, 4, 4),
                          cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, NULL, p, p, 4, 4, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, p, NULL, p, 4, 4, 0),
+                         cudaErrorInvalidValue);
         assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, huge, 4, 4),
                          cudaErrorInvalidValue);
         assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, 4, huge, 4),
@@ -511,6 +515,9 @@ static void null_pointers_refused(void **s)
         assert_int_equal(all[v](NULL, p, p, 4, 4, 4), cudaErrorInvalidValue);
         assert_int_equal(all[v](p, NULL, p, 4, 4, 4), cudaErrorInvalidValue);
         assert_int_equal(all[v](p, p, NULL, 4, 4, 4), cudaErrorInvalidValue);
+        /* K = 0 writes C = 0, but A and B must still be given. */
+        assert_int_equal(all[v](NULL, p, p, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(all[v](p, NULL, p, 4, 4, 0), cudaErrorInvalidValue);
         /* A grid beyond the limits, in either dimension. */
         size_t huge = (size_t)1 << 40;
         assert_int_equal(all[v](p, p, p, huge, 4, 4), cudaErrorInvalidValue);

@@ -258,6 +258,13 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(dot(p, NULL, 4, p, w), cudaErrorInvalidValue);
     assert_int_equal(dot(p, p, 4, p, NULL), cudaErrorInvalidValue);
     assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL), cudaSuccess);
+    /* A block a row (row_sums_block) or a column
+     * (col_sums_block_per_column): 2^31 - 1 of them at most. */
+    float *q = (float *)(uintptr_t)(1ull << 40);
+    assert_int_equal(row_sums_block(p, (size_t)1 << 31, 1, q, w),
+                     cudaErrorInvalidValue);
+    assert_int_equal(col_sums_block_per_column(p, 1, (size_t)1 << 31, q, w),
+                     cudaErrorInvalidValue);
 }
 
 /* Few long rows: row_sums spreads each row over several blocks, which
