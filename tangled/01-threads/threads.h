@@ -11,17 +11,19 @@ cudaError_t vadd(const float *a, const float *b, float *c, size_t n);
 cudaError_t vadd_float4(const float *a, const float *b, float *c, size_t n);
 cudaError_t vadd_grid_stride(const float *a, const float *b, float *c,
                              size_t n);
+// madd: at most 524280 rows (65535 blocks of 8 down the grid), else
+// cudaErrorInvalidValue.
 cudaError_t madd(const float *a, const float *b, float *c, size_t rows,
                  size_t cols);
-// Any rows and cols (rows * cols floats, no row limit); a, b and c must
-// be float-aligned (4 bytes), else cudaErrorInvalidValue.  At least 128
-// floats a row: one float4 a thread when cols is a multiple of 4 and a,
-// b, c are 16-byte aligned; otherwise (an odd width, a misaligned pointer)
-// four floats a thread, 32 apart along the row.  a, b and c are the same
-// shape, rows of cols floats packed one after another, so a matrix
-// narrower than 128 floats is added as one vector of rows * cols floats
-// (vadd_float4, which takes vadd, one float a thread, when a pointer is
-// not 16-byte aligned).
+// madd_float4: any rows and cols (no row limit), but rows * cols past
+// SIZE_MAX, or a, b or c not float-aligned (4 bytes), gets
+// cudaErrorInvalidValue.  At least 128 floats a row: one float4 a thread
+// when cols is a multiple of 4 and a, b, c are 16-byte aligned; otherwise
+// (an odd width, a misaligned pointer) four floats a thread, 32 apart
+// along the row.  a, b and c are the same shape, rows of cols floats
+// packed one after another, so a matrix narrower than 128 floats is added
+// as one vector of rows * cols floats (vadd_float4, which takes vadd, one
+// float a thread, when a pointer is not 16-byte aligned).
 cudaError_t madd_float4(const float *a, const float *b, float *c,
                         size_t rows, size_t cols);
 cudaError_t saxpy(float alpha, const float *x, float *y, size_t n);

@@ -14,6 +14,8 @@ cudaError_t mem_copy(const float *in, float *out, size_t n);
 // it adds into *sum, which the caller clears.
 cudaError_t mem_read_sum(const float *in, size_t n, unsigned passes,
                          float *sum);
+// mem_copy_strided: out[j] = in[j] for j = offset, offset + stride, ...
+// below len; stride 0 gets cudaErrorInvalidValue.
 cudaError_t mem_copy_strided(const float *in, float *out, size_t len,
                              size_t stride, size_t offset);
 cudaError_t fma_peak(float *out, size_t n, unsigned iters, float a,
@@ -21,7 +23,9 @@ cudaError_t fma_peak(float *out, size_t n, unsigned iters, float a,
 // The pointer chase: next holds element indices.  mem_chase_cycle writes
 // one random cycle through the nodes 0, stride, 2 stride, ... of a buffer
 // of nodes * stride elements; mem_chase takes steps from *pos (device
-// memory) and leaves the last index there.
+// memory) and leaves the last index there.  cudaErrorInvalidValue:
+// mem_chase_cycle for nodes or stride 0, or a buffer past SIZE_MAX bytes;
+// mem_chase for len 0.
 cudaError_t mem_chase_cycle(size_t *next, size_t nodes, size_t stride,
                             unsigned long long seed);
 cudaError_t mem_chase(const size_t *next, size_t len, size_t steps,

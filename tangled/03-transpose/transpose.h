@@ -1,6 +1,8 @@
 // transpose.h -- chapter 3: matrix transpose and shared-memory banks.
 // in is rows x cols, row-major; out is cols x rows, row-major; both are
-// device pointers and must not overlap.
+// device pointers.  They must not overlap, rows is at most 2097120
+// (65535 tiles of 32; transpose_tile64 keeps that limit) and rows * cols
+// floats fit in SIZE_MAX bytes: else cudaErrorInvalidValue.
 #ifndef TRANSPOSE_H
 #define TRANSPOSE_H
 #include <cuda_runtime_api.h>

@@ -1,8 +1,9 @@
 // matmul.h -- chapter 4: C = A B in fp32, from naive to register tiles.
 // Device pointers to row-major matrices: A is M x K, B is K x N and C is
 // M x N.  Every launcher accepts any M, N, K its grid can cover (K = 0
-// gives C = 0), returns cudaErrorInvalidValue without launching otherwise,
-// and returns the status of the launch.
+// gives C = 0, but A and B must still be non-null), returns
+// cudaErrorInvalidValue without launching otherwise (a null pointer, when
+// C is not empty), and returns the status of the launch.
 #ifndef MATMUL_H
 #define MATMUL_H
 #include <cuda_runtime_api.h>

@@ -40,6 +40,9 @@ cudaError_t reduce_sum_async(const float *x, size_t n, float *out,
                              void *work, cudaStream_t stream);
 
 // <<Declarations of the cross-block finishes>>
+// x must be 16-byte aligned (else cudaErrorInvalidValue).  For n > 0 on
+// a device without cooperative launches, reduce_grid_sync launches
+// nothing and returns cudaErrorNotSupported.
 cudaError_t reduce_finish_atomic(const float *x, size_t n, float *out,
                                  void *work);
 cudaError_t reduce_last_block(const float *x, size_t n, float *out,
@@ -48,6 +51,8 @@ cudaError_t reduce_grid_sync(const float *x, size_t n, float *out,
                              void *work);
 
 // <<Declarations of compensated sum, mean and max>>
+// x must be 16-byte aligned, and reduce_mean needs n > 0 (the mean of
+// nothing is 0 / 0); else cudaErrorInvalidValue.
 cudaError_t reduce_compensated(const float *x, size_t n, float *out,
                                void *work);
 cudaError_t reduce_mean(const float *x, size_t n, float *out, void *work);

@@ -1,6 +1,9 @@
 // reduce2d.h -- chapter 6: row sums, column sums and the dot product.
 // a is a row-major rows x cols matrix of floats; all pointers are device
-// pointers.  Row sums write rows floats, column sums cols floats.
+// pointers.  Row sums write rows floats, column sums cols floats.  With
+// rows > 0, every row variant refuses cols == 0; with cols > 0, every
+// column variant refuses rows == 0 (cudaErrorInvalidValue: an empty sum
+// to write).
 #ifndef REDUCE2D_H
 #define REDUCE2D_H
 #include <cuda_runtime_api.h>
@@ -12,6 +15,8 @@ typedef cudaError_t (*rowcol_fn)(const float *a, size_t rows, size_t cols,
                                  float *out, void *work);
 cudaError_t row_sums_warp(const float *a, size_t rows, size_t cols,
                           float *out, void *work);
+// row_sums_block: a block a row, so at most 2^31 - 1 rows (else
+// cudaErrorInvalidValue).
 cudaError_t row_sums_block(const float *a, size_t rows, size_t cols,
                            float *out, void *work);
 // row_sums needs a workspace of row_sums_workspace_bytes() for few long
@@ -19,7 +24,9 @@ cudaError_t row_sums_block(const float *a, size_t rows, size_t cols,
 size_t row_sums_workspace_bytes(void);
 cudaError_t row_sums(const float *a, size_t rows, size_t cols, float *out,
                      void *work);
-// Column sums need a workspace of col_sums_workspace_bytes(rows, cols).
+// col_sums needs a workspace of col_sums_workspace_bytes(rows, cols).
+// col_sums_block_per_column ignores it: a block a column, so at most
+// 2^31 - 1 columns (else cudaErrorInvalidValue).
 size_t col_sums_workspace_bytes(size_t rows, size_t cols);
 cudaError_t col_sums_block_per_column(const float *a, size_t rows,
                                       size_t cols, float *out, void *work);

@@ -12,11 +12,17 @@ static const unsigned kSmRowsPerBlock = kSmBlock / 32;  // warp per row
 static const size_t kSmMaxGrid = 2147483647u;     // 2^31 - 1 blocks
 
 // <<Softmax launcher checks>>
+static bool softmax_apart(const float *x, const float *y, size_t n)
+{
+    return n <= SIZE_MAX / sizeof(float) &&     // n floats fit in bytes
+           !ranges_overlap(x, n * sizeof(float), y, n * sizeof(float));
+}
 static cudaError_t softmax_check(const float *x, const float *y,
                                  size_t rows, size_t cols, size_t grid)
 {
     if (!x || !y) return cudaErrorInvalidValue;
-    if (rows > SIZE_MAX / cols) return cudaErrorInvalidValue;
+    if (rows > SIZE_MAX / cols || !softmax_apart(x, y, rows * cols))
+        return cudaErrorInvalidValue;
     if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
     return cudaSuccess;
 }
@@ -378,7 +384,7 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
                                 void *work)
 {
     if (n == 0) return cudaSuccess;
-    if (!x || !y || !work || !is_aligned(work, 8))
+    if (!x || !y || !work || !is_aligned(work, 8) || !softmax_apart(x, y, n))
         return cudaErrorInvalidValue;
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     static per_device<int> waves;     // blocks that fit at once, a device
@@ -575,7 +581,7 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
                                 void *work, size_t cache_bytes)
 {
     if (n == 0) return cudaSuccess;
-    if (!x || !y || !work || !is_aligned(work, 8))
+    if (!x || !y || !work || !is_aligned(work, 8) || !softmax_apart(x, y, n))
         return cudaErrorInvalidValue;
     static per_device<FusedPlan> plans;   // planned once a device
     FusedPlan plan;
@@ -742,7 +748,7 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
                                    size_t cache_bytes)
 {
     if (n == 0) return cudaSuccess;
-    if (!x || !y || !work || !is_aligned(work, 8))
+    if (!x || !y || !work || !is_aligned(work, 8) || !softmax_apart(x, y, n))
         return cudaErrorInvalidValue;
     static per_device<FusedPlan> plans;   // planned once a device
     FusedPlan plan;
@@ -804,7 +810,7 @@ extern "C" cudaError_t softmax_whole_per_block(const float *x, float *y,
                                                size_t n)
 {
     if (n == 0) return cudaSuccess;
-    if (!x || !y) return cudaErrorInvalidValue;
+    if (!x || !y || !softmax_apart(x, y, n)) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kChunk);
     if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();

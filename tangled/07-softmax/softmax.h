@@ -1,5 +1,7 @@
 // softmax.h -- chapter 7: softmax of rows, and of one whole array.
-// Pointers are device pointers; x and y do not overlap.
+// Pointers are device pointers.  x and y, rows * cols (or n) floats each,
+// must not overlap, and their bytes must fit in size_t: else
+// cudaErrorInvalidValue.
 #ifndef SOFTMAX_H
 #define SOFTMAX_H
 #include <cuda_runtime_api.h>
@@ -7,7 +9,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-// Softmax of each row of a rows x cols matrix.
+// Softmax of each row of a rows x cols matrix: at most 2^31 - 1 rows, a
+// block a row (softmax_rows_warp: 8 (2^31 - 1), a warp a row); else
+// cudaErrorInvalidValue.
 cudaError_t softmax_rows_warp(const float *x, float *y, size_t rows,
                               size_t cols);
 cudaError_t softmax_rows_block(const float *x, float *y, size_t rows,

@@ -14,8 +14,10 @@ static cudaError_t ln_check(const float *x, const float *gamma,
 {
     if (!x || !gamma || !y) return cudaErrorInvalidValue;
     if (!(eps > 0.0f)) return cudaErrorInvalidValue;    // also NaN
-    if (rows > SIZE_MAX / cols || rows > kLnMaxGrid)
+    if (rows > SIZE_MAX / sizeof(float) / cols || rows > kLnMaxGrid)
         return cudaErrorInvalidValue;
+    size_t bytes = rows * cols * sizeof(float);
+    if (ranges_overlap(x, bytes, y, bytes)) return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 

@@ -1,6 +1,8 @@
 // layernorm.h -- chapter 8: layer norm and RMSNorm of the rows of a
 // rows x cols matrix.  Pointers are device pointers; gamma and beta hold
-// cols floats; x and y do not overlap; eps > 0.
+// cols floats.  eps > 0; at most 2^31 - 1 rows (a block a row); x and y,
+// rows * cols floats each, must not overlap, and their bytes must fit in
+// size_t.  Else cudaErrorInvalidValue.
 #ifndef LAYERNORM_H
 #define LAYERNORM_H
 #include <cuda_runtime_api.h>
@@ -11,6 +13,9 @@ extern "C" {
 cudaError_t layernorm_two_pass(const float *x, const float *gamma,
                                const float *beta, float *y, size_t rows,
                                size_t cols, float eps);
+// The Welford launchers take at most 2^24 columns (their counts are
+// floats), else cudaErrorInvalidValue; so does layernorm_cached, which
+// hands rows wider than 16384 to layernorm_welford_float4.
 cudaError_t layernorm_welford(const float *x, const float *gamma,
                               const float *beta, float *y, size_t rows,
                               size_t cols, float eps);

@@ -17,7 +17,10 @@ cudaError_t compact_gt_three_pass(const int *in, int *out, size_t n,
 cudaError_t compact_gt(const int *in, int *out, size_t n, int threshold,
                        size_t *count, void *scratch, size_t bytes);
 /* The same on tiles staged in shared memory: scattered from there, or
- * packed in place first and written with consecutive stores. */
+ * packed in place first and written with consecutive stores.  They need
+ * 64 KB of shared memory a block and a few hundred bytes more; where the
+ * GPU gives less (sm_75), they return cudaErrorNotSupported and launch
+ * nothing. */
 cudaError_t compact_gt_staged_scatter(const int *in, int *out, size_t n,
                                       int threshold, size_t *count,
                                       void *scratch, size_t bytes);
@@ -26,7 +29,9 @@ cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
                               size_t bytes);
 /* The staged compaction with flags counted by warp ballots and the packed
  * run written in 16-byte vectors (word by word where out is not 16-byte
- * aligned); tiles of 48 KB. */
+ * aligned); tiles of 48 KB.  Where the GPU cannot give a block 48 KB of
+ * shared memory and a few hundred bytes more, it returns
+ * cudaErrorNotSupported and launches nothing. */
 cudaError_t compact_gt_ballot(const int *in, int *out, size_t n,
                               int threshold, size_t *count, void *scratch,
                               size_t bytes);

@@ -336,11 +336,23 @@ static void null_pointers_refused(void **s)
     assert_int_equal(vadd_float4(p, NULL, p, 10), cudaErrorInvalidValue);
     assert_int_equal(vadd_grid_stride(p, p, NULL, 10), cudaErrorInvalidValue);
     assert_int_equal(madd(p, p, NULL, 2, 2), cudaErrorInvalidValue);
+    /* madd: 524280 rows at most, 65535 blocks of 8 down the grid. */
+    assert_int_equal(madd(p, p, p, 65535u * 8 + 1, 1), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(NULL, p, p, 2, 4), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(p, NULL, p, 2, 4), cudaErrorInvalidValue);
     assert_int_equal(madd_float4(p, p, NULL, 3, 3), cudaErrorInvalidValue);
     /* rows * cols past the top of size_t: refused, never wrapped */
     assert_int_equal(madd_float4(p, p, p, SIZE_MAX / 2, 4), cudaErrorInvalidValue);
+    /* a, b or c not float-aligned: refused, whichever path the width
+     * would take (a vector, float4 rows, four floats a thread). */
+    float *odd = (float *)(uintptr_t)258;
+    static const size_t widths[] = {3, 128, 129};
+    for (int w = 0; w < 3; w++) {
+        size_t c = widths[w];
+        assert_int_equal(madd_float4(odd, p, p, 2, c), cudaErrorInvalidValue);
+        assert_int_equal(madd_float4(p, odd, p, 2, c), cudaErrorInvalidValue);
+        assert_int_equal(madd_float4(p, p, odd, 2, c), cudaErrorInvalidValue);
+    }
     assert_int_equal(saxpy(1.0f, NULL, p, 10), cudaErrorInvalidValue);
     assert_int_equal(vadd_wrong_floor(NULL, p, p, 10), cudaErrorInvalidValue);
 }

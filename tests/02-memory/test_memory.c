@@ -379,6 +379,9 @@ static void null_pointers_refused(void **s)
     assert_int_equal(mem_copy(p, (float *)(uintptr_t)1026, 10),
                      cudaErrorInvalidValue);
     assert_int_equal(mem_read_sum(p, 10, 1, NULL), cudaErrorInvalidValue);
+    /* Float-aligned but not 16-byte aligned: refused, as the header says. */
+    for (size_t k = 1; k < 4; k++)
+        assert_int_equal(mem_read_sum(p + k, 10, 1, p), cudaErrorInvalidValue);
     assert_int_equal(fma_peak(NULL, 10, 1, 1.0f, 0.0f),
                      cudaErrorInvalidValue);
     assert_int_equal(drift_aos(NULL, 10, 0.1f), cudaErrorInvalidValue);

@@ -223,6 +223,43 @@ static void warp_tile_pick_and_refuse(void **s)
                      cudaErrorInvalidValue);
     assert_int_equal(matmul_warp_tiled_tile(MM_WT_TILES, p, p, p, 4, 4, 4),
                      cudaErrorInvalidValue);
+    /* matmul_warp_tiled_info: a tile outside the table, or a null
+     * pointer, is refused and nothing is written. */
+    int bm = -7, bn = -7, per_sm = -7;
+    assert_int_equal(matmul_warp_tiled_info(-1, &bm, &bn, &per_sm),
+                     cudaErrorInvalidValue);
+    assert_int_equal(matmul_warp_tiled_info(MM_WT_TILES, &bm, &bn, &per_sm),
+                     cudaErrorInvalidValue);
+    for (int t = 0; t < MM_WT_TILES; t++) {
+        assert_int_equal(matmul_warp_tiled_info(t, NULL, &bn, &per_sm),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_info(t, &bm, NULL, &per_sm),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_info(t, &bm, &bn, NULL),
+                         cudaErrorInvalidValue);
+    }
+    assert_true(bm == -7 && bn == -7 && per_sm == -7);
+    /* Each entry refuses as every launcher does (the header's first
+     * paragraph): null pointers, a grid beyond the limits. */
+    const size_t huge = (size_t)1 << 40;
+    for (int t = 0; t < MM_WT_TILES; t++) {
+        assert_int_equal(matmul_warp_tiled_tile(t, NULL, p, p, 4, 4, 4),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, p, NULL, p, 4, 4, 4),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, p, p, NULL, 4, 4, 4),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, NULL, p, p, 4, 4, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, p, NULL, p, 4, 4, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, huge, 4, 4),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, 4, huge, 4),
+                         cudaErrorInvalidValue);
+        assert_int_equal(matmul_warp_tiled_tile(t, NULL, NULL, NULL, 0, 4, 4),
+                         cudaSuccess);
+    }
     static const size_t picks[][3] = {
         {1, 1, 1}, {128, 128, 128}, {1024, 1024, 1024}, {2048, 2048, 2048},
         {4096, 4096, 4096}, {8192, 4096, 6144}, {4095, 4097, 1023},
@@ -481,6 +518,9 @@ static void null_pointers_refused(void **s)
         assert_int_equal(all[v](NULL, p, p, 4, 4, 4), cudaErrorInvalidValue);
         assert_int_equal(all[v](p, NULL, p, 4, 4, 4), cudaErrorInvalidValue);
         assert_int_equal(all[v](p, p, NULL, 4, 4, 4), cudaErrorInvalidValue);
+        /* K = 0 writes C = 0, but A and B must still be given. */
+        assert_int_equal(all[v](NULL, p, p, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(all[v](p, NULL, p, 4, 4, 0), cudaErrorInvalidValue);
         /* A grid beyond the limits, in either dimension. */
         size_t huge = (size_t)1 << 40;
         assert_int_equal(all[v](p, p, p, huge, 4, 4), cudaErrorInvalidValue);

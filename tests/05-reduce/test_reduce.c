@@ -460,6 +460,11 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(reduce_max(odd, 10, p, w), cudaErrorInvalidValue);
     assert_int_equal(reduce_last_block(odd, 10, p, w), cudaErrorInvalidValue);
     assert_int_equal(reduce_grid_sync(odd, 10, p, w), cudaErrorInvalidValue);
+    /* The other finishes and the mean refuse a misaligned x as well. */
+    assert_int_equal(reduce_finish_atomic(odd, 10, p, w),
+                     cudaErrorInvalidValue);
+    assert_int_equal(reduce_compensated(odd, 10, p, w), cudaErrorInvalidValue);
+    assert_int_equal(reduce_mean(odd, 10, p, w), cudaErrorInvalidValue);
     assert_int_equal(reduce_first_add(p, 10, p, NULL), cudaErrorInvalidValue);
     assert_int_equal(reduce_wrong_fence_barrier(p, 10, p, NULL),
                      cudaErrorInvalidValue);

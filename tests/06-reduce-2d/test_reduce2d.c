@@ -238,6 +238,13 @@ static void bad_arguments_refused(void **s)
                          cudaErrorInvalidValue);
         assert_int_equal(variants[v].fn(p, 4, 4, NULL, w),
                          cudaErrorInvalidValue);
+        /* Sums of empty rows (or columns) to write: refused. */
+        if (variants[v].by_rows)
+            assert_int_equal(variants[v].fn(p, 4, 0, p, w),
+                             cudaErrorInvalidValue);
+        else
+            assert_int_equal(variants[v].fn(p, 0, 4, p, w),
+                             cudaErrorInvalidValue);
     }
     assert_int_equal(row_sums(p, 4, 0, p, w), cudaErrorInvalidValue);
     assert_int_equal(col_sums(p, 0, 4, p, w), cudaErrorInvalidValue);
@@ -251,6 +258,32 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(dot(p, NULL, 4, p, w), cudaErrorInvalidValue);
     assert_int_equal(dot(p, p, 4, p, NULL), cudaErrorInvalidValue);
     assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL), cudaSuccess);
+    /* A block a row (row_sums_block) or a column
+     * (col_sums_block_per_column): 2^31 - 1 of them at most. */
+    float *q = (float *)(uintptr_t)(1ull << 40);
+    assert_int_equal(row_sums_block(p, (size_t)1 << 31, 1, q, w),
+                     cudaErrorInvalidValue);
+    assert_int_equal(col_sums_block_per_column(p, 1, (size_t)1 << 31, q, w),
+                     cudaErrorInvalidValue);
+}
+
+/* Few long rows: row_sums spreads each row over several blocks, which
+ * needs its workspace (the header); without one it refuses, and writes
+ * nothing.  row_sums_in_flight sends such rows to row_sums. */
+static void row_sums_refuse_missing_workspace(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t cols = 4096;
+    float *da = tk_dev_floats(cols), *dout = tk_dev_floats(1), got;
+    assert_int_equal(row_sums(da, 1, cols, dout, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(da, 1, cols, dout, NULL),
+                     cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(&got, dout, 1);
+    assert_true(isnan(got));                 /* nothing ran */
+    tk_free(da); tk_free(dout);
 }
 
 /* CPU-side: the column workspace holds the largest chunk count. */
@@ -279,6 +312,7 @@ int main(void)
         cmocka_unit_test(rows_and_columns_misaligned),
         cmocka_unit_test(dot_all_sizes),
         cmocka_unit_test(dot_misaligned),
+        cmocka_unit_test(row_sums_refuse_missing_workspace),
     };
     return tk_run_tests("06-reduce-2d", tests);
 }

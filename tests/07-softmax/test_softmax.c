@@ -184,60 +184,74 @@ static const char *row_names[] = {"warp", "block", "float4", "cached",
                                   "online"};
 #define NFNS 5
 
+/* CPU-side: x and y are apart (q), so that each call is refused for the
+ * reason it names and not because the two overlap. */
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;
+    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
+    float *q = (float *)(uintptr_t)(1ull << 40);
     for (int f = 0; f < NFNS; f++) {
-        assert_int_equal(row_fns[f](NULL, p, 2, 2), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](NULL, q, 2, 2), cudaErrorInvalidValue);
         assert_int_equal(row_fns[f](p, NULL, 2, 2), cudaErrorInvalidValue);
-        assert_int_equal(row_fns[f](p, p, SIZE_MAX / 2, 4),
+        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 2, 4),
+                         cudaErrorInvalidValue);
+        /* rows * cols fits in size_t, its bytes do not. */
+        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 8, 4),
                          cudaErrorInvalidValue);
         assert_int_equal(row_fns[f](NULL, NULL, 0, 5), cudaSuccess);
         assert_int_equal(row_fns[f](NULL, NULL, 5, 0), cudaSuccess);
     }
-    /* More rows than a grid has blocks. */
-    assert_int_equal(softmax_rows_block(p, p, (size_t)1 << 32, 1),
+    /* More rows than a grid has blocks: 2^31 - 1 rows at most, a block a
+     * row (the cached launcher keeps that limit for its warp kernels);
+     * softmax_rows_warp, 8 rows a block, 8 (2^31 - 1). */
+    for (int f = 1; f < NFNS; f++)
+        assert_int_equal(row_fns[f](p, q, (size_t)1 << 31, 1),
+                         cudaErrorInvalidValue);
+    assert_int_equal(softmax_rows_block(p, q, (size_t)1 << 32, 1),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole(p, p, 10, NULL), cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole(p, p, 10, (char *)p + 4),
+    assert_int_equal(softmax_rows_warp(p, q, 8 * (((size_t)1 << 31) - 1) + 1,
+                                       1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(p, q, 10, NULL), cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(p, q, 10, (char *)p + 4),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole(NULL, NULL, 0, NULL), cudaSuccess);
     assert_int_equal(softmax_whole_simple(p, NULL, 10, p),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_u4(NULL, p, 10, p),
+    assert_int_equal(softmax_whole_u4(NULL, q, 10, p),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_per_block(NULL, p, 10),
+    assert_int_equal(softmax_whole_per_block(NULL, q, 10),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(p, p, 10, NULL),
+    assert_int_equal(softmax_whole_fused(p, q, 10, NULL),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(p, p, 10, (char *)p + 4),
+    assert_int_equal(softmax_whole_fused(p, q, 10, (char *)p + 4),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(NULL, p, 10, p),
+    assert_int_equal(softmax_whole_fused(NULL, q, 10, p),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_fused(p, NULL, 10, p),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_fused(NULL, NULL, 0, NULL), cudaSuccess);
     assert_int_equal(softmax_whole_fused_cache(p, NULL, 10, p, 1024),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(p, p, 10, NULL),
+    assert_int_equal(softmax_whole_resident(p, q, 10, NULL),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(p, p, 10, (char *)p + 4),
+    assert_int_equal(softmax_whole_resident(p, q, 10, (char *)p + 4),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(NULL, p, 10, p),
+    assert_int_equal(softmax_whole_resident(NULL, q, 10, p),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_resident(p, NULL, 10, p),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_resident(NULL, NULL, 0, NULL),
                      cudaSuccess);
-    assert_int_equal(softmax_whole_resident_cache(NULL, p, 10, p, 16, 16,
+    assert_int_equal(softmax_whole_resident_cache(NULL, q, 10, p, 16, 16,
                                                   1),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident_cache(p, p, 10, NULL, 0, 0, 0),
+    assert_int_equal(softmax_whole_resident_cache(p, q, 10, NULL, 0, 0, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_resident_fast(p, NULL, 10, p),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident_fast(p, p, 10, (char *)p + 2),
+    assert_int_equal(softmax_whole_resident_fast(p, q, 10, (char *)p + 2),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_whole_resident_fast(NULL, NULL, 0, NULL),
                      cudaSuccess);
@@ -370,6 +384,67 @@ static const whole_fn whole_fns[NWHOLE] = {
     softmax_whole_fused_pairs, softmax_whole_fused, fused_small_cache,
     softmax_whole_resident, resident_small_cache, resident_no_smem,
     softmax_whole_resident_fast, resident_fast_small_cache};
+
+/* CPU-side: every whole-array launcher (and the test's _cache settings)
+ * refuses a null x, y or work and a work that is not 8-byte aligned, the
+ * header's terms, before anything runs; n = 0 is nothing to do. */
+static void whole_bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;
+    float *q = (float *)(uintptr_t)(1ull << 40);    /* apart from p */
+    for (int f = 0; f < NWHOLE; f++) {
+        assert_int_equal(whole_fns[f](NULL, q, 10, p), cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, NULL, 10, p), cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, q, 10, NULL), cudaErrorInvalidValue);
+        for (size_t off = 1; off < 8; off++)
+            assert_int_equal(whole_fns[f](p, q, 10, (char *)p + off),
+                             cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](NULL, NULL, 0, NULL), cudaSuccess);
+    }
+}
+
+/* CPU-side: x and y must not overlap (the header).  Every launcher refuses
+ * the same range, y starting one float into x or at x's last float, y
+ * ending one float into x or at x's first, and n floats whose bytes pass
+ * SIZE_MAX, before anything runs.  Before the check the row launchers
+ * launched their kernels on such ranges, and the whole-array ones too. */
+static void overlap_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
+    float *q = (float *)(uintptr_t)(1ull << 40);
+    void *w = (void *)(uintptr_t)(1ull << 41);
+    const size_t rows = 3, cols = 5, n = rows * cols;
+    float *ys[] = {p, p + 1, p + n - 1};            /* x = p */
+    float *xs[] = {p + 1, p + n - 1};               /* y = p */
+    for (int f = 0; f < NFNS; f++) {
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(row_fns[f](p, ys[k], rows, cols),
+                             cudaErrorInvalidValue);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(row_fns[f](xs[k], p, rows, cols),
+                             cudaErrorInvalidValue);
+    }
+    for (int f = 0; f < NWHOLE; f++) {
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(whole_fns[f](p, ys[k], n, w),
+                             cudaErrorInvalidValue);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(whole_fns[f](xs[k], p, n, w),
+                             cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, q, SIZE_MAX / 2, w),
+                         cudaErrorInvalidValue);
+    }
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(softmax_whole_per_block(p, ys[k], n),
+                         cudaErrorInvalidValue);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(softmax_whole_per_block(xs[k], p, n),
+                         cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_per_block(p, q, SIZE_MAX / 2),
+                     cudaErrorInvalidValue);
+}
 
 /* The number of elements of y that differ from the softmax of xs. */
 static size_t compare_whole(const float *xs, const float *y, size_t n,
@@ -602,6 +677,68 @@ static void per_block_sums_to_one_per_block(void **s)
     free(x); free(y); free(ref);
 }
 
+/* On device memory: the overlapping calls of overlap_refused write
+ * nothing, and x and y that only touch (y right after x, or right
+ * before) are apart: the softmax is right and x is left as it was. */
+static void overlap_on_device(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t rows = 7, cols = 128, n = rows * cols;   /* 16-byte rows */
+    uint64_t seed = tk_seed(0), st = seed;
+    float *h = tk_malloc(2 * n * sizeof *h);
+    float *g = tk_malloc(2 * n * sizeof *g);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(h, 2 * n, -10, 10, &st);
+    float *d = tk_dev_floats(2 * n);
+    void *work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
+    tk_upload(d, h, 2 * n);
+    for (int f = 0; f < NFNS; f++) {
+        assert_int_equal(row_fns[f](d, d, rows, cols), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](d, d + 1, rows, cols),
+                         cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](d + n - 1, d, rows, cols),
+                         cudaErrorInvalidValue);
+    }
+    for (int f = 0; f < NWHOLE; f++) {
+        assert_int_equal(whole_fns[f](d, d + 4, n, work),
+                         cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](d + n - 1, d, n, work),
+                         cudaErrorInvalidValue);
+    }
+    assert_int_equal(softmax_whole_per_block(d, d + n - 1, n),
+                     cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, d, 2 * n);
+    assert_memory_equal(g, h, 2 * n * sizeof *h);       /* nothing written */
+    for (int f = 0; f < NFNS + NWHOLE; f++)
+        for (int below = 0; below < 2; below++) {
+            float *x = d + (below ? n : 0), *y = d + (below ? 0 : n);
+            const float *hx = h + (below ? n : 0);
+            tk_upload(x, hx, n);
+            tk_poison(y, n * sizeof *y);
+            if (f < NFNS) TK_CUDA(row_fns[f](x, y, rows, cols));
+            else TK_CUDA(whole_fns[f - NFNS](x, y, n, work));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(g, d, 2 * n);
+            const float *gx = g + (below ? n : 0), *gy = g + (below ? 0 : n);
+            assert_memory_equal(gx, hx, n * sizeof *h);
+            if (f >= NFNS) {
+                assert_int_equal(compare_whole(hx, gy, n, 0, RTOL, seed), 0);
+                continue;
+            }
+            for (size_t r = 0; r < rows; r++)
+                softmax_ref(hx + r * cols, ref + r * cols, cols);
+            char what[64];
+            snprintf(what, sizeof what, "softmax %s, y %s x", row_names[f],
+                     below ? "just below" : "just after");
+            assert_int_equal(tk_compare(what, gy, ref, n, ATOL, RTOL, seed),
+                             0);
+        }
+    tk_free(d); tk_free(work);
+    free(h); free(g); free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +749,8 @@ int main(void)
         cmocka_unit_test(md_push_is_combine),
         cmocka_unit_test(md_reduce_any_order),
         cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(whole_bad_arguments_refused),
+        cmocka_unit_test(overlap_refused),
         cmocka_unit_test(rows_warp),
         cmocka_unit_test(rows_block),
         cmocka_unit_test(rows_float4),
@@ -623,6 +762,7 @@ int main(void)
         cmocka_unit_test(whole_2_28),
         cmocka_unit_test(whole_fast_wide_range),
         cmocka_unit_test(per_block_sums_to_one_per_block),
+        cmocka_unit_test(overlap_on_device),
         cmocka_unit_test(whole_on_every_gpu),
     };
     return tk_run_tests("07-softmax", tests);

@@ -108,57 +108,135 @@ static void bad_arguments_refused(void **s)
 {
     (void)s;
     float *p = (float *)(uintptr_t)256;
+    float *q = (float *)(uintptr_t)(1ull << 40);    /* y, apart from x */
     for (int f = 0; f < NLN; f++) {
-        assert_int_equal(ln_fns[f](NULL, p, p, p, 2, 2, EPS),
+        assert_int_equal(ln_fns[f](NULL, p, p, q, 2, 2, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, NULL, p, p, 2, 2, EPS),
+        assert_int_equal(ln_fns[f](p, NULL, p, q, 2, 2, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, NULL, p, 2, 2, EPS),
+        assert_int_equal(ln_fns[f](p, p, NULL, q, 2, 2, EPS),
                          cudaErrorInvalidValue);
         assert_int_equal(ln_fns[f](p, p, p, NULL, 2, 2, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, p, 2, 2, 0.0f),
+        assert_int_equal(ln_fns[f](p, p, p, q, 2, 2, 0.0f),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, p, 2, 2, -1e-5f),
+        assert_int_equal(ln_fns[f](p, p, p, q, 2, 2, -1e-5f),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, p, 2, 2, NAN),
+        assert_int_equal(ln_fns[f](p, p, p, q, 2, 2, NAN),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, p, (size_t)1 << 32, 1, EPS),
+        assert_int_equal(ln_fns[f](p, p, p, q, (size_t)1 << 32, 1, EPS),
                          cudaErrorInvalidValue);
         assert_int_equal(ln_fns[f](NULL, NULL, NULL, NULL, 0, 3, EPS),
                          cudaSuccess);
     }
-    assert_int_equal(layernorm_welford(p, p, p, p, 1, (1u << 24) + 1, EPS),
+    assert_int_equal(layernorm_welford(p, p, p, q, 1, (1u << 24) + 1, EPS),
                      cudaErrorInvalidValue);
-    assert_int_equal(rmsnorm(p, NULL, p, 2, 2, EPS), cudaErrorInvalidValue);
-    assert_int_equal(rmsnorm(p, p, p, 2, 2, 0.0f), cudaErrorInvalidValue);
+    assert_int_equal(rmsnorm(p, NULL, q, 2, 2, EPS), cudaErrorInvalidValue);
+    assert_int_equal(rmsnorm(p, p, q, 2, 2, 0.0f), cudaErrorInvalidValue);
     /* rmsnorm_cached: the same checks, whichever kernel the width picks. */
     static const size_t rc_cols[] = {2, 1023, 8192, 16385};
     for (int k = 0; k < 4; k++) {
         size_t c = rc_cols[k];
-        assert_int_equal(rmsnorm_cached(NULL, p, p, 2, c, EPS),
+        assert_int_equal(rmsnorm_cached(NULL, p, q, 2, c, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, NULL, p, 2, c, EPS),
+        assert_int_equal(rmsnorm_cached(p, NULL, q, 2, c, EPS),
                          cudaErrorInvalidValue);
         assert_int_equal(rmsnorm_cached(p, p, NULL, 2, c, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, p, 2, c, 0.0f),
+        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, 0.0f),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, p, 2, c, -1e-5f),
+        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, -1e-5f),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, p, 2, c, NAN),
+        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, NAN),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, p, (size_t)1 << 32, c, EPS),
+        assert_int_equal(rmsnorm_cached(p, p, q, (size_t)1 << 32, c, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, p, SIZE_MAX / 2, c, EPS),
+        assert_int_equal(rmsnorm_cached(p, p, q, SIZE_MAX / 2, c, EPS),
                          cudaErrorInvalidValue);
         assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 0, c, EPS),
                          cudaSuccess);
         assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 3, 0, EPS),
                          cudaSuccess);
     }
-    assert_int_equal(layernorm_naive_moments(p, p, NULL, p, 2, 2, EPS),
+    assert_int_equal(layernorm_naive_moments(p, p, NULL, q, 2, 2, EPS),
                      cudaErrorInvalidValue);
+    assert_int_equal(layernorm_welford_float4(p, p, p, q, 1, (1u << 24) + 1,
+                                              EPS),
+                     cudaErrorInvalidValue);
+    /* eps > 0 (the header) for rmsnorm and the wrong listing as well. */
+    static const float bad_eps[] = {0.0f, -1e-5f, -INFINITY, NAN};
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(rmsnorm(p, p, q, 2, 2, bad_eps[k]),
+                         cudaErrorInvalidValue);
+        assert_int_equal(layernorm_naive_moments(p, p, p, q, 2, 2,
+                                                 bad_eps[k]),
+                         cudaErrorInvalidValue);
+    }
+}
+
+/* Every launcher as an ln_fn, numbered as run_ln numbers them below
+ * (RMSNorm takes no beta). */
+static cudaError_t rms_ln(const float *x, const float *g, const float *b,
+                          float *y, size_t rows, size_t cols, float eps)
+{
+    (void)b;
+    return rmsnorm(x, g, y, rows, cols, eps);
+}
+static cudaError_t rms_cached_ln(const float *x, const float *g,
+                                 const float *b, float *y, size_t rows,
+                                 size_t cols, float eps)
+{
+    (void)b;
+    return rmsnorm_cached(x, g, y, rows, cols, eps);
+}
+#define NALL 7
+static const ln_fn all_fns[NALL] = {
+    layernorm_two_pass, layernorm_welford, layernorm_welford_float4,
+    layernorm_cached, rms_ln, layernorm_naive_moments, rms_cached_ln};
+static const char *all_names[NALL] = {
+    "two_pass", "welford", "welford_float4", "cached", "rmsnorm", "naive",
+    "rmsnorm_cached"};
+
+/* CPU-side: the header's limits.  Every launcher takes at most 2^31 - 1
+ * rows (a block a row) and refuses rows * cols floats whose bytes pass
+ * SIZE_MAX; the Welford launchers, and layernorm_cached, which hands them
+ * rows wider than 16384, at most 2^24 columns. */
+static void limits_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
+    float *q = (float *)(uintptr_t)(1ull << 40);
+    for (int f = 0; f < NALL; f++) {
+        assert_int_equal(all_fns[f](p, p, p, q, (size_t)1 << 31, 1, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all_fns[f](p, p, p, q, SIZE_MAX / 8, 4, EPS),
+                         cudaErrorInvalidValue);
+    }
+    for (int f = 1; f <= 3; f++)
+        assert_int_equal(all_fns[f](p, p, p, q, 1, (1u << 24) + 1, EPS),
+                         cudaErrorInvalidValue);
+}
+
+/* CPU-side: x and y must not overlap (the header).  Every launcher refuses
+ * the same range, y starting one float into x or at x's last float, and y
+ * ending one float into x or at x's first, before anything runs.  Before
+ * the check, these calls launched the kernels on the overlapping ranges. */
+static void overlap_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
+    float *g = (float *)(uintptr_t)(1ull << 41);    /* gamma and beta */
+    const size_t rows = 3, cols = 5, n = rows * cols;
+    float *ys[] = {p, p + 1, p + n - 1};            /* x = p */
+    float *xs[] = {p + 1, p + n - 1};               /* y = p */
+    for (int f = 0; f < NALL; f++) {
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(all_fns[f](p, g, g, ys[k], rows, cols, EPS),
+                             cudaErrorInvalidValue);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(all_fns[f](xs[k], g, g, p, rows, cols, EPS),
+                             cudaErrorInvalidValue);
+    }
 }
 
 /* ---- GPU ------------------------------------------------------------------ */
@@ -334,6 +412,66 @@ static void naive_moments_cancel(void **s)
     assert_true(wrong >= 48);
 }
 
+/* On device memory: the overlapping calls of overlap_refused write
+ * nothing, and x and y that only touch (y right after x, or right
+ * before) are apart: the result is right and x is left as it was. */
+static void overlap_on_device(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t rows = 7, cols = 128, n = rows * cols;   /* 16-byte rows */
+    uint64_t seed = tk_seed(0), st = seed;
+    float *h = tk_malloc(2 * n * sizeof *h);
+    float *got = tk_malloc(2 * n * sizeof *got);
+    float *g = tk_malloc(cols * sizeof *g), *b = tk_malloc(cols * sizeof *b);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(h, 2 * n, -1, 1, &st);
+    tk_fill(g, cols, 0.5, 1.5, &st);
+    tk_fill(b, cols, -1, 1, &st);
+    float *d = tk_dev_floats(2 * n);
+    float *dg = tk_dev_floats(cols), *db = tk_dev_floats(cols);
+    tk_upload(d, h, 2 * n);
+    tk_upload(dg, g, cols);
+    tk_upload(db, b, cols);
+    for (int f = 0; f < NALL; f++) {
+        assert_int_equal(all_fns[f](d, dg, db, d, rows, cols, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all_fns[f](d, dg, db, d + 1, rows, cols, EPS),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all_fns[f](d + n - 1, dg, db, d, rows, cols, EPS),
+                         cudaErrorInvalidValue);
+    }
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(got, d, 2 * n);
+    assert_memory_equal(got, h, 2 * n * sizeof *h);     /* nothing written */
+    for (int f = 0; f < NALL; f++)
+        for (int below = 0; below < 2; below++) {
+            float *x = d + (below ? n : 0), *y = d + (below ? 0 : n);
+            const float *hx = h + (below ? n : 0);
+            tk_upload(x, hx, n);
+            tk_poison(y, n * sizeof *y);
+            TK_CUDA(all_fns[f](x, dg, db, y, rows, cols, EPS));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(got, d, 2 * n);
+            const float *gx = got + (below ? n : 0);
+            const float *gy = got + (below ? 0 : n);
+            assert_memory_equal(gx, hx, n * sizeof *h);
+            for (size_t r = 0; r < rows; r++) {
+                if (is_rms(f))
+                    rmsnorm_ref(hx + r * cols, g, ref + r * cols, cols, EPS);
+                else
+                    layernorm_ref(hx + r * cols, g, b, ref + r * cols, cols,
+                                  EPS);
+            }
+            char what[64];
+            snprintf(what, sizeof what, "%s, y %s x", all_names[f],
+                     below ? "just below" : "just after");
+            assert_int_equal(tk_compare(what, gy, ref, n, ATOL, 0, seed), 0);
+        }
+    tk_free(d); tk_free(dg); tk_free(db);
+    free(h); free(got); free(g); free(b); free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +479,8 @@ int main(void)
         cmocka_unit_test(welford_and_chan_match_double),
         cmocka_unit_test(welford_identity_is_identity),
         cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(limits_refused),
+        cmocka_unit_test(overlap_refused),
         cmocka_unit_test(ln_two_pass),
         cmocka_unit_test(ln_welford),
         cmocka_unit_test(ln_welford_float4),
@@ -350,6 +490,7 @@ int main(void)
         cmocka_unit_test(rmsnorm_constant_rows),
         cmocka_unit_test(constant_rows_give_beta),
         cmocka_unit_test(naive_moments_cancel),
+        cmocka_unit_test(overlap_on_device),
     };
     return tk_run_tests("08-layernorm", tests);
 }

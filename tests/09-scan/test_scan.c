@@ -380,6 +380,48 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(scan_i64(NULL, (long long *)q, 1000, SCAN_EXCLUSIVE,
                               SCAN_PROPAGATE, sc, 1 << 20),
                      cudaErrorInvalidValue);
+    /* Every tile algorithm, both types: a null in or out, or a bad kind. */
+    for (int t = T_I32; t <= T_F32; t += T_F32 - T_I32)
+        for (int a = 0; a <= SCAN_TILE_WARPS_32BIT_INDEX; a++) {
+            assert_int_equal(run_scan((elem_t)t, a, SCAN_PROPAGATE, NULL, p,
+                                      10, SCAN_INCLUSIVE, NULL, 0),
+                             cudaErrorInvalidValue);
+            assert_int_equal(run_scan((elem_t)t, a, SCAN_PROPAGATE, p, NULL,
+                                      10, SCAN_EXCLUSIVE, NULL, 0),
+                             cudaErrorInvalidValue);
+            assert_int_equal(run_scan((elem_t)t, a, SCAN_PROPAGATE, p, p,
+                                      10, (scan_kind)2, NULL, 0),
+                             cudaErrorInvalidValue);
+        }
+    /* Every element type and algorithm: scratch that is missing, not
+     * 256-byte aligned or short of scan_scratch_bytes, a null in or out,
+     * or a kind that is neither, is refused before anything runs. */
+    for (int t = T_I32; t <= T_F32; t++) {
+        size_t nb = scan_scratch_bytes(1000, esize((elem_t)t));
+        for (int a = 0; a < NALGOS; a++) {
+            scan_device_algo al = (scan_device_algo)a;
+            assert_int_equal(run_scan((elem_t)t, NO_TILE, al, p, p, 1000,
+                                      SCAN_EXCLUSIVE, NULL, nb),
+                             cudaErrorInvalidValue);
+            for (size_t off = 4; off < 256; off *= 2)
+                assert_int_equal(run_scan((elem_t)t, NO_TILE, al, p, p, 1000,
+                                          SCAN_EXCLUSIVE, (char *)sc + off,
+                                          nb),
+                                 cudaErrorInvalidValue);
+            assert_int_equal(run_scan((elem_t)t, NO_TILE, al, p, p, 1000,
+                                      SCAN_INCLUSIVE, sc, nb - 1),
+                             cudaErrorInvalidValue);
+            assert_int_equal(run_scan((elem_t)t, NO_TILE, al, NULL, p, 1000,
+                                      SCAN_INCLUSIVE, sc, nb),
+                             cudaErrorInvalidValue);
+            assert_int_equal(run_scan((elem_t)t, NO_TILE, al, p, NULL, 1000,
+                                      SCAN_INCLUSIVE, sc, nb),
+                             cudaErrorInvalidValue);
+            assert_int_equal(run_scan((elem_t)t, NO_TILE, al, p, p, 1000,
+                                      (scan_kind)2, sc, nb),
+                             cudaErrorInvalidValue);
+        }
+    }
 }
 
 static void empty_does_nothing(void **s)
@@ -441,6 +483,46 @@ static void device_all_algorithms(void **s)
                             check_scan((elem_t)t, NO_TILE,
                                        (scan_device_algo)a, size_at(z),
                                        (scan_kind)k, P_RANDOM, round), 0);
+}
+
+/* The header: the staged, paired and raked scans need 64 KB of shared
+ * memory a block and a few hundred bytes more; where the GPU gives at most
+ * 64 KB (sm_75) they return cudaErrorNotSupported and launch nothing (the
+ * output stays poisoned).  Where it gives 4 KB more than 64 KB, they run. */
+static void staged_refused_only_where_memory_is_short(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    int dev = 0, most = 0;
+    TK_CUDA(cudaGetDevice(&dev));
+    TK_CUDA(cudaDeviceGetAttribute(
+        &most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    static const int algos[] = {SCAN_LOOKBACK_STAGED, SCAN_LOOKBACK_PAIRED,
+                                SCAN_LOOKBACK_RAKED};
+    const size_t n = 1000;
+    unsigned char got[8 * 1000], poison[8 * 1000];
+    memset(poison, 0xff, sizeof poison);
+    for (int t = 0; t < 3; t++) {
+        const size_t bytes = n * esize((elem_t)t);
+        const size_t sb = scan_scratch_bytes(n, esize((elem_t)t));
+        void *din = tk_dev_bytes(bytes), *dout = tk_dev_bytes(bytes);
+        void *scratch = tk_dev_bytes(sb);
+        for (int a = 0; a < 3; a++) {
+            tk_poison(dout, bytes);
+            cudaError_t e = run_scan((elem_t)t, NO_TILE,
+                                     (scan_device_algo)algos[a], din, dout,
+                                     n, SCAN_INCLUSIVE, scratch, sb);
+            TK_CUDA(cudaDeviceSynchronize());
+            if (most <= 65536) {
+                assert_int_equal(e, cudaErrorNotSupported);
+                tk_download_bytes(got, dout, bytes);
+                assert_memory_equal(got, poison, bytes);
+            } else if (most >= 65536 + 4096) {
+                TK_CUDA(e);
+            }
+        }
+        tk_free(din); tk_free(dout); tk_free(scratch);
+    }
 }
 
 /* The sizes around the 64 KB tiles of the staged, paired and raked scans
@@ -854,6 +936,7 @@ int main(void)
         cmocka_unit_test(tiles_all_algorithms),
         cmocka_unit_test(device_all_algorithms),
         cmocka_unit_test(device_big_tile_edges),
+        cmocka_unit_test(staged_refused_only_where_memory_is_short),
         cmocka_unit_test(device_misaligned),
         cmocka_unit_test(floats_exact_with_small_integers),
         cmocka_unit_test(all_zero_and_all_one),

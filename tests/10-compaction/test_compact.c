@@ -265,6 +265,16 @@ static void empty_input_counts_zero(void **s)
     tk_free(dcount);
 }
 
+/* find_repeats in the compaction launchers' shape (no threshold; idx in
+ * out's place), for the table of refusals. */
+static cudaError_t repeats_as_compact(const int *in, int *out, size_t n,
+                                      int threshold, size_t *count,
+                                      void *scratch, size_t bytes)
+{
+    (void)threshold;
+    return find_repeats(in, n, (size_t *)(void *)out, count, scratch, bytes);
+}
+
 static void bad_arguments_refused(void **s)
 {
     (void)s;
@@ -295,6 +305,33 @@ static void bad_arguments_refused(void **s)
                      cudaErrorInvalidValue);
     assert_int_equal(compact_gt(p, p, 0, 0, NULL, sc, need),
                      cudaErrorInvalidValue);
+    /* Every launcher, find_repeats too, on the header's terms: scratch
+     * missing, not 256-byte aligned or short of compact_scratch_bytes(n);
+     * n of 2^31 or more; a null in, out or count; n = 0 without count. */
+    compact_fn all[C_COUNT + 1];
+    for (int a = 0; a < C_COUNT; a++) all[a] = cfn[a];
+    all[C_COUNT] = repeats_as_compact;
+    for (int a = 0; a <= C_COUNT; a++) {
+        assert_int_equal(all[a](p, p, 1000, 0, c, NULL, need),
+                         cudaErrorInvalidValue);
+        for (size_t off = 4; off < 256; off *= 2)
+            assert_int_equal(all[a](p, p, 1000, 0, c, (char *)sc + off,
+                                    need), cudaErrorInvalidValue);
+        assert_int_equal(all[a](p, p, 1000, 0, c, sc, need - 1),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[a](p, p, (size_t)INT_MAX + 1, 0, c, sc,
+                                (size_t)-1), cudaErrorInvalidValue);
+        assert_int_equal(all[a](p, p, SIZE_MAX, 0, c, sc, (size_t)-1),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[a](NULL, p, 1000, 0, c, sc, need),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[a](p, NULL, 1000, 0, c, sc, need),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[a](p, p, 1000, 0, NULL, sc, need),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[a](NULL, NULL, 0, 0, NULL, NULL, 0),
+                         cudaErrorInvalidValue);
+    }
 }
 
 int main(void)
