@@ -117,15 +117,21 @@ extern "C" cudaError_t softmax_rows_block(const float *x, float *y,
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t softmax_rows_float4(const float *x, float *y,
-                                           size_t rows, size_t cols)
+static cudaError_t rows_float4_on(const float *x, float *y, size_t rows,
+                                  size_t cols, cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16);
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_block_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, vec);
+    softmax_block_kernel<<<(unsigned)rows, kSmBlock, 0, stream>>>(x, y, cols,
+                                                                  vec);
     return cudaGetLastError();
+}
+extern "C" cudaError_t softmax_rows_float4(const float *x, float *y,
+                                           size_t rows, size_t cols)
+{
+    return rows_float4_on(x, y, rows, cols, 0);
 }
 
 // <<Softmax: the row cached in registers>>
@@ -197,42 +203,51 @@ __global__ void softmax_cached_block_kernel(const float *x, float *y,
 // <<Softmax launcher for the cached row>>
 template <int V>
 static cudaError_t launch_cached_warp(const float *x, float *y,
-                                      size_t rows, unsigned cols)
+                                      size_t rows, unsigned cols,
+                                      cudaStream_t st)
 {
     size_t grid = ceil_div(rows, kSmRowsPerBlock);
     if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_cached_warp_kernel<V><<<(unsigned)grid, kSmBlock>>>(x, y, rows,
-                                                                cols);
+    softmax_cached_warp_kernel<V><<<(unsigned)grid, kSmBlock, 0, st>>>(
+        x, y, rows, cols);
     return cudaGetLastError();
 }
 
 template <int V>
 static cudaError_t launch_cached_block(const float *x, float *y,
-                                       size_t rows, unsigned cols)
+                                       size_t rows, unsigned cols,
+                                       cudaStream_t st)
 {
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_cached_block_kernel<V><<<(unsigned)rows, kSmBlock>>>(x, y, cols);
+    softmax_cached_block_kernel<V><<<(unsigned)rows, kSmBlock, 0, st>>>(
+        x, y, cols);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t softmax_rows_cached(const float *x, float *y,
-                                           size_t rows, size_t cols)
+extern "C" cudaError_t softmax_rows_cached_async(const float *x, float *y,
+                                                 size_t rows, size_t cols,
+                                                 cudaStream_t st)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
     if (cols % 4 != 0 || cols > 16384 || !is_aligned(x, 16) ||
         !is_aligned(y, 16))
-        return softmax_rows_float4(x, y, rows, cols);
+        return rows_float4_on(x, y, rows, cols, st);
     unsigned c = (unsigned)cols;
-    if (c <= 128) return launch_cached_warp<1>(x, y, rows, c);
-    if (c <= 256) return launch_cached_warp<2>(x, y, rows, c);
-    if (c <= 512) return launch_cached_warp<4>(x, y, rows, c);
-    if (c <= 1024) return launch_cached_warp<8>(x, y, rows, c);
-    if (c <= 2048) return launch_cached_block<2>(x, y, rows, c);
-    if (c <= 4096) return launch_cached_block<4>(x, y, rows, c);
-    if (c <= 8192) return launch_cached_block<8>(x, y, rows, c);
-    return launch_cached_block<16>(x, y, rows, c);
+    if (c <= 128) return launch_cached_warp<1>(x, y, rows, c, st);
+    if (c <= 256) return launch_cached_warp<2>(x, y, rows, c, st);
+    if (c <= 512) return launch_cached_warp<4>(x, y, rows, c, st);
+    if (c <= 1024) return launch_cached_warp<8>(x, y, rows, c, st);
+    if (c <= 2048) return launch_cached_block<2>(x, y, rows, c, st);
+    if (c <= 4096) return launch_cached_block<4>(x, y, rows, c, st);
+    if (c <= 8192) return launch_cached_block<8>(x, y, rows, c, st);
+    return launch_cached_block<16>(x, y, rows, c, st);
+}
+extern "C" cudaError_t softmax_rows_cached(const float *x, float *y,
+                                           size_t rows, size_t cols)
+{
+    return softmax_rows_cached_async(x, y, rows, cols, 0);
 }
 
 // <<Block-wide reduction of (m, d) pairs>>

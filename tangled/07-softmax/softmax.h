@@ -20,6 +20,10 @@ cudaError_t softmax_rows_float4(const float *x, float *y, size_t rows,
                                 size_t cols);
 cudaError_t softmax_rows_cached(const float *x, float *y, size_t rows,
                                 size_t cols);
+// The same on the caller's stream (the others run on the default one).
+cudaError_t softmax_rows_cached_async(const float *x, float *y,
+                                      size_t rows, size_t cols,
+                                      cudaStream_t stream);
 cudaError_t softmax_rows_online(const float *x, float *y, size_t rows,
                                 size_t cols);
 // One distribution over all n elements; work: SOFTMAX_WORK_BYTES of

@@ -114,19 +114,6 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
     do {                                                                \
         if ((call) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;   \
     } while (0)
-
-// <<Make one stream wait for another>>
-// What is enqueued on `to` from now on waits for what was enqueued on
-// `from` so far.
-static cudaError_t attn_stream_wait(cudaStream_t to, cudaStream_t from)
-{
-    cudaEvent_t e;
-    BOOK_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    cudaError_t r = cudaEventRecord(e, from);
-    if (r == cudaSuccess) r = cudaStreamWaitEvent(to, e, 0);
-    cudaError_t d = cudaEventDestroy(e);
-    return r != cudaSuccess ? r : d;
-}
 extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
     const float *k, const float *v, float *o, attn_dims a, void *work)
 {
@@ -151,10 +138,7 @@ extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
         attn_mask_kernel<<<kAttnGrid, kAttnBlock, 0, st>>>(s, ns, a);
         BOOK_TRY(cudaGetLastError());
     }
-    // <<Chapter 7's softmax on the default stream, fenced against st>>
-    if (st) BOOK_TRY(attn_stream_wait(0, st));          // after the scores
-    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));   // default stream
-    if (st) BOOK_TRY(attn_stream_wait(st, 0));          // before P V
+    BOOK_TRY(softmax_rows_cached_async(s, p, bh * a.Sq, a.Sk, st));  // ch. 7
     // <<O = P V, as column-major O^T = V^T P^T>>
     ATTN_CUBLAS(cublasSgemmStridedBatched(hd, CUBLAS_OP_N, CUBLAS_OP_N, d, sq,
         sk, &one, v, d, (long long)sk * d, p, sk, (long long)sq * sk, &zero, o,

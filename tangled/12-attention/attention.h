@@ -29,8 +29,7 @@ cudaError_t attention_three_kernel(const float *q, const float *k,
 // The same pipeline with cuBLAS strided-batched SGEMM (B*H below 2^31).
 // It keeps the order of h's stream (cublasGetStream): it starts after
 // the work enqueued there before the call, and work enqueued there after
-// it sees o.  Chapter 7's softmax runs on the default stream in between,
-// fenced by events; a stream that is not the default stream needs them.
+// it sees o.  All of it runs on that stream.
 cudaError_t attention_cublas(cublasHandle_t h, const float *q,
                              const float *k, const float *v, float *o,
                              attn_dims a, void *work);

@@ -177,12 +177,29 @@ static void md_reduce_any_order(void **s)
 /* ---- CPU: arguments --------------------------------------------------- */
 
 typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
+/* softmax_rows_cached_async on a stream created non-blocking (not ordered
+ * with the default stream the tests copy on), synchronized before it
+ * returns; without a device it refuses before it would use the stream. */
+static cudaError_t cached_on_own_stream(const float *x, float *y,
+                                        size_t rows, size_t cols)
+{
+    static cudaStream_t st;
+    static int made;
+    if (!made && tk_gpu_available()) {
+        if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) !=
+            cudaSuccess)
+            return cudaErrorUnknown;
+        made = 1;
+    }
+    cudaError_t e = softmax_rows_cached_async(x, y, rows, cols, st);
+    return e == cudaSuccess && made ? cudaStreamSynchronize(st) : e;
+}
 static const rows_fn row_fns[] = {softmax_rows_warp, softmax_rows_block,
                                   softmax_rows_float4, softmax_rows_cached,
-                                  softmax_rows_online};
+                                  softmax_rows_online, cached_on_own_stream};
 static const char *row_names[] = {"warp", "block", "float4", "cached",
-                                  "online"};
-#define NFNS 5
+                                  "online", "cached_async"};
+#define NFNS 6
 
 /* CPU-side: x and y are apart (q), so that each call is refused for the
  * reason it names and not because the two overlap. */
@@ -336,6 +353,7 @@ static void rows_block(void **s) { (void)s; rows_all_widths(1); }
 static void rows_float4(void **s) { (void)s; rows_all_widths(2); }
 static void rows_cached(void **s) { (void)s; rows_all_widths(3); }
 static void rows_online(void **s) { (void)s; rows_all_widths(4); }
+static void rows_cached_async(void **s) { (void)s; rows_all_widths(5); }
 
 /* ---- GPU: one whole array ------------------------------------------------ */
 
@@ -756,6 +774,7 @@ int main(void)
         cmocka_unit_test(rows_float4),
         cmocka_unit_test(rows_cached),
         cmocka_unit_test(rows_online),
+        cmocka_unit_test(rows_cached_async),
         cmocka_unit_test(whole_first_use_from_threads),
         cmocka_unit_test(whole_sizes),
         cmocka_unit_test(whole_edges),
