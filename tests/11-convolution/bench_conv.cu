@@ -535,9 +535,9 @@ static void run_constcache(ctx &k, double peak)
                                 2047, 2111, 2559, 4095, CONV_MAX_TAPS};
     static const int vs[] = {NAIVE, CONST, TILED, WINDOW};
     const size_t n = (size_t)1 << 24;
-    for (size_t kk : ks) {
-        k.c = cas{"constcache", 1, n, 1, kk};
-        for (int si = 0; si < 4; si++) {
+    for (int si = 0; si < 4; si++) {       // one variant's rows together
+        for (size_t kk : ks) {
+            k.c = cas{"constcache", 1, n, 1, kk};
             k.v = vs[si];
             int reps;
             progress("constcache k=%zu/%s: start", kk, vname[k.v]);
