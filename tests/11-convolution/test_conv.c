@@ -126,6 +126,40 @@ static void conv1d_sizes(void **s)
     if (!tk_small()) one_case_1d(1000003, 513);
 }
 
+/* The naive launcher takes any k: filters past CONV_MAX_TAPS, which the
+ * constant-memory launchers refuse, against the reference (100 outputs
+ * under the sanitizer). */
+static void conv1d_naive_long_filter(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t nk[][2] = {{20000, CONV_MAX_TAPS + 1},
+                                   {20000, 12289}, {16385, 16385}};
+    for (size_t t = 0; t < sizeof nk / sizeof nk[0]; t++) {
+        const size_t k = nk[t][1];
+        const size_t n = tk_small() ? k + 99 : nk[t][0], m = n - k + 1;
+        uint64_t seed = tk_seed(1) ^ (n * 131 + k), st = seed;
+        float *x = tk_malloc(n * 4), *w = tk_malloc(k * 4);
+        float *y = tk_malloc((m + 1) * 4);
+        double *ref = tk_malloc(m * 8), *a = tk_malloc(m * 8);
+        tk_fill(x, n, -1, 1, &st);
+        tk_fill(w, k, -1, 1, &st);
+        conv1d_ref(x, n, w, k, 0, m, ref, a);
+        float *dx = tk_dev_floats(n), *dw = tk_dev_floats(k);
+        float *dy = tk_dev_floats(m + 1);
+        tk_upload(dx, x, n);
+        tk_upload(dw, w, k);
+        TK_CUDA(conv1d_naive(dx, n, dw, k, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, m + 1);
+        assert_int_equal(check("naive, long filter", y, ref, a, m, k, seed),
+                         0);
+        assert_true(isnan(y[m]));           /* nothing past the output */
+        tk_free(dx); tk_free(dw); tk_free(dy);
+        free(x); free(w); free(y); free(ref); free(a);
+    }
+}
+
 /* k > n: no output, no launch: the output stays poisoned. */
 static void conv1d_empty(void **s)
 {
@@ -1055,6 +1089,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(flip_is_convolution),
         cmocka_unit_test(conv1d_sizes),
+        cmocka_unit_test(conv1d_naive_long_filter),
         cmocka_unit_test(conv1d_empty),
         cmocka_unit_test(conv1d_bad_arguments),
         cmocka_unit_test(conv1d_offset_pointers),
