@@ -617,23 +617,34 @@ extern "C" cudaError_t conv2d_rows(const float *x, size_t h, size_t w,
 }
 
 // <<2D: a separable filter as two passes>>
+// One pass: the blocked kernel up to CONV2D_MAX_K taps, else the naive
+// kernel, which takes any filter.
+static cudaError_t separable_pass(const float *x, size_t h, size_t w,
+                                  const float *f, size_t kh, size_t kw,
+                                  float *y)
+{
+    if (kh <= CONV2D_MAX_K && kw <= CONV2D_MAX_K)
+        return conv2d_blocked(x, h, w, f, kh, kw, y);
+    return conv2d_naive(x, h, w, f, kh, kw, y);
+}
 extern "C" cudaError_t conv2d_separable(const float *x, size_t h, size_t w,
                                         const float *fcol, size_t kh,
                                         const float *frow, size_t kw,
                                         float *work, float *y)
 {
-    size_t ho, wo;
-    BOOK_TRY(conv2d_args(x, h, w, frow, kh, kw, y, CONV2D_MAX_K, &ho, &wo));
-    BOOK_TRY(conv_args(x, h * w, fcol, kh, y, ho * wo));
-    if (ho == 0) return cudaSuccess;
-    if (!work || !is_aligned(work, 4) ||
-        ranges_overlap(work, h * wo * 4, x, h * w * 4) ||
-        ranges_overlap(work, h * wo * 4, y, ho * wo * 4) ||
-        ranges_overlap(work, h * wo * 4, fcol, kh * 4) ||
-        ranges_overlap(work, h * wo * 4, frow, kw * 4))
+    if (!h || !w || !kh || !kw || h > CONV_MAX_N / w)
         return cudaErrorInvalidValue;
-    BOOK_TRY(conv2d_blocked(x, h, w, frow, 1, kw, work));    // along rows
-    return conv2d_blocked(work, h, wo, fcol, kh, 1, y);      // down columns
+    size_t ho = kh <= h && kw <= w ? h - kh + 1 : 0;
+    size_t wo = ho ? w - kw + 1 : 0;
+    if (ho && (h > CONV2D_MAX_ROWS || wo > CONV2D_MAX_COLS))
+        return cudaErrorInvalidValue;          // the first pass: h rows
+    BOOK_TRY(conv_args(x, h * w, fcol, kh, y, ho * wo));     // y: x, fcol
+    BOOK_TRY(conv_args(x, h * w, frow, kw, y, ho * wo));     // y: frow
+    BOOK_TRY(conv_args(x, h * w, fcol, kh, work, h * wo));   // work: x, fcol
+    BOOK_TRY(conv_args(frow, kw, y, ho * wo, work, h * wo)); // work: frow, y
+    if (ho == 0) return cudaSuccess;
+    BOOK_TRY(separable_pass(x, h, w, frow, 1, kw, work));    // along rows
+    return separable_pass(work, h, wo, fcol, kh, 1, y);      // down columns
 }
 
 // <<Wrong on purpose: the seed's tiled 2D kernel>>

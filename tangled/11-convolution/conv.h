@@ -52,15 +52,19 @@ cudaError_t conv2d_blocked(const float *x, size_t h, size_t w,
 // stores where x, y are 16-byte aligned and w, w - kw + 1 multiples of 4).
 cudaError_t conv2d_rows(const float *x, size_t h, size_t w, const float *f,
                         size_t kh, size_t kw, float *y);
-// The filter fcol (kh taps) times frow (kw taps), as two passes through
-// work, which holds h x (w - kw + 1) floats and overlaps nothing else.
-// Its first pass writes h rows, so h above CONV2D_MAX_ROWS is refused even
-// when the output (h - kh + 1 rows) would be short enough.
+// The filter fcol (kh taps) times frow (kw taps), as two passes: along
+// the rows into work (h x (w - kw + 1) floats), then down its columns into
+// y.  Any kh and kw: a pass of up to CONV2D_MAX_K taps runs the blocked
+// kernel, a wider one the naive kernel.  work is a fifth pointer, checked
+// like the others; y and work overlap none of the other four.  The first
+// pass writes h rows: h above CONV2D_MAX_ROWS is refused even when the
+// output (h - kh + 1 rows) would be short enough.
 cudaError_t conv2d_separable(const float *x, size_t h, size_t w,
                              const float *fcol, size_t kh, const float *frow,
                              size_t kw, float *work, float *y);
-// Wrong on purpose (seed 000, 7.4): square k <= 32; its shared tile gets
-// no bytes.
+// Wrong on purpose (seed 000, 7.4): square k <= 32, h * w <= INT32_MAX
+// (int indices), at most 65535 rows of blocks of 33 - k output rows; its
+// shared tile gets no bytes.
 cudaError_t conv2d_tiled_seed(const float *x, size_t h, size_t w,
                               const float *f, size_t k, float *y);
 #ifdef __cplusplus

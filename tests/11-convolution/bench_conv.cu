@@ -44,17 +44,22 @@
 // done, so a killed run leaves them in NAME.tmp and in its log.
 //
 // Run time on an H200, from the FLOPs, the bytes and the rule above:
-// about 10 s, most of it cuDNN in the last two cases (14.5 ms and
-// 29.0 ms a call in the 2026-12-01 H200 run, 11-convolution.csv: the
-// search's 2 to 6 calls, then the timed calls, 13 and 6 of them).
+// about 10 s for the cases and shapes, most of it cuDNN in the last two
+// cases (14.5 ms and 29.0 ms a call in the 2026-12-01 H200 run,
+// 11-convolution.csv: the search's 2 to 6 calls, then the timed calls, 13
+// and 6 of them); about 15 s more for the constant-cache sweeps (estimated
+// from that run's rates: 64 timings of at most 0.3 s, the slowest, the
+// constant-memory kernels at 8192 taps, 0.7 s).
 // Bytes: the input read once and the output written once;
 // FLOPs: 2 x outputs x taps (the separable filter counted as the direct
 // one, so that its rate compares).  limit is the roofline's bound for the
 // case, max(bytes / copy, flops / peak), and of_limit = limit time / time.
 // Writes figures/data/$BOOK_GPU/11-convolution.csv (one row a case and
 // variant), 11-convolution-ceilings.csv and 11-convolution-shapes.csv
-// (run_shapes; bench --shapes writes only that).  bench --ncu CASE VARIANT
-// runs one call and exits (for gpu-extra.sh and Nsight Compute).
+// (run_shapes; bench --shapes writes only that) and
+// 11-convolution-constcache.csv (run_constcache, about 20 s more; bench
+// --constcache writes only that).  bench --ncu CASE VARIANT runs one call
+// and exits (for gpu-extra.sh and Nsight Compute).
 #include "benchkit.h"
 #include "common/book.h"
 #include "02-memory/memory.h"
@@ -468,10 +473,107 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
     bk_csv_close(csv);
 }
 
+// bench --constcache: the working set of the constant cache, which the
+// CUDA Programming Guide's table of technical specifications gives as
+// 8 KB per SM; the 2047-tap filter of the headline case is 8188 bytes.
+// Two sweeps, timed by bk_timed_ms, into 11-convolution-constcache.csv:
+//  - by filter length: the 1D kernels that read the taps from constant
+//    memory (const, tiled, window) and the naive one, whose tap loads go
+//    through L1, on n = 2^24 inputs (the headline case's) with k from 31
+//    to CONV_MAX_TAPS taps, filters of 124 bytes to 32 KiB; each call
+//    copies its filter into constant memory, as in the main table;
+//  - by working set alone: probe_span_kernel below, the loop of
+//    conv1d_const_kernel with k = 4096 taps an output on n = 2^22 inputs,
+//    of which tap j reads c_probe[j mod span]: the same FMAs, loads and
+//    instructions at every span, only the number of distinct constants
+//    read changes (its filter is copied once, outside the timing).  Its
+//    loop, unrolled by 16 as conv1d_const_kernel's, reads each tap with a
+//    ULDC into a uniform register as the chapter's kernels do, but spends
+//    more instructions on the index (sm_90, CUDA 13.0: 135 for 16 FFMA,
+//    against 67), so its own rate is lower; the sweep is about how that
+//    rate changes with the span.
+// Columns: id (variant/k for the first sweep, probe/span), series (0
+// naive, 1 const, 2 tiled, 3 window, 4 probe: for the figure), variant,
+// k (taps an output), span (distinct taps read: k, or the probe's span),
+// bytes (4 span: the working set), n, ms, reps, tflops (2 (n - k + 1) k
+// FLOPs over the time), of_peak (over the FMA peak measured in this run).
+__constant__ float c_probe[CONV_MAX_TAPS];
+
+__global__ void probe_span_kernel(const float *x, unsigned k, unsigned span,
+                                  float *y, size_t m)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    float s = 0.0f;
+    unsigned t = 0;                                 // j mod span
+    for (unsigned j = 0; j < k; j++) {
+        s = fmaf(x[i + j], c_probe[t], s);
+        t = t + 1 == span ? 0 : t + 1;
+    }
+    y[i] = s;
+}
+
+struct probe_ctx { const float *x; float *y; size_t m; unsigned k, span; };
+static cudaError_t run_probe(void *p)
+{
+    const probe_ctx *c = (const probe_ctx *)p;
+    const unsigned block = 256;                     // as conv1d_const's
+    probe_span_kernel<<<(unsigned)ceil_div(c->m, block), block>>>(
+        c->x, c->k, c->span, c->y, c->m);
+    return cudaGetLastError();
+}
+
+static void run_constcache(ctx &k, double peak)
+{
+    FILE *csv = bk_csv_open("11-convolution-constcache",
+                            "id,series,variant,k,span,bytes,n,ms,reps,"
+                            "tflops,of_peak");
+    fprintf(csv, "# FMA peak measured in this run: %.2f TFLOP/s; the "
+                 "kernels' calls copy the filter into constant memory, the "
+                 "probe's do not\n", peak);
+    static const size_t ks[] = {31, 255, 511, 1023, 1535, 1791, 1983,
+                                2047, 2111, 2559, 4095, CONV_MAX_TAPS};
+    static const int vs[] = {NAIVE, CONST, TILED, WINDOW};
+    const size_t n = (size_t)1 << 24;
+    for (int si = 0; si < 4; si++) {       // one variant's rows together
+        for (size_t kk : ks) {
+            k.c = cas{"constcache", 1, n, 1, kk};
+            k.v = vs[si];
+            int reps;
+            progress("constcache k=%zu/%s: start", kk, vname[k.v]);
+            double ms = bk_timed_ms(run, &k, &reps, NULL);
+            double tf = 2.0 * (n - kk + 1) * kk / (ms * 1e9);
+            bk_row(csv, "%s/%zu,%d,%s,%zu,%zu,%zu,%zu,%.4f,%d,%.3f,%.4f\n",
+                   vname[k.v], kk, si, vname[k.v], kk, kk, 4 * kk, n, ms,
+                   reps, tf, tf / peak);
+        }
+    }
+    static const unsigned spans[] = {256, 512, 1024, 1536, 1792, 1920, 1984,
+                                     2016, 2047, 2048, 2080, 2112, 2304,
+                                     2560, 3072, 4096};
+    probe_ctx pc = {k.x, k.y, 0, 4096, 0};
+    const size_t pn = (size_t)1 << 22;
+    pc.m = pn - pc.k + 1;
+    BOOK_CHECK(cudaMemcpyToSymbol(c_probe, k.f, CONV_MAX_TAPS * sizeof(float),
+                                  0, cudaMemcpyDeviceToDevice));
+    for (unsigned sp : spans) {
+        pc.span = sp;
+        int reps;
+        progress("constcache probe span=%u: start", sp);
+        double ms = bk_timed_ms(run_probe, &pc, &reps, NULL);
+        double tf = 2.0 * pc.m * pc.k / (ms * 1e9);
+        bk_row(csv, "probe/%u,4,probe,%u,%u,%u,%zu,%.4f,%d,%.3f,%.4f\n", sp,
+               pc.k, sp, 4 * sp, pn, ms, reps, tf, tf / peak);
+    }
+    bk_csv_close(csv);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--ncu") == 0)
         return ncu_one(argv[2], argv[3]);
+    // --constcache: the constant-cache sweeps only, without cuDNN.
+    const bool cc_only = argc == 2 && strcmp(argv[1], "--constcache") == 0;
     std::thread beat(heartbeat);
     const size_t most = (size_t)1 << 26;            // floats: 256 MiB
     progress("ceilings: copy and FMA peak");
@@ -497,18 +599,22 @@ int main(int argc, char **argv)
     bk_fill_random(f, CONV_MAX_TAPS, -1, 1, 12);
     bk_fill_random(g, 64, 0, 1, 13);      // any positive factor will do
     k.x = x; k.y = y; k.f = f; k.g = g; k.work = work;
-    progress("cuDNN: loading");
-#ifdef HAVE_CUDNN_H
-    bool have_dnn = cudnn_load();
-#else
     bool have_dnn = false;
+    if (!cc_only) {
+        progress("cuDNN: loading");
+#ifdef HAVE_CUDNN_H
+        have_dnn = cudnn_load();
 #endif
-    progress("cuDNN: %s", have_dnn ? "loaded" : "not loadable, not measured");
-    if (!have_dnn) printf("cuDNN: not loadable, not measured\n");
+        progress("cuDNN: %s",
+                 have_dnn ? "loaded" : "not loadable, not measured");
+        if (!have_dnn) printf("cuDNN: not loadable, not measured\n");
+    }
     // --shapes: the shapes CSV only, none of the long cases.
     const bool only = bk_shapes_only(argc, argv);
     FILE *csv = NULL;
-    if (only) {
+    if (cc_only) {
+        run_constcache(k, peak);
+    } else if (only) {
         run_shapes(k, have_dnn, copy, peak);
     } else {
         csv = bk_csv_open("11-convolution",
@@ -588,6 +694,7 @@ int main(int argc, char **argv)
     if (csv) {
         bk_csv_close(csv);
         run_shapes(k, have_dnn, copy, peak);
+        run_constcache(k, peak);
     }
     BOOK_CHECK(cudaFree(x));
     BOOK_CHECK(cudaFree(y));

@@ -16,6 +16,10 @@
 #include <string.h>
 
 #define U (1.0 / 16777216.0)
+/* Addresses 2^44 bytes apart that no allocation holds, for refusals whose
+ * sizes would make any two real buffers overlap: a launcher must refuse
+ * them before it touches memory (a launch with them would fault). */
+#define FAR(i) ((float *)((uintptr_t)(i) << 44))
 
 /* Elements of got[0..m) that break the bound; prints the first few. */
 static size_t check(const char *what, const float *got, const double *ref,
@@ -122,6 +126,40 @@ static void conv1d_sizes(void **s)
     if (!tk_small()) one_case_1d(1000003, 513);
 }
 
+/* The naive launcher takes any k: filters past CONV_MAX_TAPS, which the
+ * constant-memory launchers refuse, against the reference (100 outputs
+ * under the sanitizer). */
+static void conv1d_naive_long_filter(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t nk[][2] = {{20000, CONV_MAX_TAPS + 1},
+                                   {20000, 12289}, {16385, 16385}};
+    for (size_t t = 0; t < sizeof nk / sizeof nk[0]; t++) {
+        const size_t k = nk[t][1];
+        const size_t n = tk_small() ? k + 99 : nk[t][0], m = n - k + 1;
+        uint64_t seed = tk_seed(1) ^ (n * 131 + k), st = seed;
+        float *x = tk_malloc(n * 4), *w = tk_malloc(k * 4);
+        float *y = tk_malloc((m + 1) * 4);
+        double *ref = tk_malloc(m * 8), *a = tk_malloc(m * 8);
+        tk_fill(x, n, -1, 1, &st);
+        tk_fill(w, k, -1, 1, &st);
+        conv1d_ref(x, n, w, k, 0, m, ref, a);
+        float *dx = tk_dev_floats(n), *dw = tk_dev_floats(k);
+        float *dy = tk_dev_floats(m + 1);
+        tk_upload(dx, x, n);
+        tk_upload(dw, w, k);
+        TK_CUDA(conv1d_naive(dx, n, dw, k, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, m + 1);
+        assert_int_equal(check("naive, long filter", y, ref, a, m, k, seed),
+                         0);
+        assert_true(isnan(y[m]));           /* nothing past the output */
+        tk_free(dx); tk_free(dw); tk_free(dy);
+        free(x); free(w); free(y); free(ref); free(a);
+    }
+}
+
 /* k > n: no output, no launch: the output stays poisoned. */
 static void conv1d_empty(void **s)
 {
@@ -160,10 +198,30 @@ static void conv1d_bad_arguments(void **s)
         if (f != conv1d_naive)
             assert_int_equal(f(dx, 100, dw, CONV_MAX_TAPS + 1, dy), bad);
     }
+    /* same: the same refusals, and its output is n floats, not m. */
     assert_int_equal(conv1d_same(dx, 100, dw, CONV_MAX_TAPS + 1, dy), bad);
     assert_int_equal(conv1d_same(NULL, 100, dw, 3, dy), bad);
+    assert_int_equal(conv1d_same(dx, 100, NULL, 3, dy), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 3, NULL), bad);
+    assert_int_equal(conv1d_same(dx, 0, dw, 3, dy), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 0, dy), bad);
+    assert_int_equal(conv1d_same(dx, CONV_MAX_N + 1, dw, 3, dy), bad);
+    assert_int_equal(conv1d_same((const float *)((char *)dx + 1), 50, dw, 3,
+                                 dy), bad);
+    assert_int_equal(conv1d_same(dx, 50, (const float *)((char *)dw + 2), 3,
+                                 dy), bad);
+    assert_int_equal(conv1d_same(dx, 50, dw, 3, (float *)((char *)dy + 1)),
+                     bad);
     assert_int_equal(conv1d_same(dx, 100, dw, 3, dx + 99), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 3, dw + 2), bad);
+    /* x at dx + 60, n = 40, k = 5; y at dx + 22: its m = 36 valid
+     * outputs would end 2 floats before x, same's n = 40 end 2 inside. */
+    assert_int_equal(conv1d_same(dx + 60, 40, dw, 5, dx + 22), bad);
+    TK_CUDA(cudaGetLastError());       /* refusals launch nothing */
     TK_CUDA(cudaDeviceSynchronize());
+    float y[100];                      /* and write nothing */
+    tk_download(y, dy, 100);
+    for (int i = 0; i < 100; i++) assert_true(isnan(y[i]));
     tk_free(dx); tk_free(dw); tk_free(dy);
 }
 
@@ -435,25 +493,102 @@ static void conv2d_bad_arguments(void **s)
         assert_int_equal(f(dx, 8, 8, (const float *)((char *)df + 1), 3, 3,
                            (float *)((char *)dy + 3)), bad);
         assert_int_equal(f(dx, 64, 64, df, 3, 3, dx + 5), bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 3, df + 2), bad);
         if (f != conv2d_naive) {
             assert_int_equal(f(dx, 64, 64, df, 33, 3, dy), bad);
             assert_int_equal(f(dx, 64, 64, df, 3, 33, dy), bad);
         }
     }
-    float *dw = tk_dev_floats(4096);
-    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, NULL, dy), bad);
-    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, dy, dy), bad);
-    assert_int_equal(conv2d_separable(dx, 64, 64, NULL, 3, df, 3, dw, dy), bad);
-    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3,
-                                      (float *)((char *)dw + 2), dy), bad);
-    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3,
-                                      (const float *)((char *)df + 2), 3, dw,
-                                      dy), bad);
-    assert_int_equal(conv2d_separable(dx, 64, 64, df, 3, df, 3, dw,
-                                      (float *)((char *)dy + 2)), bad);
+    /* The seed's launcher (wrong only in its launch) checks the same, for
+     * a square k <= 32, and two limits of its own: int indices (h w <=
+     * INT32_MAX) and a grid of at most 65535 rows of blocks of 33 - k
+     * output rows.  Those two are tried on addresses that no buffer holds,
+     * 2^44 bytes apart, so that no overlap can be the reason; it must
+     * refuse before it touches them. */
+    assert_int_equal(conv2d_tiled_seed(NULL, 64, 64, df, 3, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, NULL, 3, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, NULL), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 0, 64, df, 3, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 0, df, 3, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 0, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 33, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, CONV2D_MAX_ROWS + 3, 3, df, 3,
+                                       dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, CONV_MAX_N, 2, df, 1, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 1, CONV2D_MAX_COLS + 1, df, 1, dy),
+                     bad);
+    assert_int_equal(conv2d_tiled_seed((const float *)((char *)dx + 2), 8, 8,
+                                       df, 3, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 8, 8,
+                                       (const float *)((char *)df + 2), 3, dy),
+                     bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 8, 8, df, 3,
+                                       (float *)((char *)dy + 2)), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, dx + 5), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, df + 2), bad);
+    assert_int_equal(conv2d_tiled_seed(FAR(1), 46341, 46341, FAR(2), 5,
+                                       FAR(3)), bad);   /* h w > 2^31 - 1 */
+    assert_int_equal(conv2d_tiled_seed(FAR(1), 65567, 32, FAR(2), 32,
+                                       FAR(3)), bad);   /* 65536 grid rows */
     TK_CUDA(cudaGetLastError());       /* refusals launch nothing */
     TK_CUDA(cudaDeviceSynchronize());
-    tk_free(dx); tk_free(df); tk_free(dy); tk_free(dw);
+    float y[4096];                     /* and write nothing */
+    tk_download(y, dy, 4096);
+    for (int i = 0; i < 4096; i++) assert_true(isnan(y[i]));
+    tk_free(dx); tk_free(df); tk_free(dy);
+}
+
+/* Every refusal of conv2d_separable: a null or misaligned pointer among
+ * its five, a zero size, h w above CONV_MAX_N, more than CONV2D_MAX_ROWS
+ * rows in its first pass (h, even with a short output), more than
+ * CONV2D_MAX_COLS output columns, and an overlap of y or work with any
+ * other buffer (y one float into frow's kw floats, or into work).  The
+ * wide filters it takes are tested in separable_wide_filters. */
+static void separable_bad_arguments(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    float *dx = tk_dev_floats(4096), *dc = tk_dev_floats(64);
+    float *dr = tk_dev_floats(64), *dw = tk_dev_floats(4096);
+    float *dy = tk_dev_floats(4096);
+    const cudaError_t bad = cudaErrorInvalidValue;
+#define SEP(x, h, w, c, kh, r, kw, wk, y) \
+    assert_int_equal(conv2d_separable(x, h, w, c, kh, r, kw, wk, y), bad)
+    SEP(NULL, 64, 64, dc, 3, dr, 5, dw, dy);
+    SEP(dx, 64, 64, NULL, 3, dr, 5, dw, dy);
+    SEP(dx, 64, 64, dc, 3, NULL, 5, dw, dy);
+    SEP(dx, 64, 64, dc, 3, dr, 5, NULL, dy);
+    SEP(dx, 64, 64, dc, 3, dr, 5, dw, NULL);
+    SEP((const float *)((char *)dx + 2), 64, 64, dc, 3, dr, 5, dw, dy);
+    SEP(dx, 64, 64, (const float *)((char *)dc + 2), 3, dr, 5, dw, dy);
+    SEP(dx, 64, 64, dc, 3, (const float *)((char *)dr + 2), 5, dw, dy);
+    SEP(dx, 64, 64, dc, 3, dr, 5, (float *)((char *)dw + 2), dy);
+    SEP(dx, 64, 64, dc, 3, dr, 5, dw, (float *)((char *)dy + 2));
+    SEP(dx, 0, 64, dc, 3, dr, 5, dw, dy);
+    SEP(dx, 64, 0, dc, 3, dr, 5, dw, dy);
+    SEP(dx, 64, 64, dc, 0, dr, 5, dw, dy);
+    SEP(dx, 64, 64, dc, 3, dr, 0, dw, dy);
+    SEP(dx, CONV_MAX_N, 2, dc, 1, dr, 1, dw, dy);
+    SEP(dx, CONV2D_MAX_ROWS + 1, 1, dc, 9, dr, 1, dw, dy);
+    SEP(dx, 1, CONV2D_MAX_COLS + 1, dc, 1, dr, 1, dw, dy);
+    SEP(dx, 64, 64, dc, 3, dr, 5, dw, dx + 7);       /* y and x */
+    SEP(dx, 64, 64, dc, 3, dr, 5, dw, dc + 2);       /* y and fcol */
+    SEP(dx, 64, 64, dc, 3, dr, 5, dw, dr + 4);       /* y and frow */
+    SEP(dx, 64, 64, dc, 3, dr, 5, dw, dw + 100);     /* y and work */
+    SEP(dx, 64, 64, dc, 3, dr, 5, dy, dy);
+    SEP(dx, 64, 64, dc, 3, dr, 5, dx + 9, dy);       /* work and x */
+    SEP(dx, 64, 64, dc, 3, dr, 5, dc + 1, dy);       /* work and fcol */
+    SEP(dx, 64, 64, dc, 3, dr, 5, dr + 4, dy);       /* work and frow */
+    SEP(dx, 64, 64, dc, 3, dr, 5, dy + 100, dy);     /* work and y */
+#undef SEP
+    TK_CUDA(cudaGetLastError());       /* refusals launch nothing */
+    TK_CUDA(cudaDeviceSynchronize());
+    float y[4096];                     /* and write nothing */
+    tk_download(y, dy, 4096);
+    for (int i = 0; i < 4096; i++) assert_true(isnan(y[i]));
+    tk_download(y, dw, 4096);
+    for (int i = 0; i < 4096; i++) assert_true(isnan(y[i]));
+    tk_free(dx); tk_free(dc); tk_free(dr); tk_free(dw); tk_free(dy);
 }
 
 /* Pointers 4 bytes off 16-byte alignment, with widths that are multiples
@@ -498,6 +633,76 @@ static void conv2d_offset_pointers(void **s)
     }
     tk_free(dx); tk_free(df); tk_free(dy);
     free(x); free(f); free(y); free(ref); free(a);
+}
+
+/* Buffers back to back in one allocation, each starting where the one
+ * before ends, touch but do not overlap: every launcher must take them.
+ * 1D: w (k floats), then y (m floats, n for same), then x; 2D: f, y, x.
+ * The inputs are unchanged afterwards, and y is right. */
+static void conv_adjacent_buffers(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = 777, k = 19, m = n - k + 1;
+    uint64_t seed = tk_seed(1), st = seed;
+    float *x = tk_malloc(n * 4), *w = tk_malloc(k * 4), *y = tk_malloc(n * 4);
+    float *back = tk_malloc(n * 4);
+    double *ref = tk_malloc(n * 8), *a = tk_malloc(n * 8);
+    tk_fill(x, n, -1, 1, &st);
+    tk_fill(w, k, -1, 1, &st);
+    for (int same = 0; same < 2; same++) {
+        size_t ny = same ? n : m;
+        float *d = tk_dev_floats(k + ny + n), *dw = d, *dy = d + k;
+        float *dx = dy + ny;
+        tk_upload(dw, w, k);
+        tk_upload(dx, x, n);
+        conv1d_ref(x, n, w, k, same ? (k - 1) / 2 : 0, ny, ref, a);
+        for (size_t v = 0; v < (same ? 1 : N1); v++) {
+            tk_poison(dy, ny * 4);
+            TK_CUDA(same ? conv1d_same(dx, n, dw, k, dy)
+                         : k1[v].fn(dx, n, dw, k, dy));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(y, dy, ny);
+            assert_int_equal(check(same ? "same" : k1[v].name, y, ref, a, ny,
+                                   k, seed), 0);
+            tk_download(back, dw, k);
+            assert_memory_equal(back, w, k * 4);
+            tk_download(back, dx, n);
+            assert_memory_equal(back, x, n * 4);
+        }
+        tk_free(d);
+    }
+    free(x); free(w); free(y); free(back); free(ref); free(a);
+    /* 2D, each direct launcher: f (kh x kw), y (ho x wo), x (h x w). */
+    const size_t h = 23, wd = 41, kh = 4, kw = 6, ho = h - kh + 1;
+    const size_t wo = wd - kw + 1, hw = h * wd;
+    x = tk_malloc(hw * 4); w = tk_malloc(kh * kw * 4);
+    y = tk_malloc(ho * wo * 4); back = tk_malloc(hw * 4);
+    ref = tk_malloc(ho * wo * 8); a = tk_malloc(ho * wo * 8);
+    tk_fill(x, hw, -1, 1, &st);
+    tk_fill(w, kh * kw, -1, 1, &st);
+    for (size_t r = 0; r < ho; r++)
+        for (size_t c = 0; c < wo; c++)
+            ref[r * wo + c] = conv2d_ref_at(x, wd, w, kh, kw, r, c,
+                                            &a[r * wo + c]);
+    float *d = tk_dev_floats(kh * kw + ho * wo + hw), *df = d;
+    float *dy = d + kh * kw, *dx = dy + ho * wo;
+    tk_upload(df, w, kh * kw);
+    tk_upload(dx, x, hw);
+    for (size_t v = 0; v < N2; v++) {
+        tk_poison(dy, ho * wo * 4);
+        TK_CUDA(k2[v].fn(dx, h, wd, df, kh, kw, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, ho * wo);
+        assert_int_equal(check(k2[v].name, y, ref, a, ho * wo, kh * kw, seed),
+                         0);
+        tk_download(back, df, kh * kw);
+        assert_memory_equal(back, w, kh * kw * 4);
+        tk_download(back, dx, hw);
+        assert_memory_equal(back, x, hw * 4);
+    }
+    tk_free(d);
+    free(x); free(w); free(y); free(back); free(ref); free(a);
 }
 
 /* Whole output rows of a 2D result at h x w past 2^31 elements: the
@@ -648,6 +853,175 @@ static void separable_matches_direct(void **s)
     }
 }
 
+/* The separable filter's reference in double, from its two factors: t =
+ * each row of x times fr (h x wo), then y = each column of t times fc;
+ * a gets sum_ij |x fc_i fr_j|, the sum of the error bound. */
+static void separable_ref(const float *x, size_t h, size_t w,
+                          const float *fc, size_t kh, const float *fr,
+                          size_t kw, double *y, double *a)
+{
+    const size_t ho = h - kh + 1, wo = w - kw + 1;
+    double *t = tk_malloc(h * wo * 8), *ta = tk_malloc(h * wo * 8);
+    for (size_t r = 0; r < h; r++)
+        for (size_t c = 0; c < wo; c++) {
+            double sum = 0, b = 0;
+            for (size_t j = 0; j < kw; j++) {
+                double p = (double)x[r * w + c + j] * fr[j];
+                sum += p;
+                b += fabs(p);
+            }
+            t[r * wo + c] = sum;
+            ta[r * wo + c] = b;
+        }
+    for (size_t r = 0; r < ho; r++)
+        for (size_t c = 0; c < wo; c++) {
+            double sum = 0, b = 0;
+            for (size_t i = 0; i < kh; i++) {
+                sum += fc[i] * t[(r + i) * wo + c];
+                b += fabs((double)fc[i]) * ta[(r + i) * wo + c];
+            }
+            y[r * wo + c] = sum;
+            a[r * wo + c] = b;
+        }
+    free(t); free(ta);
+}
+
+/* One separable case against separable_ref, factors random in [-1, 1):
+ * y checked with kh + kw taps, and the floats after y and after work
+ * still NaN.  With direct, conv2d_naive (any filter) runs the outer
+ * product rounded to float beside it (kh kw + 1 taps: the rounding). */
+static void one_case_separable(size_t h, size_t w, size_t kh, size_t kw,
+                               int direct)
+{
+    uint64_t seed = tk_seed(1) ^ (h * 7 + w * 131 + kh * 17 + kw), st = seed;
+    const size_t ho = h - kh + 1, wo = w - kw + 1, hw = h * w;
+    float *x = tk_malloc(hw * 4), *fc = tk_malloc(kh * 4);
+    float *fr = tk_malloc(kw * 4), *y = tk_malloc(ho * wo * 4);
+    double *ref = tk_malloc(ho * wo * 8), *a = tk_malloc(ho * wo * 8);
+    tk_fill(x, hw, -1, 1, &st);
+    tk_fill(fc, kh, -1, 1, &st);
+    tk_fill(fr, kw, -1, 1, &st);
+    separable_ref(x, h, w, fc, kh, fr, kw, ref, a);
+    float *dx = tk_dev_floats(hw), *dc = tk_dev_floats(kh);
+    float *dr = tk_dev_floats(kw), *dwork = tk_dev_floats(h * wo + 1);
+    float *dy = tk_dev_floats(ho * wo + 1);
+    tk_upload(dx, x, hw);
+    tk_upload(dc, fc, kh);
+    tk_upload(dr, fr, kw);
+    char what[96];
+    snprintf(what, sizeof what, "separable %zux%zu, %zux%zu", h, w, kh, kw);
+    TK_CUDA(conv2d_separable(dx, h, w, dc, kh, dr, kw, dwork, dy));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy, ho * wo);
+    assert_int_equal(check(what, y, ref, a, ho * wo, kh + kw, seed), 0);
+    float after[2];
+    tk_download(after, dy + ho * wo, 1);
+    tk_download(after + 1, dwork + h * wo, 1);
+    assert_true(isnan(after[0]) && isnan(after[1]));
+    if (direct) {
+        float *f = tk_malloc(kh * kw * 4), *df = tk_dev_floats(kh * kw);
+        for (size_t i = 0; i < kh; i++)
+            for (size_t j = 0; j < kw; j++) f[i * kw + j] = fc[i] * fr[j];
+        tk_upload(df, f, kh * kw);
+        tk_poison(dy, (ho * wo + 1) * 4);
+        TK_CUDA(conv2d_naive(dx, h, w, df, kh, kw, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, ho * wo);
+        snprintf(what, sizeof what, "naive %zux%zu, %zux%zu", h, w, kh, kw);
+        assert_int_equal(check(what, y, ref, a, ho * wo, kh * kw + 1, seed),
+                         0);
+        tk_free(df);
+        free(f);
+    }
+    tk_free(dx); tk_free(dc); tk_free(dr); tk_free(dwork); tk_free(dy);
+    free(x); free(fc); free(fr); free(y); free(ref); free(a);
+}
+
+/* A separable filter is what a wide blur uses: factors of 63, 127 and 255
+ * taps, square and not, one pass wide and the other narrow, either side
+ * of the 32 taps of the direct kernels, a filter as tall as the image;
+ * then filters taller or wider than the image, which have no output. */
+static void separable_wide_filters(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t cases[][4] = {
+        {100, 140, 63, 63}, {150, 300, 127, 127}, {300, 520, 255, 255},
+        {40, 700, 9, 255}, {700, 40, 255, 9}, {70, 301, 33, 1},
+        {37, 300, 1, 33}, {64, 96, 33, 32}, {64, 96, 32, 33},
+        {255, 290, 255, 40}, {90, 1000, 31, 513}};
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        size_t h = cases[t][0], w = cases[t][1];
+        size_t kh = cases[t][2], kw = cases[t][3];
+        if (tk_small() && h * w * (kh + kw) > 20000000) continue;
+        one_case_separable(h, w, kh, kw, !tk_small() || kh * kw <= 1024);
+    }
+    float *dx = tk_dev_floats(600), *dc = tk_dev_floats(64);
+    float *dr = tk_dev_floats(64), *dw = tk_dev_floats(600);
+    float *dy = tk_dev_floats(600);
+    TK_CUDA(conv2d_separable(dx, 20, 30, dc, 21, dr, 5, dw, dy));
+    TK_CUDA(conv2d_separable(dx, 20, 30, dc, 5, dr, 31, dw, dy));
+    TK_CUDA(cudaDeviceSynchronize());
+    float y[600];                      /* nothing written */
+    tk_download(y, dy, 600);
+    for (int i = 0; i < 600; i++) assert_true(isnan(y[i]));
+    tk_download(y, dw, 600);
+    for (int i = 0; i < 600; i++) assert_true(isnan(y[i]));
+    tk_free(dx); tk_free(dc); tk_free(dr); tk_free(dw); tk_free(dy);
+}
+
+/* conv2d_separable's five buffers back to back in one allocation, each
+ * starting where the one before ends, in two orders: frow, y, fcol, work,
+ * x (y right after frow's kw floats, inside the kh kw floats that a 2D
+ * filter would take there) and y, work, x, frow, fcol.  Nothing overlaps,
+ * so the launcher must run: y is right and the inputs are unchanged. */
+static void separable_adjacent_buffers(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t h = 40, w = 75, kh = 7, kw = 5, ho = h - kh + 1;
+    const size_t wo = w - kw + 1, hw = h * w;
+    const size_t total = kw + ho * wo + kh + h * wo + hw;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(hw * 4), *fc = tk_malloc(kh * 4);
+    float *fr = tk_malloc(kw * 4), *y = tk_malloc(ho * wo * 4);
+    float *back = tk_malloc(hw * 4);
+    double *ref = tk_malloc(ho * wo * 8), *a = tk_malloc(ho * wo * 8);
+    tk_fill(x, hw, -1, 1, &st);
+    tk_fill(fc, kh, -1, 1, &st);
+    tk_fill(fr, kw, -1, 1, &st);
+    separable_ref(x, h, w, fc, kh, fr, kw, ref, a);
+    float *d = tk_dev_floats(total);
+    for (int order = 0; order < 2; order++) {
+        float *dr, *dy, *dc, *dwork, *dx;
+        if (order == 0) {
+            dr = d; dy = dr + kw; dc = dy + ho * wo; dwork = dc + kh;
+            dx = dwork + h * wo;
+        } else {
+            dy = d; dwork = dy + ho * wo; dx = dwork + h * wo; dr = dx + hw;
+            dc = dr + kw;
+        }
+        tk_poison(d, total * 4);
+        tk_upload(dr, fr, kw);
+        tk_upload(dc, fc, kh);
+        tk_upload(dx, x, hw);
+        TK_CUDA(conv2d_separable(dx, h, w, dc, kh, dr, kw, dwork, dy));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, ho * wo);
+        assert_int_equal(check(order ? "separable, y first"
+                                     : "separable, y after frow",
+                               y, ref, a, ho * wo, kh + kw, seed), 0);
+        tk_download(back, dr, kw);
+        assert_memory_equal(back, fr, kw * 4);
+        tk_download(back, dc, kh);
+        assert_memory_equal(back, fc, kh * 4);
+        tk_download(back, dx, hw);
+        assert_memory_equal(back, x, hw * 4);
+    }
+    tk_free(d);
+    free(x); free(fc); free(fr); free(y); free(back); free(ref); free(a);
+}
+
 /* ---- wrong on purpose --------------------------------------------------- */
 
 /* The seed's tiled kernel gets no shared memory for its tile.  It either
@@ -715,6 +1089,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(flip_is_convolution),
         cmocka_unit_test(conv1d_sizes),
+        cmocka_unit_test(conv1d_naive_long_filter),
         cmocka_unit_test(conv1d_empty),
         cmocka_unit_test(conv1d_bad_arguments),
         cmocka_unit_test(conv1d_offset_pointers),
@@ -722,8 +1097,12 @@ int main(void)
         cmocka_unit_test(conv1d_past_2_31),
         cmocka_unit_test(conv2d_sizes),
         cmocka_unit_test(conv2d_bad_arguments),
+        cmocka_unit_test(separable_bad_arguments),
         cmocka_unit_test(conv2d_offset_pointers),
+        cmocka_unit_test(conv_adjacent_buffers),
         cmocka_unit_test(separable_matches_direct),
+        cmocka_unit_test(separable_wide_filters),
+        cmocka_unit_test(separable_adjacent_buffers),
         cmocka_unit_test(conv2d_past_2_31),
         cmocka_unit_test(wrong_seed_tiled_2d),
     };
