@@ -177,9 +177,11 @@ static void md_reduce_any_order(void **s)
 /* ---- CPU: arguments --------------------------------------------------- */
 
 typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
-/* softmax_rows_cached_async on a stream created non-blocking (not ordered
- * with the default stream the tests copy on), synchronized before it
- * returns; without a device it refuses before it would use the stream. */
+/* softmax_rows_cached_async on a stream created non-blocking: not ordered
+ * with the default stream the tests poison and copy on, so the device is
+ * synchronized before the launch (cudaMemset and a pageable upload may
+ * still be running) and the stream after it.  Without a device the
+ * launcher refuses before it would use the stream. */
 static cudaError_t cached_on_own_stream(const float *x, float *y,
                                         size_t rows, size_t cols)
 {
@@ -191,6 +193,8 @@ static cudaError_t cached_on_own_stream(const float *x, float *y,
             return cudaErrorUnknown;
         made = 1;
     }
+    if (made && cudaDeviceSynchronize() != cudaSuccess)
+        return cudaErrorUnknown;
     cudaError_t e = softmax_rows_cached_async(x, y, rows, cols, st);
     return e == cudaSuccess && made ? cudaStreamSynchronize(st) : e;
 }
