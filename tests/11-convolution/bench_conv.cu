@@ -473,10 +473,12 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
     bk_csv_close(csv);
 }
 
-// bench --constcache: the working set of the constant cache, which the
-// CUDA Programming Guide's table of technical specifications gives as
-// 8 KB per SM; the 2047-tap filter of the headline case is 8188 bytes.
-// Two sweeps, timed by bk_timed_ms, into 11-convolution-constcache.csv:
+// bench --constcache: does the constant cache's working set (the CUDA
+// Programming Guide's table gives 8 KB per SM; the 2047-tap filter of the
+// headline case is 8188 bytes) explain why the constant-memory kernels
+// lose to the naive one?  (On the H200 it does not: they lose from 255
+// taps on, and the probe's rate does not change with the span; chapter 11
+// says so.)  Two sweeps, timed by bk_timed_ms, into 11-convolution-constcache.csv:
 //  - by filter length: the 1D kernels that read the taps from constant
 //    memory (const, tiled, window) and the naive one, whose tap loads go
 //    through L1, on n = 2^24 inputs (the headline case's) with k from 31
