@@ -6,6 +6,8 @@
 # them, the shared-memory loads and stores with their wavefronts and bank
 # conflicts, the share of cycles that issued, the warps resident and the
 # HBM bytes; the counts go to figures/data/$BOOK_GPU/11-convolution-ncu.csv.
+# Then the 1D kernels' stall reasons at 31 and 2047 taps (why the
+# constant-memory kernels lose at 2047), to 11-convolution-stalls.csv.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start 11-convolution 11-convolution-ncu.csv || exit 1
@@ -39,3 +41,29 @@ for c in 2d-3072-15x15 2d-8192-5x5 2d-8192-31x31; do
 done
 mv "$tmp" "$out"
 echo "gpu-extra: wrote $out"
+
+# The 1D kernels' stalls: warps waiting for each reason a cycle, per
+# instruction issued (smsp__average_warps_issue_stalled_*_per_issue_active).
+ncu_start 11-convolution 11-convolution-stalls.csv || exit 1
+st=smsp__average_warps_issue_stalled
+reasons="imc_miss lg_throttle long_scoreboard not_selected no_instruction wait"
+metrics="gpu__time_duration.sum smsp__inst_executed.sum
+ smsp__issue_active.avg.pct_of_peak_sustained_active
+ $(for r in $reasons; do printf '%s_%s_per_issue_active.ratio ' $st $r; done)"
+metrics=$(echo $metrics)
+ncu_header "one launch each, ncu --clock-control none; a stall column is warps waiting for that reason a cycle, per instruction issued ($st""_REASON_per_issue_active.ratio)" \
+  "id,case,variant,us,inst,issue_pct,${reasons// /,}" > "$tmp"
+for cv in 1d-64M-k31/const 1d-64M-k31/naive 1d-16M-k2047/const 1d-16M-k2047/tiled \
+          1d-16M-k2047/naive 1d-16M-k2047/window; do
+  c=${cv%/*} v=${cv#*/}
+  if ! "$NCU" --clock-control none --kernel-name regex:conv1d --launch-count 1 \
+       --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$c" "$v" > "$log" 2>&1; then
+    echo "gpu-extra: ncu failed for $cv:"; cat "$log"; exit 1
+  fi
+  vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+  echo "$cv,$c,$v,$vals" | awk -F, -v OFS=, '{
+    printf "%s,%s,%s,%.1f,%d,%.1f", $1, $2, $3, $4 / 1e3, $5, $6
+    for (i = 7; i <= NF; i++) printf ",%.2f", $i; print "" }' >> "$tmp"
+  echo "gpu-extra: $(tail -1 "$tmp")"
+done
+mv "$tmp" "$out"
