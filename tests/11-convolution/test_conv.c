@@ -175,6 +175,18 @@ static void conv1d_empty(void **s)
     tk_free(dx); tk_free(dw); tk_free(dy);
 }
 
+/* After refused calls: nothing was launched (no error pending) and the n
+ * poisoned floats at d were not written. */
+static void refused_wrote_nothing(const float *d, size_t n)
+{
+    TK_CUDA(cudaGetLastError());
+    TK_CUDA(cudaDeviceSynchronize());
+    float *h = tk_malloc(n * sizeof *h);
+    tk_download(h, d, n);
+    for (size_t i = 0; i < n; i++) assert_true(isnan(h[i]));
+    free(h);
+}
+
 static void conv1d_bad_arguments(void **s)
 {
     (void)s;
@@ -217,11 +229,7 @@ static void conv1d_bad_arguments(void **s)
     /* x at dx + 60, n = 40, k = 5; y at dx + 22: its m = 36 valid
      * outputs would end 2 floats before x, same's n = 40 end 2 inside. */
     assert_int_equal(conv1d_same(dx + 60, 40, dw, 5, dx + 22), bad);
-    TK_CUDA(cudaGetLastError());       /* refusals launch nothing */
-    TK_CUDA(cudaDeviceSynchronize());
-    float y[100];                      /* and write nothing */
-    tk_download(y, dy, 100);
-    for (int i = 0; i < 100; i++) assert_true(isnan(y[i]));
+    refused_wrote_nothing(dy, 100);
     tk_free(dx); tk_free(dw); tk_free(dy);
 }
 
@@ -530,11 +538,7 @@ static void conv2d_bad_arguments(void **s)
                                        FAR(3)), bad);   /* h w > 2^31 - 1 */
     assert_int_equal(conv2d_tiled_seed(FAR(1), 65567, 32, FAR(2), 32,
                                        FAR(3)), bad);   /* 65536 grid rows */
-    TK_CUDA(cudaGetLastError());       /* refusals launch nothing */
-    TK_CUDA(cudaDeviceSynchronize());
-    float y[4096];                     /* and write nothing */
-    tk_download(y, dy, 4096);
-    for (int i = 0; i < 4096; i++) assert_true(isnan(y[i]));
+    refused_wrote_nothing(dy, 4096);
     tk_free(dx); tk_free(df); tk_free(dy);
 }
 
@@ -581,13 +585,8 @@ static void separable_bad_arguments(void **s)
     SEP(dx, 64, 64, dc, 3, dr, 5, dr + 4, dy);       /* work and frow */
     SEP(dx, 64, 64, dc, 3, dr, 5, dy + 100, dy);     /* work and y */
 #undef SEP
-    TK_CUDA(cudaGetLastError());       /* refusals launch nothing */
-    TK_CUDA(cudaDeviceSynchronize());
-    float y[4096];                     /* and write nothing */
-    tk_download(y, dy, 4096);
-    for (int i = 0; i < 4096; i++) assert_true(isnan(y[i]));
-    tk_download(y, dw, 4096);
-    for (int i = 0; i < 4096; i++) assert_true(isnan(y[i]));
+    refused_wrote_nothing(dy, 4096);
+    refused_wrote_nothing(dw, 4096);
     tk_free(dx); tk_free(dc); tk_free(dr); tk_free(dw); tk_free(dy);
 }
 

@@ -150,19 +150,7 @@ static void levels_unreachable_nodes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int k = 0; k < TC_FORESTS; k++) {
-        int l[8], r[8];
-        unsigned char v[8];
-        uint64_t want;
-        size_t n = tc_forest(k, l, r, v, &want);
-        uint64_t got = levels_gpu(l, r, v, n);
-        if (got != want) {
-            print_error("%s: forest %d of %zu nodes: sum %llu, want %llu\n",
-                        EX_NAME, k, n, (unsigned long long)got,
-                        (unsigned long long)want);
-            fail();
-        }
-    }
+    tc_check_forests(levels_gpu, EX_NAME);
     static const size_t sizes[] = {2, 3, 33, 1000, 65537};
     for (int round = 0; round < 2; round++) {
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {

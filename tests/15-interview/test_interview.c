@@ -273,14 +273,13 @@ static void ed_batches(void **s)
     }
 }
 
-/* CPU-side: the refusals that come before a launcher touches the device
- * (editdist.h), with pointers no GPU ever sees. */
-static void ed_refused_on_the_cpu(void **s)
+/* The refusals editdist.h promises before a launcher touches the device,
+ * on the pointers given: p the characters, w the workspace, off the
+ * offsets, dist the result (fake ones on the CPU, real buffers on a GPU,
+ * where the caller then checks that dist was not written). */
+static void ed_refusals_before_launch(const char *p, int *w,
+                                      const size_t *off, int *dist)
 {
-    (void)s;
-    const char *p = (const char *)(uintptr_t)4096;
-    int *dist = (int *)(uintptr_t)8192, *w = (int *)(uintptr_t)16384;
-    const size_t *off = (const size_t *)(uintptr_t)32768;
     cudaError_t (*const with_work[2])(const char *, size_t, const char *,
                                       size_t, int *, int *) = {ed_diagonals,
                                                                ed_tiled};
@@ -312,6 +311,17 @@ static void ed_refused_on_the_cpu(void **s)
     assert_int_equal(ed_batch(NULL, 0, off, 0, dist), cudaSuccess);
 }
 
+/* CPU-side: the refusals that come before a launcher touches the device
+ * (editdist.h), with pointers no GPU ever sees. */
+static void ed_refused_on_the_cpu(void **s)
+{
+    (void)s;
+    ed_refusals_before_launch((const char *)(uintptr_t)4096,
+                              (int *)(uintptr_t)16384,
+                              (const size_t *)(uintptr_t)32768,
+                              (int *)(uintptr_t)8192);
+}
+
 /* Every refusal of editdist.h on real buffers, those that come after the
  * launcher has cleared the device's error state included (no work; a
  * shorter string over ED_BLOCK_MAX; more pairs than a grid of blocks
@@ -324,39 +334,18 @@ static void ed_bad_arguments(void **s)
     int *dd = tk_dev_bytes(sizeof(int)), *w = tk_dev_bytes(64);
     size_t *doff = tk_dev_bytes(3 * sizeof(size_t));
     const size_t too_many = (size_t)8 * 0x7fffffff + 1;   /* 2^31 blocks */
-    assert_int_equal(ed_diagonals(d, 1, d, 1, w, NULL), cudaErrorInvalidValue);
+    ed_refusals_before_launch(d, w, doff, dd);
+    /* no work: refused after the launcher clears the error state */
     assert_int_equal(ed_diagonals(d, 1, d, 1, NULL, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_diagonals(NULL, 1, d, 1, w, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_diagonals(d, 1, NULL, 1, w, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_diagonals(d, ED_MAX_LEN + 1, d, 1, w, dd),
-                     cudaErrorInvalidValue);
-    assert_int_equal(ed_diagonals(d, 1, d, ED_MAX_LEN + 1, w, dd),
-                     cudaErrorInvalidValue);
-    assert_int_equal(ed_tiled(d, 1, d, 1, w, NULL), cudaErrorInvalidValue);
     assert_int_equal(ed_tiled(d, 1, d, 1, NULL, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_tiled(NULL, 1, d, 1, w, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_tiled(d, 1, NULL, 1, w, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_tiled(d, 1, d, ED_MAX_LEN + 1, w, dd),
-                     cudaErrorInvalidValue);
-    assert_int_equal(ed_tiled(d, ED_MAX_LEN + 1, d, 1, w, dd),
-                     cudaErrorInvalidValue);
     /* ed_block: the shorter string over ED_BLOCK_MAX, either one */
     assert_int_equal(ed_block(d, 4001, d, 4001, dd), cudaErrorInvalidValue);
     assert_int_equal(ed_block(d, ED_BLOCK_MAX + 1, d, 7000, dd),
                      cudaErrorInvalidValue);
     assert_int_equal(ed_block(d, 7000, d, ED_BLOCK_MAX + 1, dd),
                      cudaErrorInvalidValue);
-    assert_int_equal(ed_block(NULL, 1, d, 1, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(d, 1, NULL, 1, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(d, 1, d, 1, NULL), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(d, ED_MAX_LEN + 1, d, 1, dd),
-                     cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(d, 10, NULL, 1, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(NULL, 10, doff, 1, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(d, 10, doff, 1, NULL), cudaErrorInvalidValue);
     assert_int_equal(ed_batch(d, 10, doff, too_many, dd),
                      cudaErrorInvalidValue);
-    TK_CUDA(ed_batch(d, 10, doff, 0, dd));   /* no pairs: nothing */
     int got = 0;                         /* nothing written: still poison */
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, dd, sizeof got);
@@ -656,14 +645,8 @@ static void detached_cases(int gpu)
 static void ref_unreachable_nodes(void **s)
 {
     (void)s;
-    for (int k = 0; k < TC_FORESTS; k++) {
-        int l[8], r[8];
-        unsigned char v[8];
-        uint64_t want;
-        size_t n = tc_forest(k, l, r, v, &want);
-        assert_true(tc_sum_by_index(l, r, v, n) == want);
-        assert_true(tree_ref(l, r, v, n) == want);
-    }
+    tc_check_forests(tc_sum_by_index, "sum by index");
+    tc_check_forests(tree_ref, "tree_ref");
     detached_cases(0);
 }
 
@@ -672,17 +655,7 @@ static void tree_unreachable_nodes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int k = 0; k < TC_FORESTS; k++) {
-        int l[8], r[8];
-        unsigned char v[8];
-        uint64_t want;
-        size_t n = tc_forest(k, l, r, v, &want);
-        uint64_t got = tree_gpu(l, r, v, n);
-        if (got != want)
-            print_error("forest %d of %zu nodes: %llu, expected %llu\n", k, n,
-                        (unsigned long long)got, (unsigned long long)want);
-        assert_true(got == want);
-    }
+    tc_check_forests(tree_gpu, "tree_path_sum");
     detached_cases(1);
 }
 

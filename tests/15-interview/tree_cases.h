@@ -137,4 +137,25 @@ static size_t tc_forest(int k, int *left, int *right, unsigned char *val,
         *sum = 1; return 8;
     }
 }
+
+/* The forests of tc_forest through sum (a GPU's or the reference's
+ * root-to-leaf sum), each against its known sum; name says whose, in the
+ * message of a failure. */
+typedef uint64_t (*tc_sum_fn)(const int *, const int *,
+                              const unsigned char *, size_t);
+static void tc_check_forests(tc_sum_fn sum, const char *name)
+{
+    for (int k = 0; k < TC_FORESTS; k++) {
+        int l[8], r[8];
+        unsigned char v[8];
+        uint64_t want;
+        size_t n = tc_forest(k, l, r, v, &want);
+        uint64_t got = sum(l, r, v, n);
+        if (got != want)
+            print_error("%s: forest %d of %zu nodes: sum %llu, want %llu\n",
+                        name, k, n, (unsigned long long)got,
+                        (unsigned long long)want);
+        assert_true(got == want);
+    }
+}
 #endif
