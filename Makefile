@@ -186,7 +186,7 @@ build/$(1)/bench: $$($(1)_BENCH) $$($(1)_OBJ) build/obj/benchkit.o build/nvcc.fl
 endef
 $(foreach c,$(CODE_CH),$(eval $(call chapter_rules,$(c))))
 # Chapter 11's benchmark measures the FMA peak with chapter 2's kernel.
-build/11-convolution/bench: build/obj/02-memory/memory.o
+build/convolution/bench: build/obj/memory/memory.o
 -include $(wildcard build/obj/*.d build/obj/*/*.d build/*/*.d)
 
 
@@ -282,11 +282,11 @@ build/gpu.tex: build/weave.flags
 	@printf '\\newcommand{\\bookgpu}{%s}\n' '$(GPU)' > $@
 # Chapter 13's pictures: the CPU reference renders the scenes and libpng
 # writes them (tools/render-png.c, plain C); its figures include them.
-PICS13 := build/13-renderer/pics/.done
-$(PICS13): tools/render-png.c $(wildcard tangled/13-renderer/*.h)
+PICS13 := build/renderer/pics/.done
+$(PICS13): tools/render-png.c $(wildcard tangled/renderer/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Itangled -o build/13-renderer/render-png $< -lpng -lm
-	build/13-renderer/render-png $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Itangled -o build/renderer/render-png $< -lpng -lm
+	build/renderer/render-png $(dir $@)
 	@touch $@
 # $(1): the edition's suffix, empty for the student book.
 define pdf_rules
@@ -337,5 +337,5 @@ clean:
 
 # Chapter 12 calls chapter 3's transpose, chapter 4's matmul and chapter 7's
 # softmax, and its benchmark chapter 2's FMA peak: their objects link in.
-build/12-attention/test: build/obj/03-transpose/transpose.o build/obj/04-matmul/matmul.o build/obj/07-softmax/softmax.o
-build/12-attention/bench: build/obj/02-memory/memory.o build/obj/03-transpose/transpose.o build/obj/04-matmul/matmul.o build/obj/07-softmax/softmax.o
+build/attention/test: build/obj/transpose/transpose.o build/obj/matmul/matmul.o build/obj/softmax/softmax.o
+build/attention/bench: build/obj/memory/memory.o build/obj/transpose/transpose.o build/obj/matmul/matmul.o build/obj/softmax/softmax.o

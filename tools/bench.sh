@@ -13,7 +13,7 @@ echo "bench: writing figures/data/$gpu/"
 st=0
 for b in "$@"; do
   # Chapter 4 reports against the FMA peak that chapter 2 measured on this GPU.
-  BOOK_FMA_PEAK=$(tools/csvget.sh "figures/data/$gpu/02-memory.csv" variant=fma_peak tflops) \
+  BOOK_FMA_PEAK=$(tools/csvget.sh "figures/data/$gpu/memory.csv" variant=fma_peak tflops) \
     "$b" || { echo "bench: $b failed"; st=1; }
 done
 for c in $chs; do

@@ -1,12 +1,12 @@
 /* render-png.c DIR -- the renderer chapter's pictures, made when the book is built:
- * the CPU reference (tangled/13-renderer/render_ref.h) renders every scene
+ * the CPU reference (tangled/renderer/render_ref.h) renders every scene
  * at SIDE x SIDE and libpng writes DIR/<scene>.png; DIR/heat.png is the
  * number of circles whose box meets each 16 x 16 tile of biglittle at
  * 1024 x 1024, one tile a pixel, scaled up four times; DIR/heat.tex names
  * the largest and smallest counts for the caption.  Plain C, no CUDA. */
 #include <png.h>
 #include <stdio.h>
-#include "13-renderer/render_ref.h"
+#include "renderer/render_ref.h"
 
 #define SIDE 192
 

@@ -48,35 +48,35 @@ nonoweb_path() {
 }
 
 t_drift_stops_the_build() {
-  book "$tmp/a" && make -C "$tmp/a" -s build/01-tiny/test &&
-  echo '#error appended by hand' >> "$tmp/a/tangled/01-tiny/tiny.cu" &&
-  expect_fail "tangled/01-tiny/tiny.cu:[0-9]*: differs from what the chapters say" make -C "$tmp/a" -s build/01-tiny/test
+  book "$tmp/a" && make -C "$tmp/a" -s build/tiny/test &&
+  echo '#error appended by hand' >> "$tmp/a/tangled/tiny/tiny.cu" &&
+  expect_fail "tangled/tiny/tiny.cu:[0-9]*: differs from what the chapters say" make -C "$tmp/a" -s build/tiny/test
 }
 t_new_root_chunk_is_compiled() {
   book "$tmp/b" &&
-  printf '\n<<tangled/01-tiny/mine.cu>>=\n#error a new file\n@\n' >> "$tmp/b/chapters/01-tiny.nw" &&
-  expect_fail "tangled/01-tiny/mine.cu:1: missing; the chapters write it" make -C "$tmp/b" -s build/01-tiny/test &&
+  printf '\n<<tangled/tiny/mine.cu>>=\n#error a new file\n@\n' >> "$tmp/b/chapters/tiny.nw" &&
+  expect_fail "tangled/tiny/mine.cu:1: missing; the chapters write it" make -C "$tmp/b" -s build/tiny/test &&
   make -C "$tmp/b" -s tangle > /dev/null &&
-  expect_fail "chapters/01-tiny.nw.*a new file" make -C "$tmp/b" -s build/01-tiny/test
+  expect_fail "chapters/tiny.nw.*a new file" make -C "$tmp/b" -s build/tiny/test
 }
 t_without_noweb_chapter_edit_stops_the_build() {
   book "$tmp/c" && local p; p=$(nonoweb_path) &&
-  PATH=$p make -C "$tmp/c" -s build/01-tiny/test > "$tmp/c.log" 2>&1 &&
+  PATH=$p make -C "$tmp/c" -s build/tiny/test > "$tmp/c.log" 2>&1 &&
   grep -q "compiling the committed tangled/ (noweb is not installed)" "$tmp/c.log" &&
-  echo '#error edited by hand' >> "$tmp/c/tangled/01-tiny/tiny.cu" &&
+  echo '#error edited by hand' >> "$tmp/c/tangled/tiny/tiny.cu" &&
   expect_fail "tangled/.codesum:2: the files of tangled/ are not what make tangle wrote" \
-    env PATH="$p" make -C "$tmp/c" -s build/01-tiny/test &&
-  sed -i '$d' "$tmp/c/tangled/01-tiny/tiny.cu" &&
-  sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 3.0f;/' "$tmp/c/chapters/01-tiny.nw" &&
+    env PATH="$p" make -C "$tmp/c" -s build/tiny/test &&
+  sed -i '$d' "$tmp/c/tangled/tiny/tiny.cu" &&
+  sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 3.0f;/' "$tmp/c/chapters/tiny.nw" &&
   expect_fail "tangled/.codesum:1: the chapters' code is not what tangled/ was written from" \
-    env PATH="$p" make -C "$tmp/c" -s build/01-tiny/test
+    env PATH="$p" make -C "$tmp/c" -s build/tiny/test
 }
 t_nvcc_found_off_path() {
   [ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no /usr/local/cuda/bin/nvcc to find"; return 77; }
   local p; book "$tmp/d" && p=$(nonoweb_path) || return 1
   env -u CUDA_HOME PATH="$p" make -C "$tmp/d" -s -p nvcc-found 2>/dev/null | grep -qx 'NVCC := /usr/local/cuda/bin/nvcc' &&
-  env -u CUDA_HOME PATH="$p" make -C "$tmp/d" -s build/01-tiny/test &&
-  expect_fail "NVCC=/nonexistent/nvcc: no such program" make -C "$tmp/d" -s NVCC=/nonexistent/nvcc build/01-tiny/test &&
+  env -u CUDA_HOME PATH="$p" make -C "$tmp/d" -s build/tiny/test &&
+  expect_fail "NVCC=/nonexistent/nvcc: no such program" make -C "$tmp/d" -s NVCC=/nonexistent/nvcc build/tiny/test &&
   expect_fail "nvcc not found (tried nvcc on PATH, /opt/none/bin/nvcc, /usr/local/cuda/bin/nvcc)" \
     make -C "$tmp/d" -s NVCC= CUDA_HOME=/opt/none nvcc-found
 }
@@ -86,39 +86,39 @@ t_check_tangle_pdf_need_no_compiler() {
   make -C "$tmp/e" -s NVCC=/nonexistent/nvcc build/book.md
 }
 t_rebuilds_exactly_what_changed() {
-  book "$tmp/f" && make -C "$tmp/f" -s build/01-tiny/test > /dev/null || return 1
+  book "$tmp/f" && make -C "$tmp/f" -s build/tiny/test > /dev/null || return 1
   local t0 t1; t0=$(date +%s%N)
-  make -C "$tmp/f" -s build/01-tiny/test > /dev/null; t1=$(date +%s%N)
+  make -C "$tmp/f" -s build/tiny/test > /dev/null; t1=$(date +%s%N)
   echo "timing: no-op build: $(( (t1 - t0) / 1000000 )) ms"
-  [ -z "$(compiles "$tmp/f" build/01-tiny/test)" ] || { echo "a no-op compiles:"; compiles "$tmp/f" build/01-tiny/test; return 1; }
+  [ -z "$(compiles "$tmp/f" build/tiny/test)" ] || { echo "a no-op compiles:"; compiles "$tmp/f" build/tiny/test; return 1; }
   # Prose after the code: nothing to compile.
-  echo "More prose." >> "$tmp/f/chapters/01-tiny.nw"
-  [ -z "$(compiles "$tmp/f" build/01-tiny/test)" ] || { echo "a prose edit compiles:"; compiles "$tmp/f" build/01-tiny/test; return 1; }
+  echo "More prose." >> "$tmp/f/chapters/tiny.nw"
+  [ -z "$(compiles "$tmp/f" build/tiny/test)" ] || { echo "a prose edit compiles:"; compiles "$tmp/f" build/tiny/test; return 1; }
   # Prose before the code moves only its #line directives: nothing either.
-  sed -i 's/^A chapter with one kernel/A chapter with one\nkernel/' "$tmp/f/chapters/01-tiny.nw"
-  [ -z "$(compiles "$tmp/f" build/01-tiny/test)" ] || { echo "a moved chunk compiles:"; compiles "$tmp/f" build/01-tiny/test; return 1; }
+  sed -i 's/^A chapter with one kernel/A chapter with one\nkernel/' "$tmp/f/chapters/tiny.nw"
+  [ -z "$(compiles "$tmp/f" build/tiny/test)" ] || { echo "a moved chunk compiles:"; compiles "$tmp/f" build/tiny/test; return 1; }
   # A code edit: the chapter's object, and the test program relinked.
-  sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 2.5f;/' "$tmp/f/chapters/01-tiny.nw" && make -C "$tmp/f" -s tangle > /dev/null
-  test "$(compiles "$tmp/f" build/01-tiny/test | tr '\n' ' ')" = "build/obj/01-tiny/tiny.o build/01-tiny/test " ||
-    { echo "a code edit compiles:"; compiles "$tmp/f" build/01-tiny/test; return 1; }
-  t0=$(date +%s%N); make -C "$tmp/f" -s build/01-tiny/test > /dev/null; t1=$(date +%s%N)
+  sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 2.5f;/' "$tmp/f/chapters/tiny.nw" && make -C "$tmp/f" -s tangle > /dev/null
+  test "$(compiles "$tmp/f" build/tiny/test | tr '\n' ' ')" = "build/obj/tiny/tiny.o build/tiny/test " ||
+    { echo "a code edit compiles:"; compiles "$tmp/f" build/tiny/test; return 1; }
+  t0=$(date +%s%N); make -C "$tmp/f" -s build/tiny/test > /dev/null; t1=$(date +%s%N)
   echo "timing: one-chapter rebuild: $(( (t1 - t0) / 1000000 )) ms"
   # Flags are an input: other architectures rebuild everything.
-  test "$(compiles "$tmp/f" build/01-tiny/test sm_80 | wc -l)" -ge 3 || { echo "ARCHS=sm_80 rebuilt nothing"; return 1; }
+  test "$(compiles "$tmp/f" build/tiny/test sm_80 | wc -l)" -ge 3 || { echo "ARCHS=sm_80 rebuilt nothing"; return 1; }
   # And in a real build, not only make -n, run as a reader does (no -s: with
   # no one-letter option, MAKEFLAGS once made every run look dry): ARCH=sm_80
   # reaches the flags file and recompiles, and so does going back.  (Not
   # make -C, which adds its own one-letter w.)
   touch "$tmp/mark"; sleep 1
-  (cd "$tmp/f" && make build/01-tiny/test ARCH=sm_80 > /dev/null 2>&1) && grep -q 'code=\[sm_80' "$tmp/f/build/nvcc.flags" &&
-    [ "$tmp/f/build/obj/01-tiny/tiny.o" -nt "$tmp/mark" ] || { echo "a build with ARCH=sm_80 did not recompile"; return 1; }
+  (cd "$tmp/f" && make build/tiny/test ARCH=sm_80 > /dev/null 2>&1) && grep -q 'code=\[sm_80' "$tmp/f/build/nvcc.flags" &&
+    [ "$tmp/f/build/obj/tiny/tiny.o" -nt "$tmp/mark" ] || { echo "a build with ARCH=sm_80 did not recompile"; return 1; }
   touch "$tmp/mark"; sleep 1
-  (cd "$tmp/f" && make build/01-tiny/test > /dev/null 2>&1) && ! grep -q 'code=\[sm_80' "$tmp/f/build/nvcc.flags" &&
-    [ "$tmp/f/build/obj/01-tiny/tiny.o" -nt "$tmp/mark" ] || { echo "going back from ARCH=sm_80 did not recompile"; return 1; }
+  (cd "$tmp/f" && make build/tiny/test > /dev/null 2>&1) && ! grep -q 'code=\[sm_80' "$tmp/f/build/nvcc.flags" &&
+    [ "$tmp/f/build/obj/tiny/tiny.o" -nt "$tmp/mark" ] || { echo "going back from ARCH=sm_80 did not recompile"; return 1; }
   # A header is an input: the launcher's header changes the test program too.
-  sed -i 's/^cudaError_t tiny_scale(float \*x, size_t n);/cudaError_t tiny_scale(float *x, size_t n); \/\/ scales by 2/' "$tmp/f/chapters/01-tiny.nw" &&
+  sed -i 's/^cudaError_t tiny_scale(float \*x, size_t n);/cudaError_t tiny_scale(float *x, size_t n); \/\/ scales by 2/' "$tmp/f/chapters/tiny.nw" &&
   make -C "$tmp/f" -s tangle > /dev/null &&
-  compiles "$tmp/f" build/01-tiny/test | grep -qx build/01-tiny/test_tiny.o || { echo "a header edit did not rebuild the test"; return 1; }
+  compiles "$tmp/f" build/tiny/test | grep -qx build/tiny/test_tiny.o || { echo "a header edit did not rebuild the test"; return 1; }
 }
 t_draft_and_gpu_are_weave_inputs() {
   book "$tmp/g" && make -C "$tmp/g" -s build/book.md &&
@@ -145,8 +145,8 @@ t_cmocka_of_any_machine() {
 }
 t_prose_names_only_real_tests() {
   book "$tmp/j" && (cd "$tmp/j" && tools/prose-refs.sh) &&
-  sed -i 's/The test `null_is_refused`/The test `no_such_test`/' "$tmp/j/chapters/01-tiny.nw" &&
-  expect_fail "chapters/01-tiny.nw:[0-9]*: the prose names test no_such_test" bash -c "cd '$tmp/j' && tools/prose-refs.sh"
+  sed -i 's/The test `null_is_refused`/The test `no_such_test`/' "$tmp/j/chapters/tiny.nw" &&
+  expect_fail "chapters/tiny.nw:[0-9]*: the prose names test no_such_test" bash -c "cd '$tmp/j' && tools/prose-refs.sh"
 }
 
 run drift_stops_the_build "noweb nvcc" t_drift_stops_the_build

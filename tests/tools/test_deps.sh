@@ -69,7 +69,7 @@ t_html_build_reads_declared_packages() {
 }
 t_test_build_reads_declared_packages() {
   from_debian notangle gawk gcc || return
-  traced "$tmp/test" build/01-threads/test test > "$tmp/test.files" && test -s "$tmp/test.files" &&
+  traced "$tmp/test" build/threads/test test > "$tmp/test.files" && test -s "$tmp/test.files" &&
   tools/deps-audit.sh tools/deps.list < "$tmp/test.files"
 }
 # The audit catches the fault that once broke every fresh machine: the list

@@ -84,7 +84,7 @@ done
 # and figures) at both widths: build artifacts, for a person to look at.
 echo "[ RUN      ] html_screenshots"
 ok=1
-for p in index 02-memory; do
+for p in index memory; do
   for w in 390 1280; do
     rm -f "$shots/$p-$w.png"
     timeout 60 "$browser" "${flags[@]}" --screenshot="$PWD/$shots/$p-$w.png" --window-size=$w,1600 \

@@ -88,27 +88,27 @@ t_measured_data() {
 t_csvmul_factors() {
   local d="$tmp/mul" top=$PWD
   mkdir -p "$d/figures/data/fx" &&
-  printf '# gpu: fixture\nfact,value\nsms,132\n' > "$d/figures/data/fx/02-memory-device.csv" &&
+  printf '# gpu: fixture\nfact,value\nsms,132\n' > "$d/figures/data/fx/memory-device.csv" &&
   printf '# gpu: fixture\nvariant,ms\na,2.0\n' > "$d/figures/data/fx/other.csv" &&
   printf '# Mul\n\nPer SM {{csvmul:figures/data/$GPU/other.csv:variant=a:ms:1/2*sms:%%.5f}};\nproduct {{csvmul:figures/data/$GPU/other.csv:variant=a:ms:sms*other.csv!variant=a!ms:%%.1f}}.\n' > "$d/mul.nw" &&
   (cd "$d" && "$top/tools/noweb.sh" weave mul.nw | gawk -f "$top/tools/csv.awk" -f "$top/tools/nw2md.awk" -v gpu=fx > mul.md) &&
   grep -q '^Per SM 0.00758;' "$d/mul.md" && grep -q '^product 528.0.' "$d/mul.md" &&
   sed -i 's/1\/2\*sms/1\/2*nosuch/' "$d/mul.nw" &&
-  expect_fail "mul.nw:3: no row fact=nosuch in figures/data/fx/02-memory-device.csv" \
+  expect_fail "mul.nw:3: no row fact=nosuch in figures/data/fx/memory-device.csv" \
     bash -c "cd '$d' && '$top/tools/noweb.sh' weave mul.nw | gawk -f '$top/tools/csv.awk' -f '$top/tools/nw2md.awk' -v gpu=fx"
 }
 t_book_has_no_drift() { tools/check.sh; }
 t_bad_chapter_fails_make() {
   mkdir -p "$tmp/book/chapters" && cp -r tools Makefile "$tmp/book/" &&
-  cp $fx/undefined-chunk.nw "$tmp/book/chapters/01-x.nw" &&
-  printf 'title: x\nchapters:\n  - 01-x\nbuild:\n  code-width: 78\n  archs: sm_90\n  gpu: none\n' > "$tmp/book/book.yaml" &&
-  expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s tangle &&
-  expect_fail "chapters/01-x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s build/book.md
+  cp $fx/undefined-chunk.nw "$tmp/book/chapters/x.nw" &&
+  printf 'title: x\nchapters:\n  - x\nbuild:\n  code-width: 78\n  archs: sm_90\n  gpu: none\n' > "$tmp/book/book.yaml" &&
+  expect_fail "chapters/x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s tangle &&
+  expect_fail "chapters/x.nw:6: chunk <<Do the work>> is used but never defined" make -C "$tmp/book" -s build/book.md
 }
 t_drift_is_reported() {
   mkdir -p "$tmp/drift" && cp -r tools Makefile book.yaml chapters tangled "$tmp/drift/" &&
-  printf '// edited by hand\n' >> "$tmp/drift/tangled/01-threads/threads.h" &&
-  expect_fail "tangled/01-threads/threads.h:[0-9]*: differs from what the chapters say" make -C "$tmp/drift" -s check
+  printf '// edited by hand\n' >> "$tmp/drift/tangled/threads/threads.h" &&
+  expect_fail "tangled/threads/threads.h:[0-9]*: differs from what the chapters say" make -C "$tmp/drift" -s check
 }
 t_skip_is_not_a_pass() {
   printf '#!/bin/sh\necho "[ RUN      ] a"; echo "[  SKIPPED ] a"; echo "[ RUN      ] b"; echo "[       OK ] b"; echo "[ RUN      ] c"; exit 1\n' > "$tmp/p" &&

@@ -1,0 +1,16 @@
+// exercises/interview/lcs.cu -- Exercise 5 of the interview appendix:
+// the longest common subsequence as a wavefront.  Write lcs_diagonals
+// (declared, with its contract, in exercises.h); check it with
+//   make exercise EX=interview/lcs
+#include "common/book.h"
+#include "interview/editdist.h"
+#include "interview/exercises.h"
+
+extern "C" cudaError_t lcs_diagonals(const char *a, size_t la, const char *b,
+                                     size_t lb, int *work, int *len)
+{
+    (void)a; (void)la; (void)b; (void)lb; (void)work; (void)len;
+    // TODO: refuse bad arguments, then a kernel a diagonal.  Which
+    // neighbours does an entry of the LCS table read?
+    return cudaErrorNotYetImplemented;
+}

@@ -1,0 +1,17 @@
+// exercises/matmul/sgemm.cu -- Exercise 7 of chapter 4: the BLAS form
+// C = alpha A B + beta C.  Write sgemm_tiled (declared, with its contract,
+// in exercises.h); check it with  make exercise EX=matmul/sgemm
+#include "common/book.h"
+#include "matmul/matmul.h"
+#include "matmul/exercises.h"
+
+extern "C" cudaError_t sgemm_tiled(const float *A, const float *B, float *C,
+                                   size_t M, size_t N, size_t K, float alpha,
+                                   float beta)
+{
+    (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)alpha;
+    (void)beta;
+    // TODO: refuse bad arguments and launch a tiled kernel.  What does the
+    // kernel do with C when beta is 0?
+    return cudaErrorNotYetImplemented;
+}

@@ -1,0 +1,16 @@
+// exercises/matmul/tiled16.cu -- Exercise 2 of chapter 4: the tiled
+// kernel with 16 x 16 tiles.  Write matmul_tiled16 (declared, with its
+// contract, in exercises.h); check it with
+//   make exercise EX=matmul/tiled16
+#include "common/book.h"
+#include "matmul/matmul.h"
+#include "matmul/exercises.h"
+
+extern "C" cudaError_t matmul_tiled16(const float *A, const float *B,
+                                      float *C, size_t M, size_t N, size_t K)
+{
+    (void)A; (void)B; (void)C; (void)M; (void)N; (void)K;
+    // TODO: refuse bad arguments and launch a tiled kernel.  How many
+    // global loads does a tile of 16 make, by the 2MNK/d formula?
+    return cudaErrorNotYetImplemented;
+}

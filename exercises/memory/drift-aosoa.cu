@@ -1,0 +1,16 @@
+// exercises/memory/drift-aosoa.cu -- Exercise 3 of chapter 2: the drift
+// kernel for an array of structs of 32 particles each (AoSoA).  Write
+// drift_aosoa (declared, with its contract and the struct, in
+// exercises.h); check it with  make exercise EX=memory/drift-aosoa
+#include "common/book.h"
+#include "memory/memory.h"
+#include "memory/exercises.h"
+
+extern "C" cudaError_t drift_aosoa(struct particle_block *p, size_t n,
+                                   float dt)
+{
+    (void)p; (void)n; (void)dt;
+    // TODO: refuse bad arguments and launch a kernel.  Which bytes does a
+    // warp read, and how many sectors is that?
+    return cudaErrorNotYetImplemented;
+}

@@ -1,0 +1,16 @@
+// exercises/memory/fma-one-chain.cu -- Exercise 4 of chapter 2: the
+// peak-FMA kernel with one dependent chain.  Write fma_one_chain
+// (declared, with its contract, in exercises.h); check it with
+//   make exercise EX=memory/fma-one-chain
+#include "common/book.h"
+#include "memory/memory.h"
+#include "memory/exercises.h"
+
+extern "C" cudaError_t fma_one_chain(float *out, size_t n, unsigned iters,
+                                     float a, float b)
+{
+    (void)out; (void)n; (void)iters; (void)a; (void)b;
+    // TODO: refuse bad arguments and launch a kernel.  Then measure it:
+    // how many warps an SM does one chain need to reach the peak?
+    return cudaErrorNotYetImplemented;
+}

@@ -1,0 +1,15 @@
+// exercises/reduce-2d/row-max.cu -- Exercise 3 of chapter 6: row
+// maxima.  Write row_max (declared, with its contract, in exercises.h);
+// check it with  make exercise EX=reduce-2d/row-max
+#include "common/book.h"
+#include "reduce-2d/reduce2d.h"
+#include "reduce-2d/exercises.h"
+
+extern "C" cudaError_t row_max(const float *a, size_t rows, size_t cols,
+                               float *out)
+{
+    (void)a; (void)rows; (void)cols; (void)out;
+    // TODO: refuse bad arguments and launch a kernel: change the operator
+    // of a row sum.  What is the identity of max?
+    return cudaErrorNotYetImplemented;
+}

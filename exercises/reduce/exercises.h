@@ -1,0 +1,22 @@
+/* exercises.h -- chapter 5's code exercises: the launchers a student
+ * writes in exercises/reduce/NAME.cu; tests/reduce/ex_NAME.c tests
+ * them.  Device pointers; work is a workspace of reduce_workspace_bytes(n)
+ * bytes (chapter 5's header), whose contents on entry are unspecified. */
+#ifndef EX_05_REDUCE_H
+#define EX_05_REDUCE_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Exercise 5 (min): *out = the smallest of x[0..n); +inf when n == 0.
+ * NULL x, out or work: cudaErrorInvalidValue. */
+cudaError_t reduce_min(const float *x, size_t n, float *out, void *work);
+/* Exercise 5 (argmax): *idx = the index of the first maximum of x[0..n)
+ * (x holds no NaN); n == 0 or n >= 2^32, or a NULL pointer:
+ * cudaErrorInvalidValue. */
+cudaError_t reduce_argmax(const float *x, size_t n, size_t *idx, void *work);
+#ifdef __cplusplus
+}
+#endif
+#endif

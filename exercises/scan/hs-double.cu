@@ -1,0 +1,16 @@
+// exercises/scan/hs-double.cu -- Exercise 1 of chapter 9: the
+// Hillis-Steele tile scan on two shared arrays, one barrier a step.  Write
+// scan_tiles_hs_double (declared, with its contract, in exercises.h);
+// check it with  make exercise EX=scan/hs-double
+#include "common/book.h"
+#include "scan/scan.h"
+#include "scan/exercises.h"
+
+extern "C" cudaError_t scan_tiles_hs_double(const float *in, float *out,
+                                            size_t n, scan_kind kind)
+{
+    (void)in; (void)out; (void)n; (void)kind;
+    // TODO: refuse bad arguments and launch a kernel, one block a tile.
+    // Why does one barrier a step suffice with two arrays?
+    return cudaErrorNotYetImplemented;
+}

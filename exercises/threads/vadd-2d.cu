@@ -1,0 +1,15 @@
+// exercises/threads/vadd-2d.cu -- Exercise 2 of chapter 1: vadd on a
+// two-dimensional grid.  Write vadd_2d (declared, with its contract, in
+// exercises.h); check it with  make exercise EX=threads/vadd-2d
+#include "common/book.h"
+#include "threads/threads.h"
+#include "threads/exercises.h"
+
+extern "C" cudaError_t vadd_2d(const float *a, const float *b, float *c,
+                               size_t n)
+{
+    (void)a; (void)b; (void)c; (void)n;
+    // TODO: refuse bad arguments, choose gridDim.x and gridDim.y, launch
+    // a kernel that computes its element's index in 64 bits.
+    return cudaErrorNotYetImplemented;
+}

@@ -1,0 +1,16 @@
+// exercises/transpose/transpose-double.cu -- Exercise 4 of chapter 3:
+// transpose a matrix of doubles.  Write transpose_double (declared, with
+// its contract, in exercises.h); check it with
+//   make exercise EX=transpose/transpose-double
+#include "common/book.h"
+#include "transpose/transpose.h"
+#include "transpose/exercises.h"
+
+extern "C" cudaError_t transpose_double(const double *in, double *out,
+                                        size_t rows, size_t cols)
+{
+    (void)in; (void)out; (void)rows; (void)cols;
+    // TODO: refuse bad arguments and launch a tiled kernel.  With eight-byte
+    // words, which layout of the tile is conflict-free?
+    return cudaErrorNotYetImplemented;
+}

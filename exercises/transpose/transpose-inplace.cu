@@ -1,0 +1,16 @@
+// exercises/transpose/transpose-inplace.cu -- Exercise 5 of chapter 3:
+// the in-place transpose of a square matrix.  Write transpose_inplace
+// (declared, with its contract, in exercises.h); check it with
+//   make exercise EX=transpose/transpose-inplace
+#include "common/book.h"
+#include "transpose/transpose.h"
+#include "transpose/exercises.h"
+
+extern "C" cudaError_t transpose_inplace(float *a, size_t n)
+{
+    (void)a; (void)n;
+    // TODO: refuse bad arguments and launch a kernel in which each block
+    // swaps a tile above the diagonal with its mirror below.  What must a
+    // block have done before it writes anything?
+    return cudaErrorNotYetImplemented;
+}

@@ -1,0 +1,603 @@
+// attention.cu -- chapter 12: attention, unfused and fused.
+#include "common/book.h"
+#include "common/reduce.cuh"
+#include "common/per_device.cuh"
+#include "transpose/transpose.h"
+#include "matmul/matmul.h"
+#include "softmax/softmax.h"
+#include "attention/mdo.h"
+#include "attention/attention.h"
+#include <cuda_pipeline.h>
+#include <limits.h>
+
+// <<Attention launch constants and checks>>
+static const size_t kAttnMaxGrid = 2147483647u;     // 2^31 - 1 blocks
+static const float kLog2e = 1.4426950408889634f;
+
+static int mul_ok(size_t x, size_t y, size_t *r)   // r = x y, no overflow
+{
+    if (y != 0 && x > SIZE_MAX / y) return 0;
+    *r = x * y;
+    return 1;
+}
+// Element counts of Q (and O), of K (and V) and of the scores; 0 when
+// one of them, in bytes, would overflow.
+static int attn_sizes(attn_dims a, size_t *nq, size_t *nk, size_t *ns)
+{
+    size_t bh, rows, t;
+    return a.D != 0 && mul_ok(a.B, a.H, &bh) && mul_ok(bh, a.Sq, &rows) &&
+           mul_ok(rows, a.D, nq) && mul_ok(*nq, 4, &t) &&
+           mul_ok(bh, a.Sk, &t) && mul_ok(t, a.D, nk) &&
+           mul_ok(*nk, 4, &t) && mul_ok(rows, a.Sk, ns) &&
+           mul_ok(*ns, 8, &t) && mul_ok(a.Sk, a.D, &t) &&
+           mul_ok(t, 4, &t);           // one head's K^T, even with B H = 0
+}
+// The checks every launcher makes.
+static cudaError_t attn_check(const float *q, const float *k,
+                              const float *v, const float *o, attn_dims a,
+                              size_t *nq, size_t *nk, size_t *ns)
+{
+    if (!q || !k || !v || !o || !attn_sizes(a, nq, nk, ns))
+        return cudaErrorInvalidValue;
+    size_t ob = *nq * 4, kb = *nk * 4;
+    if (ranges_overlap(o, ob, q, ob) || ranges_overlap(o, ob, k, kb) ||
+        ranges_overlap(o, ob, v, kb))
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+static size_t attn_round(size_t n) { return (n + 63) / 64 * 64; }
+extern "C" size_t attention_work_bytes(attn_dims a)
+{
+    size_t nq, nk, ns;
+    if (!attn_sizes(a, &nq, &nk, &ns)) return 0;
+    // Each of nq and Sk D is below 2^62 and ns below 2^61: no wrap here.
+    size_t w = attn_round(nq) + attn_round(a.Sk * a.D);
+    size_t sp = 2 * attn_round(ns);                      // S and P
+    if (w > SIZE_MAX / 4 || sp > SIZE_MAX / 4 - w) return 0;
+    return (w + sp) * 4;
+}
+
+// <<Scale a matrix and mask the scores>>
+static const unsigned kAttnBlock = 256, kAttnGrid = 4096;
+__global__ void attn_scale_kernel(const float *x, float *y, size_t n, float c)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        y[i] = x[i] * c;
+}
+// Scores of rows x Sk: query i = row % Sq loses key j > i + Sk - Sq.
+__global__ void attn_mask_kernel(float *s, size_t n, attn_dims a)
+{
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < n;
+         e += (size_t)gridDim.x * blockDim.x) {
+        long long i = (long long)(e / a.Sk % a.Sq), j = (long long)(e % a.Sk);
+        if (j > i + (long long)a.Sk - (long long)a.Sq) s[e] = -INFINITY;
+    }
+}
+
+// <<Attention in three kernels>>
+extern "C" cudaError_t attention_three_kernel(const float *q,
+    const float *k, const float *v, float *o, attn_dims a, void *work)
+{
+    size_t nq, nk, ns, bh = a.B * a.H;
+    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    if (nq == 0) return cudaSuccess;
+    if (!work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
+        attention_work_bytes(a) == 0)
+        return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float));
+    float *qs = (float *)work, *kt = qs + attn_round(nq);
+    float *s = kt + attn_round(a.Sk * a.D), *p = s + attn_round(ns);
+    attn_scale_kernel<<<kAttnGrid, kAttnBlock>>>(q, qs, nq,
+                                                1.0f / sqrtf((float)a.D));
+    BOOK_TRY(cudaGetLastError());
+    // <<Scores of every head with chapter 4's matmul>>
+    for (size_t h = 0; h < bh; h++) {                         // S = Q K^T
+        BOOK_TRY(transpose_tile_padded(k + h * a.Sk * a.D, kt, a.Sk, a.D));
+        BOOK_TRY(matmul_double_buffered(qs + h * a.Sq * a.D, kt,
+                                        s + h * a.Sq * a.Sk, a.Sq, a.Sk, a.D));
+    }
+    if (a.causal) {
+        attn_mask_kernel<<<kAttnGrid, kAttnBlock>>>(s, ns, a);
+        BOOK_TRY(cudaGetLastError());
+    }
+    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));      // chapter 7
+    for (size_t h = 0; h < bh; h++)                            // O = P V
+        BOOK_TRY(matmul_double_buffered(p + h * a.Sq * a.Sk,
+                 v + h * a.Sk * a.D, o + h * a.Sq * a.D, a.Sq, a.D, a.Sk));
+    return cudaSuccess;
+}
+
+// <<Attention on cuBLAS>>
+#define ATTN_CUBLAS(call) \
+    do {                                                                \
+        if ((call) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;   \
+    } while (0)
+extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
+    const float *k, const float *v, float *o, attn_dims a, void *work)
+{
+    size_t nq, nk, ns, bh = a.B * a.H;
+    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    if (nq == 0) return cudaSuccess;
+    if (!hd || !work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
+        bh > INT_MAX || attention_work_bytes(a) == 0)
+        return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    cudaStream_t st;                  // the handle's: all of it goes there
+    ATTN_CUBLAS(cublasGetStream(hd, &st));
+    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), st);
+    float *s = (float *)work, *p = s + attn_round(ns);
+    int sq = (int)a.Sq, sk = (int)a.Sk, d = (int)a.D, n = (int)bh;
+    const float scale = 1.0f / sqrtf((float)a.D), one = 1.0f, zero = 0.0f;
+    // <<S = Q K^T scaled, as column-major S^T = K Q^T>>
+    ATTN_CUBLAS(cublasSgemmStridedBatched(hd, CUBLAS_OP_T, CUBLAS_OP_N, sk, sq,
+        d, &scale, k, d, (long long)sk * d, q, d, (long long)sq * d, &zero, s,
+        sk, (long long)sq * sk, n));
+    if (a.causal) {
+        attn_mask_kernel<<<kAttnGrid, kAttnBlock, 0, st>>>(s, ns, a);
+        BOOK_TRY(cudaGetLastError());
+    }
+    BOOK_TRY(softmax_rows_cached_async(s, p, bh * a.Sq, a.Sk, st));  // ch. 7
+    // <<O = P V, as column-major O^T = V^T P^T>>
+    ATTN_CUBLAS(cublasSgemmStridedBatched(hd, CUBLAS_OP_N, CUBLAS_OP_N, d, sq,
+        sk, &one, v, d, (long long)sk * d, p, sk, (long long)sq * sk, &zero, o,
+        d, (long long)sq * d, n));
+    return cudaGetLastError();
+}
+
+// <<The keys a query sees>>
+// Keys 0 .. n-1 for query i: all Sk, or with the causal mask
+// min(Sk, max(0, i + 1 + Sk - Sq)).
+__device__ __forceinline__ long long attn_keys_seen(attn_dims a, size_t i)
+{
+    long long n = (long long)i + 1 + (long long)a.Sk - (long long)a.Sq;
+    if (!a.causal || n > (long long)a.Sk) return (long long)a.Sk;
+    return n < 0 ? 0 : n;
+}
+
+// <<Update the running triple with one key>>
+// m and the score s are in base 2 (scaled by log2 e); a lane holds T of
+// the D outputs and reads its T values of the key's row vr.
+template <int T>
+__device__ __forceinline__ void attn_push(float &m, float &l,
+    float (&acc)[T], float s, const float *vr, unsigned lane)
+{
+    float mn = fmaxf(m, s);
+    float c = exp2f(m - mn), p = exp2f(s - mn);   // first key: c = 0
+    l = l * c + p;
+#pragma unroll
+    for (int t = 0; t < T; t++)
+        acc[t] = fmaf(p, vr[lane + 32 * t], acc[t] * c);
+    m = mn;
+}
+
+// <<Wrong on purpose: the update that forgets to rescale o>>
+template <int T>
+__device__ __forceinline__ void attn_push_no_rescale(float &m, float &l,
+    float (&acc)[T], float s, const float *vr, unsigned lane)
+{
+    float mn = fmaxf(m, s);
+    float c = exp2f(m - mn), p = exp2f(s - mn);
+    l = l * c + p;
+#pragma unroll
+    for (int t = 0; t < T; t++)    // WRONG: old terms keep the old maximum
+        acc[t] = fmaf(p, vr[lane + 32 * t], acc[t]);
+    m = mn;
+}
+
+// <<Attention: a warp per query row>>
+static const unsigned kWarpRows = 8;       // query rows (warps) a block
+template <int D, bool Rescale>
+__global__ void __launch_bounds__(256) attn_warp_kernel(const float *q,
+    const float *k, const float *v, float *o, attn_dims a, float scale2)
+{
+    constexpr int T = D / 32;           // elements of q and o a lane holds
+    const size_t row = blockIdx.x * (size_t)kWarpRows + threadIdx.x / 32;
+    const unsigned lane = threadIdx.x % 32;
+    if (row >= a.B * a.H * a.Sq) return;    // the whole warp leaves together
+    const size_t bh = row / a.Sq;
+    const float *kb = k + bh * a.Sk * D, *vb = v + bh * a.Sk * D;
+    float qr[T], acc[T], m = -INFINITY, l = 0.0f;
+    for (int t = 0; t < T; t++) {
+        qr[t] = q[row * D + lane + 32 * t] * scale2;
+        acc[t] = 0.0f;
+    }
+    const long long n = attn_keys_seen(a, row % a.Sq);
+    for (long long j = 0; j < n; j++) {
+        float s = 0.0f;
+        for (int t = 0; t < T; t++)
+            s = fmaf(qr[t], kb[j * D + lane + 32 * t], s);
+        s = warp_sum(s);                    // every lane gets the score
+        if (Rescale) attn_push<T>(m, l, acc, s, vb + j * D, lane);
+        else attn_push_no_rescale<T>(m, l, acc, s, vb + j * D, lane);
+    }
+    float r = md_recip(l);                  // no key seen: zeros
+    for (int t = 0; t < T; t++) o[row * D + lane + 32 * t] = acc[t] * r;
+}
+template <bool Rescale>
+static cudaError_t attn_warp_launch(const float *q, const float *k,
+    const float *v, float *o, attn_dims a)
+{
+    size_t nq, nk, ns;
+    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    if (a.D != 32 && a.D != 64 && a.D != 128) return cudaErrorInvalidValue;
+    if (nq == 0) return cudaSuccess;
+    size_t grid = ceil_div(a.B * a.H * a.Sq, kWarpRows);
+    if (grid > kAttnMaxGrid) return cudaErrorInvalidValue;
+    float c = kLog2e / sqrtf((float)a.D);
+    BOOK_CLEAR_TO_LAUNCH();
+    unsigned g = (unsigned)grid;
+    if (a.D == 32)
+        attn_warp_kernel<32, Rescale><<<g, 256>>>(q, k, v, o, a, c);
+    else if (a.D == 64)
+        attn_warp_kernel<64, Rescale><<<g, 256>>>(q, k, v, o, a, c);
+    else
+        attn_warp_kernel<128, Rescale><<<g, 256>>>(q, k, v, o, a, c);
+    return cudaGetLastError();
+}
+extern "C" cudaError_t attention_warp(const float *q, const float *k,
+    const float *v, float *o, attn_dims a)
+{
+    return attn_warp_launch<true>(q, k, v, o, a);
+}
+extern "C" cudaError_t attention_warp_no_rescale(const float *q,
+    const float *k, const float *v, float *o, attn_dims a)
+{
+    return attn_warp_launch<false>(q, k, v, o, a);
+}
+
+// <<Tile shapes of the tiled kernel>>
+// BR query rows and BC keys a tile; TX threads share a row, TY = BR / TM
+// rows of threads, TM rows a thread; MINB blocks an SM (the registers).
+template <int D_, int BR_, int BC_, int TM_, int TX_, int MINB_>
+struct attn_shape {
+    enum { D = D_, BR = BR_, BC = BC_, TM = TM_, TX = TX_, MINB = MINB_,
+           TY = BR / TM, THREADS = TX * TY,
+           TNS = BC / TX, TNO = D / TX,      // columns of S, of O a thread
+           KP = D * BC > BC * BR ? D * BC : BC * BR,     // K^T, then P^T
+           FLOATS = D * BR + KP + BC * D };              // Q^T, K^T|P^T, V
+    static_assert(TM % 4 == 0 && TNS % 4 == 0 && TNO % 4 == 0, "float4");
+    static_assert(TX % 8 == 0 && 32 % TX == 0 && TY % 8 == 0, "swizzle");
+    static_assert(BR % 32 == 0 && BC % 32 == 0, "a warp's 32 rows");
+};
+template <int D> struct attn_tile;         // D, BR, BC, TM, TX, MINB
+template <> struct attn_tile<32>  : attn_shape<32, 128, 64, 8, 8, 2> {};
+template <> struct attn_tile<64>  : attn_shape<64, 128, 64, 8, 8, 2> {};
+template <> struct attn_tile<128> : attn_shape<128, 128, 64, 8, 16, 1> {};
+// Where a block cannot have the table's shared memory (99 KB on compute
+// capability 8.6 and 8.9): D = 128 with 64 rows a block (two an SM where
+// the SM has 194 KiB or more, one on 8.6 and 8.9).
+struct attn_compact_128 : attn_shape<128, 64, 64, 8, 16, 2> {};
+
+// <<Tiled kernel helpers>>
+// ROWS rows of a [n][D] matrix on their way to shared memory, transposed
+// (dst[d * ROWS + r]), held in registers between fetch and stash: N
+// float4 a thread.  Thread t takes row t % ROWS, float4 t / ROWS + STEP i
+// of it: a warp's 32 lanes take 32 consecutive rows.
+template <int D, int ROWS, int THREADS> struct attn_rows {
+    enum { STEP = THREADS / ROWS, N = D / 4 / STEP };
+    static_assert(THREADS % ROWS == 0 && D / 4 % STEP == 0, "whole rows");
+    float4 x[N];
+    // Rows r0 .. r0+ROWS-1 (r0 < n) into registers; rows past n are zeros.
+    __device__ __forceinline__ void fetch(const float *src, size_t r0,
+                                          size_t n)
+    {
+        const size_t r = r0 + threadIdx.x % ROWS;
+        const float4 *s = (const float4 *)(src + r * D) + threadIdx.x / ROWS;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            x[i] = r < n ? s[STEP * i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    // Into shared memory, transposed, times c.
+    __device__ __forceinline__ void stash(float *dst, float c) const
+    {
+        float *p = dst + 4 * (threadIdx.x / ROWS) * ROWS + threadIdx.x % ROWS;
+#pragma unroll
+        for (int i = 0; i < N; i++, p += 4 * STEP * ROWS) {
+            p[0] = x[i].x * c; p[ROWS] = x[i].y * c;
+            p[2 * ROWS] = x[i].z * c; p[3 * ROWS] = x[i].w * c;
+        }
+    }
+};
+// Rows r0 .. r0+BC-1 (r0 < n) of V into Vs, row-major, asynchronously:
+// thread t copies float4 t + THREADS i, of row (t + THREADS i) / (D/4).
+// Rows past n are zeros.
+template <class L>
+__device__ __forceinline__ void attn_copy_v(float *Vs, const float *v,
+    size_t r0, size_t n)
+{
+    constexpr int D = L::D, N = L::BC * D / 4 / L::THREADS;
+    constexpr int RSTEP = L::THREADS / (D / 4);       // rows a round
+    static_assert(L::THREADS % (D / 4) == 0, "whole rows a round");
+    const float *s = v + r0 * D + 4 * threadIdx.x;
+    float *d = Vs + 4 * threadIdx.x;
+    const size_t r = r0 + threadIdx.x / (D / 4);
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        if (r + RSTEP * i < n)
+            __pipeline_memcpy_async(d + 4 * L::THREADS * i,
+                                    s + 4 * L::THREADS * i, 16);
+        else
+            *(float4 *)(d + 4 * L::THREADS * i) = make_float4(0.0f, 0.0f,
+                                                              0.0f, 0.0f);
+    }
+    __pipeline_commit();
+}
+// A thread's n-th row (STEP = TY, t = ty) or column (STEP = TX, t = tx).
+template <int STEP>
+__device__ __forceinline__ int attn_idx(int n, int t)
+{
+    return 4 * STEP * (n / 4) + 4 * t + n % 4;
+}
+// N floats of a row of shared memory: the float4 at p, p + 4 STEP, ...
+template <int N, int STEP>
+__device__ __forceinline__ void attn_frag(float (&x)[N], const float *p)
+{
+#pragma unroll
+    for (int g = 0; g < N / 4; g++) {
+        float4 t = *(const float4 *)(p + 4 * STEP * g);
+        x[4 * g] = t.x; x[4 * g + 1] = t.y;
+        x[4 * g + 2] = t.z; x[4 * g + 3] = t.w;
+    }
+}
+template <class L>
+__device__ __forceinline__ void attn_scores(const float *Qt,
+    const float *Kt, int tx, int ty, float (&s)[L::TM][L::TNS])
+{
+#pragma unroll
+    for (int i = 0; i < L::TM; i++)
+#pragma unroll
+        for (int j = 0; j < L::TNS; j++) s[i][j] = 0.0f;
+    const float *qp = Qt + 4 * ty, *kp = Kt + 4 * tx;
+    float qa[2][L::TM], kb[2][L::TNS];         // step d's and step d+1's
+    attn_frag<L::TM, L::TY>(qa[0], qp);
+    attn_frag<L::TNS, L::TX>(kb[0], kp);
+#pragma unroll 8
+    for (int d = 0; d < L::D; d++) {
+        const int c = d % 2;
+        if (d + 1 < L::D) {                     // loaded one step ahead
+            attn_frag<L::TM, L::TY>(qa[1 - c], qp + (d + 1) * L::BR);
+            attn_frag<L::TNS, L::TX>(kb[1 - c], kp + (d + 1) * L::BC);
+        }
+#pragma unroll
+        for (int i = 0; i < L::TM; i++)
+#pragma unroll
+            for (int j = 0; j < L::TNS; j++)
+                s[i][j] = fmaf(qa[c][i], kb[c][j], s[i][j]);
+    }
+}
+template <class L>
+__device__ __forceinline__ void attn_mask_tile(float (&s)[L::TM][L::TNS],
+    attn_dims a, long long q0, long long k0, long long shift, int tx,
+    int ty)
+{
+#pragma unroll
+    for (int i = 0; i < L::TM; i++)
+#pragma unroll
+        for (int j = 0; j < L::TNS; j++) {
+            long long qi = q0 + attn_idx<L::TY>(i, ty);
+            long long kj = k0 + attn_idx<L::TX>(j, tx);
+            if (kj >= (long long)a.Sk || (a.causal && kj > qi + shift))
+                s[i][j] = -INFINITY;
+        }
+}
+template <class L>
+__device__ __forceinline__ void attn_tile_update(float (&s)[L::TM][L::TNS],
+    float (&m)[L::TM], float (&l)[L::TM], float (&acc)[L::TM][L::TNO])
+{
+#pragma unroll
+    for (int i = 0; i < L::TM; i++) {
+        float mx = s[i][0];
+#pragma unroll
+        for (int j = 1; j < L::TNS; j++) mx = fmaxf(mx, s[i][j]);
+#pragma unroll
+        for (int off = L::TX / 2; off > 0; off /= 2)   // the row's lanes
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
+        float mn = fmaxf(m[i], mx);
+        float base = mn == -INFINITY ? 0.0f : mn;    // no key seen yet
+        float c = exp2f(m[i] - base), sum = 0.0f;
+#pragma unroll
+        for (int j = 0; j < L::TNS; j++) {
+            s[i][j] = exp2f(s[i][j] - base);          // now P
+            sum += s[i][j];
+        }
+        l[i] = l[i] * c + sum;
+#pragma unroll
+        for (int t = 0; t < L::TNO; t++) acc[i][t] *= c;
+        m[i] = mn;
+    }
+}
+__device__ __forceinline__ int attn_p_group(int key, int ty)    // swizzled
+{
+    return 4 * (ty ^ (key / 4 % 8));
+}
+template <class L>
+__device__ __forceinline__ void attn_store_p(float *Pt,
+    const float (&s)[L::TM][L::TNS], int tx, int ty)
+{
+#pragma unroll
+    for (int j = 0; j < L::TNS; j++) {
+        int key = attn_idx<L::TX>(j, tx);
+        float *row = Pt + key * L::BR + attn_p_group(key, ty);
+#pragma unroll
+        for (int g = 0; g < L::TM / 4; g++)
+            *(float4 *)(row + 4 * L::TY * g) = make_float4(s[4 * g][j],
+                s[4 * g + 1][j], s[4 * g + 2][j], s[4 * g + 3][j]);
+    }
+}
+template <class L>
+__device__ __forceinline__ void attn_pv(const float *Pt, const float *Vs,
+    int tx, int ty, float (&acc)[L::TM][L::TNO])
+{
+    const float *vp = Vs + 4 * tx;
+    float p[2][L::TM], vv[2][L::TNO];          // key j's and key j+1's
+    attn_frag<L::TM, L::TY>(p[0], Pt + attn_p_group(0, ty));
+    attn_frag<L::TNO, L::TX>(vv[0], vp);
+#pragma unroll 8
+    for (int j = 0; j < L::BC; j++) {
+        const int c = j % 2;
+        if (j + 1 < L::BC) {                    // loaded one key ahead
+            attn_frag<L::TM, L::TY>(p[1 - c],
+                Pt + (j + 1) * L::BR + attn_p_group(j + 1, ty));
+            attn_frag<L::TNO, L::TX>(vv[1 - c], vp + (j + 1) * L::D);
+        }
+#pragma unroll
+        for (int i = 0; i < L::TM; i++)
+#pragma unroll
+            for (int t = 0; t < L::TNO; t++)
+                acc[i][t] = fmaf(p[c][i], vv[c][t], acc[i][t]);
+    }
+}
+
+// <<Attention: tiled, FlashAttention-2 loop order>>
+template <class L>
+__global__ void __launch_bounds__(L::THREADS, L::MINB)
+attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
+                  attn_dims a, float scale2)
+{
+    constexpr int D = L::D;
+    extern __shared__ float4 attn_smem[];
+    float *Qt = (float *)attn_smem, *Kt = Qt + L::BR * D, *Pt = Kt;
+    float *Vs = Kt + L::KP;
+    const int tx = threadIdx.x % L::TX, ty = threadIdx.x / L::TX;
+    const size_t bh = blockIdx.x;   // below: the last query tiles go first
+    const long long q0 = (long long)(gridDim.y - 1 - blockIdx.y) * L::BR;
+    const float *kb = k + bh * a.Sk * D, *vb = v + bh * a.Sk * D;
+    attn_rows<D, L::BR, L::THREADS> qr;               // Q^T, scaled, once
+    qr.fetch(q + bh * a.Sq * D, q0, a.Sq);
+    qr.stash(Qt, scale2);
+    float acc[L::TM][L::TNO] = {}, m[L::TM], l[L::TM];
+    for (int i = 0; i < L::TM; i++) { m[i] = -INFINITY; l[i] = 0.0f; }
+    const long long shift = (long long)a.Sk - (long long)a.Sq;
+    long long kend = (long long)a.Sk;               // keys this tile needs
+    if (a.causal && q0 + L::BR + shift < kend) kend = q0 + L::BR + shift;
+    attn_rows<D, L::BC, L::THREADS> kr;                // the next tile's K
+    if (kend > 0) kr.fetch(kb, 0, a.Sk);
+    for (long long k0 = 0; k0 < kend; k0 += L::BC) {
+        // <<Multiply one tile of keys into the running output>>
+        __syncthreads();                       // the last tile's P and V are read
+        kr.stash(Kt, 1.0f);                    // K^T, fetched during the last PV
+        attn_copy_v<L>(Vs, vb, k0, a.Sk);      // V, on its way during the scores
+        __syncthreads();
+        float s[L::TM][L::TNS];
+        attn_scores<L>(Qt, Kt, tx, ty, s);
+        if (k0 + L::BC > (long long)a.Sk ||
+            (a.causal && k0 + L::BC - 1 > q0 + shift))    // the same for the block
+            attn_mask_tile<L>(s, a, q0, k0, shift, tx, ty);
+        attn_tile_update<L>(s, m, l, acc);
+        __pipeline_wait_prior(0);              // this thread's copies of V
+        __syncthreads();                       // K^T is read; P^T takes its place
+        attn_store_p<L>(Pt, s, tx, ty);
+        if (k0 + L::BC < kend) kr.fetch(kb, k0 + L::BC, a.Sk);   // the next K
+        __syncthreads();
+        attn_pv<L>(Pt, Vs, tx, ty, acc);
+    }
+    // <<Normalize and store the tile's output rows>>
+    #pragma unroll
+    for (int i = 0; i < L::TM; i++) {
+    #pragma unroll
+        for (int off = L::TX / 2; off > 0; off /= 2)
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], off);
+        float r = md_recip(l[i]);                      // no key seen: zeros
+        long long row = q0 + attn_idx<L::TY>(i, ty);
+        if (row < (long long)a.Sq)
+    #pragma unroll
+            for (int g = 0; g < L::TNO / 4; g++)
+                *(float4 *)(o + (bh * a.Sq + row) * D + 4 * tx + 4 * L::TX * g) =
+                    make_float4(acc[i][4 * g] * r, acc[i][4 * g + 1] * r,
+                                acc[i][4 * g + 2] * r, acc[i][4 * g + 3] * r);
+    }
+}
+
+// <<Launch the tiled kernel>>
+template <class L> constexpr size_t attn_bytes()   // dynamic shared memory
+{
+    return L::FLOATS * sizeof(float);
+}
+extern "C" int attention_tiled_shape(size_t D, size_t optin_bytes)
+{
+    size_t full = D == 32  ? attn_bytes<attn_tile<32>>()
+                : D == 64  ? attn_bytes<attn_tile<64>>()
+                : D == 128 ? attn_bytes<attn_tile<128>>() : 0;
+    if (full == 0) return ATTN_SHAPE_INVALID;
+    if (full <= optin_bytes) return ATTN_SHAPE_FULL;
+    if (D == 128 && attn_bytes<attn_compact_128>() <= optin_bytes)
+        return ATTN_SHAPE_COMPACT;
+    return ATTN_SHAPE_NONE;
+}
+static cudaError_t attn_optin_query(int *v)
+{
+    int dev;
+    BOOK_TRY(cudaGetDevice(&dev));
+    return cudaDeviceGetAttribute(v,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+}
+static cudaError_t attn_optin(size_t *bytes)   // the device's, asked once
+{
+    static per_device<int> optin;
+    int b = 0;
+    BOOK_TRY(once_per_device(optin, attn_optin_query, &b));
+    *bytes = (size_t)b;
+    return cudaSuccess;
+}
+template <class L>
+static cudaError_t attn_tiled_launch(const float *q, const float *k,
+    const float *v, float *o, attn_dims a, size_t optin)
+{
+    size_t bytes = attn_bytes<L>(), tiles = ceil_div(a.Sq, L::BR);
+    if (a.B * a.H > kAttnMaxGrid || tiles > 65535)
+        return cudaErrorInvalidValue;
+    if (bytes > optin) return cudaErrorNotSupported;
+    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L>,
+             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles);
+    attn_tiled_kernel<L><<<grid, L::THREADS, bytes>>>(q, k, v, o, a,
+        kLog2e / sqrtf((float)L::D));
+    return cudaGetLastError();
+}
+static cudaError_t attn_tiled_check(const float *q, const float *k,
+    const float *v, const float *o, attn_dims a, size_t *nq)
+{
+    size_t nk, ns;
+    BOOK_TRY(attn_check(q, k, v, o, a, nq, &nk, &ns));
+    if (a.D != 32 && a.D != 64 && a.D != 128) return cudaErrorInvalidValue;
+    if (a.B * a.H > kAttnMaxGrid || ceil_div(a.Sq, 64) > 65535)
+        return cudaErrorInvalidValue;           // whichever shape runs
+    if (!is_aligned(q, 16) || !is_aligned(k, 16) || !is_aligned(v, 16) ||
+        !is_aligned(o, 16))
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+extern "C" cudaError_t attention_tiled_compact(const float *q,
+    const float *k, const float *v, float *o, attn_dims a)
+{
+    size_t nq, optin;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
+    if (nq == 0) return cudaSuccess;
+    if (a.D != 128) return attention_tiled(q, k, v, o, a);   // the same
+    BOOK_CLEAR_TO_LAUNCH();
+    BOOK_TRY(attn_optin(&optin));
+    return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin);
+}
+extern "C" cudaError_t attention_tiled(const float *q, const float *k,
+    const float *v, float *o, attn_dims a)
+{
+    size_t nq, optin;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
+    if (nq == 0) return cudaSuccess;
+    BOOK_CLEAR_TO_LAUNCH();
+    BOOK_TRY(attn_optin(&optin));
+    switch (attention_tiled_shape(a.D, optin)) {
+    case ATTN_SHAPE_FULL:
+        if (a.D == 32)
+            return attn_tiled_launch<attn_tile<32>>(q, k, v, o, a, optin);
+        if (a.D == 64)
+            return attn_tiled_launch<attn_tile<64>>(q, k, v, o, a, optin);
+        return attn_tiled_launch<attn_tile<128>>(q, k, v, o, a, optin);
+    case ATTN_SHAPE_COMPACT:                             // 99 KB a block
+        return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin);
+    default:                                     // D checked: nothing fits
+        return cudaErrorNotSupported;
+    }
+}

@@ -1,0 +1,858 @@
+// matmul.cu -- chapter 4: the matrix-multiply kernels and launchers.
+#include "common/book.h"
+#include "matmul/matmul.h"
+
+#define MM_ARGS const float *A, const float *B, float *C, size_t M, \
+                size_t N, size_t K
+
+// <<Matmul launch checks>>
+static int mm_launch_ok(const float *A, const float *B, const float *C,
+                        size_t gx, size_t gy)
+{
+    return A && B && C && gx <= 2147483647u && gy <= 65535u;
+}
+
+// <<Naive matmul, x walks the rows>>
+__global__ void mm_naive_kernel(MM_ARGS)
+{
+    size_t row = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t col = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
+    if (row < M && col < N) {
+        float acc = 0.0f;
+        for (size_t k = 0; k < K; k++)
+            acc += A[row * K + k] * B[k * N + col];
+        C[row * N + col] = acc;
+    }
+}
+
+extern "C" cudaError_t matmul_naive(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(M, 32), gy = ceil_div(N, 32);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    mm_naive_kernel<<<dim3((unsigned)gx, (unsigned)gy), dim3(32, 32)>>>(
+        A, B, C, M, N, K);
+    return cudaGetLastError();
+}
+
+// <<Coalesced matmul, x walks the columns>>
+__global__ void mm_coalesced_kernel(MM_ARGS)
+{
+    size_t col = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t row = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
+    if (row < M && col < N) {
+        float acc = 0.0f;
+        for (size_t k = 0; k < K; k++)
+            acc += A[row * K + k] * B[k * N + col];
+        C[row * N + col] = acc;
+    }
+}
+
+extern "C" cudaError_t matmul_coalesced(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(N, 32), gy = ceil_div(M, 32);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    mm_coalesced_kernel<<<dim3((unsigned)gx, (unsigned)gy),
+                          dim3(32, 32)>>>(A, B, C, M, N, K);
+    return cudaGetLastError();
+}
+
+// <<Shared-memory tiled matmul>>
+#define MM_TILE 32
+__global__ void mm_tiled_kernel(MM_ARGS)
+{
+    __shared__ float As[MM_TILE][MM_TILE];
+    __shared__ float Bs[MM_TILE][MM_TILE];
+    const unsigned tx = threadIdx.x, ty = threadIdx.y;
+    const size_t row = blockIdx.y * (size_t)MM_TILE + ty;
+    const size_t col = blockIdx.x * (size_t)MM_TILE + tx;
+    float acc = 0.0f;
+    for (size_t k0 = 0; k0 < K; k0 += MM_TILE) {
+        // <<Load one tile of A and one of B, zeros outside>>
+        As[ty][tx] = row < M && k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
+        Bs[ty][tx] = k0 + ty < K && col < N ? B[(k0 + ty) * N + col] : 0.0f;
+        __syncthreads();      // the tiles are complete before anyone reads
+        for (int k = 0; k < MM_TILE; k++)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();      // no one still reads when the next load writes
+    }
+    if (row < M && col < N) C[row * N + col] = acc;
+}
+
+extern "C" cudaError_t matmul_tiled(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(N, MM_TILE), gy = ceil_div(M, MM_TILE);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    mm_tiled_kernel<<<dim3((unsigned)gx, (unsigned)gy),
+                      dim3(MM_TILE, MM_TILE)>>>(A, B, C, M, N, K);
+    return cudaGetLastError();
+}
+
+// <<Matmul with a 1D register tile>>
+__global__ void __launch_bounds__(512) mm_1d_kernel(MM_ARGS)
+{
+    __shared__ float As[64][8];
+    __shared__ float Bs[8][64];
+    const int tid = threadIdx.x, col = tid % 64, row8 = tid / 64 * 8;
+    const size_t m0 = blockIdx.y * (size_t)64, n0 = blockIdx.x * (size_t)64;
+    float acc[8] = {};
+    for (size_t k0 = 0; k0 < K; k0 += 8) {
+        size_t ar = m0 + tid / 8, ac = k0 + tid % 8;
+        size_t br = k0 + tid / 64, bc = n0 + tid % 64;
+        As[tid / 8][tid % 8] = ar < M && ac < K ? A[ar * K + ac] : 0.0f;
+        Bs[tid / 64][tid % 64] = br < K && bc < N ? B[br * N + bc] : 0.0f;
+        __syncthreads();
+        // <<Multiply the 1D tile: one value of B, eight of A>>
+        #pragma unroll
+        for (int k = 0; k < 8; k++) {
+            float b = Bs[k][col];
+        #pragma unroll
+            for (int i = 0; i < 8; i++) acc[i] += As[row8 + i][k] * b;
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < 8; i++)
+        if (m0 + row8 + i < M && n0 + col < N)
+            C[(m0 + row8 + i) * N + n0 + col] = acc[i];
+}
+
+extern "C" cudaError_t matmul_1d_blocked(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(N, 64), gy = ceil_div(M, 64);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    mm_1d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 512>>>(A, B, C, M, N,
+                                                            K);
+    return cudaGetLastError();
+}
+
+// <<Matmul with a 2D register tile>>
+__global__ void __launch_bounds__(256) mm_2d_kernel(MM_ARGS)
+{
+    __shared__ float As[128][8];
+    __shared__ float Bs[8][128];
+    const int tid = threadIdx.x, ty = tid / 16, tx = tid % 16;
+    const size_t m0 = blockIdx.y * (size_t)128, n0 = blockIdx.x * (size_t)128;
+    float acc[8][8] = {};
+    for (size_t k0 = 0; k0 < K; k0 += 8) {
+        // <<Load the 2D-tile slices, four elements a thread>>
+        for (int r = tid / 8; r < 128; r += 32) {
+            size_t ar = m0 + r, ac = k0 + tid % 8;
+            As[r][tid % 8] = ar < M && ac < K ? A[ar * K + ac] : 0.0f;
+        }
+        for (int r = tid / 128; r < 8; r += 2) {
+            size_t br = k0 + r, bc = n0 + tid % 128;
+            Bs[r][tid % 128] = br < K && bc < N ? B[br * N + bc] : 0.0f;
+        }
+        __syncthreads();
+        // <<Multiply the 2D tile: an outer product for each k>>
+        #pragma unroll
+        for (int k = 0; k < 8; k++) {
+            float a[8], b[8];
+        #pragma unroll
+            for (int i = 0; i < 8; i++) a[i] = As[ty * 8 + i][k];
+        #pragma unroll
+            for (int j = 0; j < 8; j++) b[j] = Bs[k][tx * 8 + j];
+        #pragma unroll
+            for (int i = 0; i < 8; i++)
+        #pragma unroll
+                for (int j = 0; j < 8; j++) acc[i][j] += a[i] * b[j];
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+            size_t r = m0 + ty * 8 + i, c = n0 + tx * 8 + j;
+            if (r < M && c < N) C[r * N + c] = acc[i][j];
+        }
+}
+
+extern "C" cudaError_t matmul_2d_blocked(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(N, 128), gy = ceil_div(M, 128);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    mm_2d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 256>>>(A, B, C, M, N,
+                                                            K);
+    return cudaGetLastError();
+}
+
+// <<Register-tile constants>>
+constexpr int kBM = 128, kBN = 128, kBK = 8;  // block tile, K slice
+constexpr int kThreads = 256;                 // 16 x 16, 8 x 8 results each
+constexpr int kApad = 4;                      // As rows of 132 floats
+
+// <<Load four floats of a row, zeros outside>>
+template <bool Checked>
+__device__ __forceinline__ float4 mm_load4(const float *p, size_t r,
+                                           size_t c, size_t rows,
+                                           size_t cols)
+{
+    if constexpr (!Checked) {
+        return *(const float4 *)(p + r * cols + c);
+    } else {
+        float v[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            v[j] = r < rows && c + j < cols ? p[r * cols + c + j] : 0.0f;
+        return make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+// <<Store four floats of a row, only inside>>
+template <bool Checked>
+__device__ __forceinline__ void mm_store4(float *p, size_t r, size_t c,
+                                          size_t rows, size_t cols,
+                                          float4 v)
+{
+    if constexpr (!Checked) {
+        *(float4 *)(p + r * cols + c) = v;
+    } else if (r < rows) {
+        const float w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (c + j < cols) p[r * cols + c + j] = w[j];
+    }
+}
+
+// <<Load the next slices of A and B into registers>>
+template <bool Checked>
+__device__ __forceinline__ void mm_load_slices(const float *A,
+                                               const float *B, size_t M,
+                                               size_t N, size_t K,
+                                               size_t m0, size_t n0,
+                                               size_t k0, int tid,
+                                               float4 &ra, float4 &rb)
+{
+    ra = mm_load4<Checked>(A, m0 + tid / 2, k0 + tid % 2 * 4, M, K);
+    rb = mm_load4<Checked>(B, k0 + tid / 32, n0 + tid % 32 * 4, K, N);
+}
+
+// <<Store the slices into shared memory, A transposed>>
+__device__ __forceinline__ void mm_store_slices(float (*As)[kBM + kApad],
+                                                float (*Bs)[kBN], int tid,
+                                                float4 ra, float4 rb)
+{
+    const int r = tid / 2, c = tid % 2 * 4;
+    As[c + 0][r] = ra.x;
+    As[c + 1][r] = ra.y;
+    As[c + 2][r] = ra.z;
+    As[c + 3][r] = ra.w;
+    *(float4 *)&Bs[tid / 32][tid % 32 * 4] = rb;
+}
+
+// <<Multiply the slices held in shared memory>>
+__device__ __forceinline__ void mm_multiply_slices(
+    const float (*As)[kBM + kApad], const float (*Bs)[kBN], int tx, int ty,
+    float (&acc)[8][8])
+{
+#pragma unroll
+    for (int k = 0; k < kBK; k++) {
+        const float4 a0 = *(const float4 *)&As[k][ty * 4];
+        const float4 a1 = *(const float4 *)&As[k][64 + ty * 4];
+        const float4 b0 = *(const float4 *)&Bs[k][tx * 4];
+        const float4 b1 = *(const float4 *)&Bs[k][64 + tx * 4];
+        const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+}
+
+// <<Write a thread's 8 by 8 results>>
+template <bool Checked>
+__device__ __forceinline__ void mm_write_tile(float *C, size_t M, size_t N,
+                                              size_t m0, size_t n0, int tx,
+                                              int ty,
+                                              const float (&acc)[8][8])
+{
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const size_t r = m0 + i / 4 * 64 + ty * 4 + i % 4;
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+            mm_store4<Checked>(C, r, n0 + h * 64 + tx * 4, M, N,
+                               make_float4(acc[i][4 * h], acc[i][4 * h + 1],
+                                           acc[i][4 * h + 2],
+                                           acc[i][4 * h + 3]));
+    }
+}
+
+// <<Launch a 128 by 128 tile kernel>>
+typedef void (*mm_kernel_fn)(MM_ARGS);
+static cudaError_t mm_launch_tile128(mm_kernel_fn fast,
+                                     mm_kernel_fn checked, MM_ARGS,
+                                     size_t bk = kBK)   // the K slice
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(N, kBN), gy = ceil_div(M, kBM);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    bool exact = M % kBM == 0 && N % kBN == 0 && K % bk == 0 && K > 0 &&
+                 is_aligned(A, 16) && is_aligned(B, 16) && is_aligned(C, 16);
+    mm_kernel_fn k = exact ? fast : checked;
+    BOOK_CLEAR_TO_LAUNCH();
+    k<<<dim3((unsigned)gx, (unsigned)gy), kThreads>>>(A, B, C, M, N, K);
+    return cudaGetLastError();
+}
+
+// <<Matmul with float4 loads and a transposed A tile>>
+template <bool Checked>
+__global__ void __launch_bounds__(kThreads, 2) mm_vec_kernel(MM_ARGS)
+{
+    __shared__ __align__(16) float As[kBK][kBM + kApad];
+    __shared__ __align__(16) float Bs[kBK][kBN];
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
+    float acc[8][8] = {};
+    for (size_t k0 = 0; k0 < K; k0 += kBK) {
+        float4 ra, rb;
+        mm_load_slices<Checked>(A, B, M, N, K, m0, n0, k0, tid, ra, rb);
+        mm_store_slices(As, Bs, tid, ra, rb);
+        __syncthreads();
+        mm_multiply_slices(As, Bs, tx, ty, acc);
+        __syncthreads();
+    }
+    mm_write_tile<Checked>(C, M, N, m0, n0, tx, ty, acc);
+}
+
+extern "C" cudaError_t matmul_vectorized(MM_ARGS)
+{
+    return mm_launch_tile128(mm_vec_kernel<false>, mm_vec_kernel<true>, A,
+                             B, C, M, N, K);
+}
+
+// <<Matmul with double-buffered shared memory>>
+template <bool Checked>
+__global__ void __launch_bounds__(kThreads, 2) mm_dbuf_kernel(MM_ARGS)
+{
+    __shared__ __align__(16) float As[2][kBK][kBM + kApad];
+    __shared__ __align__(16) float Bs[2][kBK][kBN];
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
+    float acc[8][8] = {};
+    float4 ra, rb;
+    mm_load_slices<Checked>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
+    mm_store_slices(As[0], Bs[0], tid, ra, rb);
+    __syncthreads();
+    int cur = 0;
+    for (size_t k0 = 0; k0 < K; k0 += kBK) {
+        const bool more = k0 + kBK < K;
+        if (more)          // in flight while the slice below is multiplied
+            mm_load_slices<Checked>(A, B, M, N, K, m0, n0, k0 + kBK, tid,
+                                    ra, rb);
+        mm_multiply_slices(As[cur], Bs[cur], tx, ty, acc);
+        if (more) mm_store_slices(As[cur ^ 1], Bs[cur ^ 1], tid, ra, rb);
+        __syncthreads();
+        cur ^= 1;
+    }
+    mm_write_tile<Checked>(C, M, N, m0, n0, tx, ty, acc);
+}
+
+extern "C" cudaError_t matmul_double_buffered(MM_ARGS)
+{
+    return mm_launch_tile128(mm_dbuf_kernel<false>, mm_dbuf_kernel<true>,
+                             A, B, C, M, N, K);
+}
+
+// <<Double-buffered matmul with warp tiles>>
+// Lane (lm, ln) = (lane % 8, lane / 8) of warp w owns rows rm + i and
+// rm + 32 + i, columns cn + j and cn + 16 + j (i, j < 4) of the block tile.
+template <int Steps = kBK>   // the rows of the slices
+__device__ __forceinline__ void mm_multiply_warp_tile(
+    const float (*As)[kBM + kApad], const float (*Bs)[kBN], int rm, int cn,
+    float (&acc)[8][8])
+{
+#pragma unroll
+    for (int k = 0; k < Steps; k++) {
+        const float4 a0 = *(const float4 *)&As[k][rm];
+        const float4 a1 = *(const float4 *)&As[k][rm + 32];
+        const float4 b0 = *(const float4 *)&Bs[k][cn];
+        const float4 b1 = *(const float4 *)&Bs[k][cn + 16];
+        const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+}
+
+template <bool Checked>
+__global__ void __launch_bounds__(kThreads, 2) mm_dbw_kernel(MM_ARGS)
+{
+    __shared__ __align__(16) float As[2][kBK][kBM + kApad];
+    __shared__ __align__(16) float Bs[2][kBK][kBN];
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int rm = warp / 4 * 64 + lane % 8 * 4;
+    const int cn = warp % 4 * 32 + lane / 8 * 4;
+    const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
+    float acc[8][8] = {};
+    float4 ra, rb;
+    mm_load_slices<Checked>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
+    mm_store_slices(As[0], Bs[0], tid, ra, rb);
+    __syncthreads();
+    int cur = 0;
+    for (size_t k0 = 0; k0 < K; k0 += kBK) {
+        const bool more = k0 + kBK < K;
+        if (more)
+            mm_load_slices<Checked>(A, B, M, N, K, m0, n0, k0 + kBK, tid,
+                                    ra, rb);
+        mm_multiply_warp_tile(As[cur], Bs[cur], rm, cn, acc);
+        if (more) mm_store_slices(As[cur ^ 1], Bs[cur ^ 1], tid, ra, rb);
+        __syncthreads();
+        cur ^= 1;
+    }
+    // <<Write a warp-tile lane's 8 by 8 results>>
+    #pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const size_t r = m0 + rm + i / 4 * 32 + i % 4;
+    #pragma unroll
+        for (int h = 0; h < 2; h++)
+            mm_store4<Checked>(C, r, n0 + cn + h * 16, M, N,
+                               make_float4(acc[i][4 * h], acc[i][4 * h + 1],
+                                           acc[i][4 * h + 2], acc[i][4 * h + 3]));
+    }
+}
+
+extern "C" cudaError_t matmul_dbuf_warp(MM_ARGS)
+{
+    return mm_launch_tile128(mm_dbw_kernel<false>, mm_dbw_kernel<true>, A,
+                             B, C, M, N, K);
+}
+
+// <<Warp-tiled matmul, two slices of 16 a turn>>
+constexpr int kBK2 = 16;   // the K slice of this kernel
+// Thread t's share of a 128 x 16 slice of A and a 16 x 128 slice of B:
+// float4 number e = t + 256 j (j < 2) of each; of A, row e / 4 and
+// columns 4 (e % 4) onward; of B, row e / 32 and columns 4 (e % 32) onward.
+// No checks: the launcher sends only shapes the tiles cover exactly.
+__device__ __forceinline__ void mm_load_slices16(
+    const float *A, const float *B, size_t N, size_t K, size_t m0,
+    size_t n0, size_t k0, int tid, float4 (&ra)[2], float4 (&rb)[2])
+{
+#pragma unroll
+    for (int j = 0; j < 2; j++) {
+        const int e = tid + 256 * j;
+        ra[j] = *(const float4 *)(A + (m0 + e / 4) * K + k0 + e % 4 * 4);
+        rb[j] = *(const float4 *)(B + (k0 + e / 32) * N + n0 + e % 32 * 4);
+    }
+}
+__device__ __forceinline__ void mm_store_slices16(float (*As)[kBM + kApad],
+                                                  float (*Bs)[kBN], int tid,
+                                                  const float4 (&ra)[2],
+                                                  const float4 (&rb)[2])
+{
+#pragma unroll
+    for (int j = 0; j < 2; j++) {
+        const int e = tid + 256 * j, r = e / 4, c = e % 4 * 4;
+        As[c + 0][r] = ra[j].x;
+        As[c + 1][r] = ra[j].y;
+        As[c + 2][r] = ra[j].z;
+        As[c + 3][r] = ra[j].w;
+        *(float4 *)&Bs[e / 32][e % 32 * 4] = rb[j];
+    }
+}
+__global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
+{
+    __shared__ __align__(16) float As[2][kBK2][kBM + kApad];
+    __shared__ __align__(16) float Bs[2][kBK2][kBN];
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int rm = warp / 4 * 64 + lane % 8 * 4;
+    const int cn = warp % 4 * 32 + lane / 8 * 4;
+    const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
+    float acc[8][8] = {};
+    float4 ra[2], rb[2];
+    mm_load_slices16(A, B, N, K, m0, n0, 0, tid, ra, rb);
+    mm_store_slices16(As[0], Bs[0], tid, ra, rb);
+    __syncthreads();
+    for (size_t k0 = 0; k0 < K; k0 += 2 * kBK2) {
+        // <<Multiply slice k0 from buffers 0, bring the next into 1>>
+        mm_load_slices16(A, B, N, K, m0, n0, k0 + kBK2, tid, ra, rb);
+        mm_multiply_warp_tile<kBK2>(As[0], Bs[0], rm, cn, acc);
+        mm_store_slices16(As[1], Bs[1], tid, ra, rb);
+        __syncthreads();
+        // <<Multiply slice k0 + 16 from buffers 1, bring the next into 0>>
+        {
+            const bool more = k0 + 2 * kBK2 < K;
+            if (more)
+                mm_load_slices16(A, B, N, K, m0, n0, k0 + 2 * kBK2, tid, ra, rb);
+            mm_multiply_warp_tile<kBK2>(As[1], Bs[1], rm, cn, acc);
+            if (more) mm_store_slices16(As[0], Bs[0], tid, ra, rb);
+            __syncthreads();
+        }
+    }
+    constexpr bool Checked = false;
+    // <<Write a warp-tile lane's 8 by 8 results>>
+    #pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const size_t r = m0 + rm + i / 4 * 32 + i % 4;
+    #pragma unroll
+        for (int h = 0; h < 2; h++)
+            mm_store4<Checked>(C, r, n0 + cn + h * 16, M, N,
+                               make_float4(acc[i][4 * h], acc[i][4 * h + 1],
+                                           acc[i][4 * h + 2], acc[i][4 * h + 3]));
+    }
+}
+
+extern "C" cudaError_t matmul_warp_unrolled(MM_ARGS)
+{
+    // Shapes the unrolled kernel does not cover go to the pipelined kernel
+    // on the same tile, whose checked path keeps to its registers.
+    const bool covered = M % kBM == 0 && N % kBN == 0 &&
+                         K % (2 * kBK2) == 0 && K > 0 && is_aligned(A, 16) &&
+                         is_aligned(B, 16) && is_aligned(C, 16);
+    if (!covered) return matmul_pipelined(A, B, C, M, N, K);
+    // Covered, so mm_launch_tile128 never takes its checked kernel.
+    return mm_launch_tile128(mm_unrolled_kernel, mm_unrolled_kernel, A, B,
+                             C, M, N, K, 2 * kBK2);
+}
+
+// <<Warp-tile configuration>>
+template <int BM_, int BN_, int BK_, int LM_, int FM_, int FN_, int S_,
+          int MinBlocks_>
+struct MmWarpTile {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, LM = LM_, LN = 32 / LM;
+    static constexpr int FM = FM_, FN = FN_, S = S_, MinBlocks = MinBlocks_;
+    static constexpr int TM = 4 * FM, TN = 4 * FN;    // a thread's results
+    static constexpr int WM = TM * LM, WN = TN * LN;  // a warp's tile
+    static constexpr int WarpsN = BN / WN, Threads = 32 * (BM / WM) * WarpsN;
+    static constexpr int AStride = BK + 4;            // As rows, padded
+    static constexpr int AFloats = BM * AStride, Stage = AFloats + BK * BN;
+    static constexpr int Smem = S * Stage * (int)sizeof(float);
+    static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles cover the block");
+    static_assert(BK % 4 == 0 && AStride % 8 == 4, "A rows: float4, banks");
+};
+
+// <<Copy to shared memory, asynchronously where the GPU can>>
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define MM_ASYNC 1
+#else
+#define MM_ASYNC 0
+#endif
+// Four bytes; when in is false, nothing is read and a zero is written.
+// src is a generic address: PTX wants a global one, and on sm_80 and later
+// the two coincide for global memory (CUTLASS passes it the same way).
+__device__ __forceinline__ void mm_copy4(float *dst, const float *src,
+                                         bool in)
+{
+#if MM_ASYNC
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d),
+                 "l"(src), "r"(in ? 4 : 0));
+#else
+    *dst = in ? *src : 0.0f;
+#endif
+}
+// Sixteen bytes, both addresses multiples of 16.
+__device__ __forceinline__ void mm_copy16(float *dst, const float *src)
+{
+#if MM_ASYNC
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d),
+                 "l"(src));
+#else
+    *(float4 *)dst = *(const float4 *)src;
+#endif
+}
+__device__ __forceinline__ void mm_copy_commit()
+{
+#if MM_ASYNC
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int N> __device__ __forceinline__ void mm_copy_wait()
+{
+#if MM_ASYNC
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+// <<Where each thread copies from>>
+template <class T> struct MmCopyPlan {
+    static constexpr int A16 = T::BM * T::BK / 4 / T::Threads;  // a thread
+    static constexpr int B16 = T::BK * T::BN / 4 / T::Threads;
+    static constexpr int A4 = 4 * A16, B4 = 4 * B16;
+    static constexpr int ARows16 = T::Threads / (T::BK / 4);    // a round
+    static constexpr int ARows4 = T::Threads / T::BK;
+    static constexpr int BRows16 = T::Threads / (T::BN / 4);
+    static constexpr int BRows4 = T::Threads / T::BN;
+    static_assert(A16 * 4 * T::Threads == T::BM * T::BK &&
+                      B16 * 4 * T::Threads == T::BK * T::BN,
+                  "whole float4s a thread");
+    static_assert(T::Threads % T::BK == 0 && T::Threads % T::BN == 0,
+                  "whole rows a round");
+};
+
+// <<Copy one slice of A and B into a stage>>
+template <class T, bool Checked>
+__device__ __forceinline__ void mm_wt_copy_slice(
+    float *stage, const float *A, const float *B, const float *ag,
+    const float *bg, size_t N, size_t K, int krem, int arows, bool bcol,
+    int tid)
+{
+    using P = MmCopyPlan<T>;
+    float *As = stage, *Bs = stage + T::AFloats;
+    if constexpr (!Checked) {
+        const int r = tid / (T::BK / 4), k = tid % (T::BK / 4) * 4;
+#pragma unroll
+        for (int j = 0; j < P::A16; j++)
+            mm_copy16(As + (j * P::ARows16 + r) * T::AStride + k,
+                      ag + j * P::ARows16 * K);
+        // <<Copy the B slice in 16-byte pieces>>
+        const int bk = tid / (T::BN / 4), bn = tid % (T::BN / 4) * 4;
+        #pragma unroll
+        for (int j = 0; j < P::B16; j++)
+            mm_copy16(Bs + (j * P::BRows16 + bk) * T::BN + bn,
+                      bg + j * P::BRows16 * N);
+        (void)A; (void)B; (void)krem; (void)arows; (void)bcol;
+    } else {
+        // <<Copy the A and B slices a checked float at a time>>
+        const int r = tid / T::BK, k = tid % T::BK;
+        #pragma unroll
+        for (int j = 0; j < P::A4; j++) {
+            const bool in = j * P::ARows4 + r < arows && k < krem;
+            mm_copy4(As + (j * P::ARows4 + r) * T::AStride + k,
+                     in ? ag + j * P::ARows4 * K : A, in);
+        }
+        const int bk = tid / T::BN, bn = tid % T::BN;
+        #pragma unroll
+        for (int j = 0; j < P::B4; j++) {
+            const bool in = bcol && j * P::BRows4 + bk < krem;
+            mm_copy4(Bs + (j * P::BRows4 + bk) * T::BN + bn,
+                     in ? bg + j * P::BRows4 * N : B, in);
+        }
+    }
+}
+
+// <<Load a lane's fragments>>
+template <class T>
+__device__ __forceinline__ void mm_wt_load_a(const float *As, int g, int wm,
+                                             float4 (&a)[T::TM])
+{
+#pragma unroll
+    for (int i = 0; i < T::TM; i++)
+        a[i] = *(const float4 *)(As + (wm + i * T::LM) * T::AStride + 4 * g);
+}
+template <class T>
+__device__ __forceinline__ void mm_wt_load_b(const float *Bs, int k, int wn,
+                                             float (&b)[T::TN])
+{
+#pragma unroll
+    for (int j = 0; j < T::FN; j++) {
+        const float4 v =
+            *(const float4 *)(Bs + k * T::BN + wn + j * 4 * T::LN);
+        b[4 * j] = v.x; b[4 * j + 1] = v.y; b[4 * j + 2] = v.z;
+        b[4 * j + 3] = v.w;
+    }
+}
+__device__ __forceinline__ float mm_lane(float4 v, int q)
+{
+    return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
+}
+
+// <<Warp-tiled matmul with a pipeline of stages>>
+template <class T, bool Checked>
+__global__ void __launch_bounds__(T::Threads, T::MinBlocks)
+    mm_wt_kernel(MM_ARGS)
+{
+    extern __shared__ __align__(16) float mm_stages[];
+    // <<Place a warp-tiled thread and its copy sources>>
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int wm = warp / T::WarpsN * T::WM + lane % T::LM;
+    const int wn = warp % T::WarpsN * T::WN + lane / T::LM * 4;
+    const size_t m0 = blockIdx.y * (size_t)T::BM, n0 = blockIdx.x * (size_t)T::BN;
+    const size_t slices = (K + T::BK - 1) / T::BK;
+    const int ar = Checked ? tid / T::BK : tid / (T::BK / 4);
+    const int ak = Checked ? tid % T::BK : tid % (T::BK / 4) * 4;
+    const int arows = (int)(M - m0 < (size_t)T::BM ? M - m0 : T::BM);
+    const float *ag = A + (ar < arows ? m0 + ar : 0) * K + ak;
+    const int bk = Checked ? tid / T::BN : tid / (T::BN / 4);
+    const int bn = Checked ? tid % T::BN : tid % (T::BN / 4) * 4;
+    const bool bcol = n0 + bn < N;
+    const float *bg = B + bk * N + (bcol ? n0 + bn : 0);
+    // On the checked path ag and bg advance a slice at a time even where they
+    // copy nothing (rows past M or K); they may then point past the matrices,
+    // but such copies have source size 0 and read from A or B instead.
+    float acc[T::TM][T::TN] = {};
+    // <<Start the copies of the first S - 1 slices>>
+    #pragma unroll
+    for (int p = 0; p < T::S - 1; p++) {
+        if ((size_t)p < slices) {
+            const size_t left = K - p * (size_t)T::BK;
+            mm_wt_copy_slice<T, Checked>(
+                mm_stages + p * T::Stage, A, B, ag, bg, N, K,
+                (int)(left < T::BK ? left : T::BK), arows, bcol, tid);
+            ag += T::BK;
+            bg += T::BK * N;
+        }
+        mm_copy_commit();
+    }
+    int rd = 0, wr = T::S - 1;  // the stages read and written next
+    for (size_t s = 0; s < slices; s++) {
+        mm_copy_wait<T::S - 2>();   // slice s has landed, here
+        __syncthreads();            // and in every thread; s - 1 is read
+        // <<Start copying slice s + S - 1 into the stage of slice s - 1>>
+        const size_t next = (s + T::S - 1) * T::BK;
+        if (next < K) {
+            const size_t left = K - next;
+            mm_wt_copy_slice<T, Checked>(mm_stages + wr * T::Stage, A, B, ag, bg,
+                                         N, K, (int)(left < T::BK ? left : T::BK),
+                                         arows, bcol, tid);
+            ag += T::BK;
+            bg += T::BK * N;
+        }
+        mm_copy_commit();
+        wr = wr == T::S - 1 ? 0 : wr + 1;
+        // <<Multiply the slice in stage rd>>
+        const float *As = mm_stages + rd * T::Stage, *Bs = As + T::AFloats;
+        float4 a[T::TM];
+        float b[2][T::TN];
+        mm_wt_load_b<T>(Bs, 0, wn, b[0]);
+        #pragma unroll
+        for (int k = 0; k < T::BK; k++) {
+            if (k % 4 == 0) mm_wt_load_a<T>(As, k / 4, wm, a);
+            if (k + 1 < T::BK) mm_wt_load_b<T>(Bs, k + 1, wn, b[(k + 1) % 2]);
+        #pragma unroll
+            for (int i = 0; i < T::TM; i++)
+        #pragma unroll
+                for (int j = 0; j < T::TN; j++)
+                    acc[i][j] = fmaf(mm_lane(a[i], k % 4), b[k % 2][j], acc[i][j]);
+        }
+        rd = rd == T::S - 1 ? 0 : rd + 1;
+    }
+    // <<Write a warp-tiled thread's results>>
+    #pragma unroll
+    for (int i = 0; i < T::TM; i++) {
+        const size_t r = m0 + wm + i * T::LM;
+    #pragma unroll
+        for (int j = 0; j < T::FN; j++)
+            mm_store4<Checked>(C, r, n0 + wn + j * 4 * T::LN, M, N,
+                               make_float4(acc[i][4 * j], acc[i][4 * j + 1],
+                                           acc[i][4 * j + 2],
+                                           acc[i][4 * j + 3]));
+    }
+}
+
+// <<Launch one warp-tile configuration>>
+template <class T> static cudaError_t mm_wt_launch(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(N, T::BN), gy = ceil_div(M, T::BM);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    bool exact = M % T::BM == 0 && N % T::BN == 0 && K % T::BK == 0 &&
+                 K > 0 && is_aligned(A, 16) && is_aligned(B, 16) &&
+                 is_aligned(C, 16);
+    mm_kernel_fn k = exact ? mm_wt_kernel<T, false> : mm_wt_kernel<T, true>;
+    BOOK_CLEAR_TO_LAUNCH();
+    if (T::Smem > 48 * 1024)  // beyond what a block gets without asking
+        BOOK_TRY(cudaFuncSetAttribute(
+            k, cudaFuncAttributeMaxDynamicSharedMemorySize, T::Smem));
+    k<<<dim3((unsigned)gx, (unsigned)gy), T::Threads, T::Smem>>>(A, B, C, M,
+                                                                 N, K);
+    return cudaGetLastError();
+}
+
+// <<Launch the pipelined kernel on 128 by 128 tiles>>
+extern "C" cudaError_t matmul_pipelined(MM_ARGS)
+{
+    return mm_wt_launch<MmWarpTile<128, 128, 16, 8, 2, 2, 3, 2>>(A, B, C, M,
+                                                                N, K);
+}
+
+// <<The warp-tile table>>
+static const struct {
+    cudaError_t (*launch)(MM_ARGS);
+    int bm, bn, per_sm;   // block tile, blocks an SM holds
+} mm_wt_table[] = {
+    {matmul_warp_unrolled, 128, 128, 2},
+    {mm_wt_launch<MmWarpTile<64, 64, 16, 8, 1, 2, 3, 5>>, 64, 64, 5},
+};
+
+// <<Pick a tile by the rule>>
+extern "C" int matmul_warp_tiled_pick(size_t M, size_t N, size_t K)
+{
+    (void)K;
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) !=
+            cudaSuccess) {
+        (void)cudaGetLastError();   // no device: any entry refuses alike
+        return 0;
+    }
+    for (int t = 0; t < MM_WT_TILES - 1; t++) {
+        const double tiles = (double)ceil_div(M, mm_wt_table[t].bm) *
+                             (double)ceil_div(N, mm_wt_table[t].bn);
+        const double slots = (double)sms * mm_wt_table[t].per_sm;
+        if (tiles / (ceil(tiles / slots) * slots) >= 0.9) return t;
+    }
+    return MM_WT_TILES - 1;
+}
+
+extern "C" cudaError_t matmul_warp_tiled_tile(int tile, MM_ARGS)
+{
+    if (tile < 0 || tile >= MM_WT_TILES) return cudaErrorInvalidValue;
+    return mm_wt_table[tile].launch(A, B, C, M, N, K);
+}
+
+extern "C" cudaError_t matmul_warp_tiled_info(int tile, int *bm, int *bn,
+                                              int *per_sm)
+{
+    if (tile < 0 || tile >= MM_WT_TILES || !bm || !bn || !per_sm)
+        return cudaErrorInvalidValue;
+    *bm = mm_wt_table[tile].bm;
+    *bn = mm_wt_table[tile].bn;
+    *per_sm = mm_wt_table[tile].per_sm;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t matmul_warp_tiled(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    return matmul_warp_tiled_tile(matmul_warp_tiled_pick(M, N, K), A, B, C,
+                                  M, N, K);
+}
+
+// <<Wrong on purpose: the tiled matmul without its second barrier>>
+__global__ void mm_wrong_one_barrier_kernel(MM_ARGS)
+{
+    __shared__ float As[MM_TILE][MM_TILE];
+    __shared__ float Bs[MM_TILE][MM_TILE];
+    const unsigned tx = threadIdx.x, ty = threadIdx.y;
+    const size_t row = blockIdx.y * (size_t)MM_TILE + ty;
+    const size_t col = blockIdx.x * (size_t)MM_TILE + tx;
+    float acc = 0.0f;
+    for (size_t k0 = 0; k0 < K; k0 += MM_TILE) {
+        // <<Load one tile of A and one of B, zeros outside>>
+        As[ty][tx] = row < M && k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
+        Bs[ty][tx] = k0 + ty < K && col < N ? B[(k0 + ty) * N + col] : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < MM_TILE; k++)
+            acc += As[ty][k] * Bs[k][tx];
+        // WRONG: no barrier here; the next load may overwrite a tile
+        // that other warps are still reading.
+    }
+    if (row < M && col < N) C[row * N + col] = acc;
+}
+
+extern "C" cudaError_t matmul_wrong_one_barrier(MM_ARGS)
+{
+    if (M == 0 || N == 0) return cudaSuccess;
+    size_t gx = ceil_div(N, MM_TILE), gy = ceil_div(M, MM_TILE);
+    if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    mm_wrong_one_barrier_kernel<<<dim3((unsigned)gx, (unsigned)gy),
+                                  dim3(MM_TILE, MM_TILE)>>>(A, B, C, M, N,
+                                                            K);
+    return cudaGetLastError();
+}

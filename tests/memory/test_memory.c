@@ -1,0 +1,442 @@
+/* test_memory.c -- chapter 2's tests: every kernel of the memory chapter
+ * against an exact CPU answer, edge sizes, misaligned pointers and bad
+ * arguments.  All comparisons here are exact: copies move bits, the sums
+ * add small integers, and the FMA chains are repeated with C's fmaf. */
+#include "testkit.h"
+#include "memory/memory.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The book's ladder of sizes (testkit), up to 10^7 + 1. */
+static size_t nsizes(void) { return tk_nsizes(10000001); }
+
+/* Copy n random floats from in + off to out + off; compare bit for bit. */
+/* n floats from din + off to dout + off_out. */
+static void copy_case(size_t n, size_t off, size_t off_out, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t m = n + (off > off_out ? off : off_out);
+    float *h = tk_malloc(m * sizeof *h), *g = tk_malloc(m * sizeof *g);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(h, m, -1e3, 1e3, &st);
+    for (size_t i = 0; i < n; i++) ref[i] = h[off + i];
+    float *din = tk_dev_floats(m), *dout = tk_dev_floats(m);
+    tk_upload(din, h, m);
+    TK_CUDA(mem_copy(din + off, dout + off_out, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, dout, m);
+    assert_int_equal(tk_compare("mem_copy", g + off_out, ref, n, 0, 0, seed),
+                     0);
+    for (size_t i = 0; i < m; i++)        /* nothing else written */
+        if (i < off_out || i >= off_out + n) assert_true(isnan(g[i]));
+    tk_free(din); tk_free(dout);
+    free(h); free(g); free(ref);
+}
+
+static void copy_all_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nsizes(); k++) {
+            copy_case(tk_size(k), 0, 0, round);
+            for (size_t off = 1; off <= 3; off++)  /* a head, then float4 */
+                copy_case(tk_size(k), off, off, round);
+            copy_case(tk_size(k), 4, 4, round);   /* 16-byte aligned again */
+            copy_case(tk_size(k), 1, 2, round);   /* different: scalar */
+            copy_case(tk_size(k), 0, 3, round);
+        }
+}
+
+/* Random integers -1, 0, 1 as floats: every partial sum is an integer of
+ * magnitude <= passes * n, exact in a float while that is <= 2^24. */
+static void read_case(size_t n, unsigned passes, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    float *h = tk_malloc(n * sizeof *h);
+    double want = 0;
+    for (size_t i = 0; i < n; i++) {
+        h[i] = (float)((int)(tk_next(&st) % 3) - 1);
+        want += h[i];
+    }
+    want *= passes;
+    assert_true(fabs(want) <= 16777216.0 && passes * (double)n <= 16777216.0);
+    float *d = tk_dev_floats(n), *dsum = tk_dev_floats(1), got;
+    tk_upload(d, h, n);
+    TK_CUDA(cudaMemset(dsum, 0, sizeof(float)));
+    TK_CUDA(mem_read_sum(d, n, passes, dsum));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(&got, dsum, 1);
+    if ((double)got != want)
+        print_error("mem_read_sum n=%zu passes=%u: got %.1f, want %.1f "
+                    "(seed %llu)\n", n, passes, got, want,
+                    (unsigned long long)seed);
+    assert_true((double)got == want);
+    tk_free(d); tk_free(dsum);
+    free(h);
+}
+
+static void read_sum_all_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < 2; round++) {
+        for (size_t k = 0; k < nsizes(); k++) read_case(tk_size(k), 1, round);
+        for (size_t k = 0; k < tk_nsizes(4097); k++) read_case(tk_size(k), 3, round);
+    }
+}
+
+static void read_sum_refuses_bad_arguments(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    float *d = tk_dev_floats(8), *dsum = tk_dev_floats(1), got;
+    assert_int_equal(mem_read_sum(d + 1, 4, 1, dsum), cudaErrorInvalidValue);
+    assert_int_equal(mem_read_sum(NULL, 4, 1, dsum), cudaErrorInvalidValue);
+    assert_int_equal(mem_read_sum(d, 4, 1, NULL), cudaErrorInvalidValue);
+    tk_download(&got, dsum, 1);
+    assert_true(isnan(got));                 /* nothing ran */
+    tk_free(d); tk_free(dsum);
+}
+
+/* Elements offset + i * stride are copied; all others stay NaN. */
+static void strided_case(size_t len, size_t stride, size_t offset, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    float *h = tk_malloc(len * sizeof *h), *g = tk_malloc(len * sizeof *g);
+    tk_fill(h, len, -1, 1, &st);
+    float *din = tk_dev_floats(len), *dout = tk_dev_floats(len);
+    tk_upload(din, h, len);
+    TK_CUDA(mem_copy_strided(din, dout, len, stride, offset));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, dout, len);
+    size_t bad = 0;
+    for (size_t j = 0; j < len; j++) {
+        int copied = j >= offset && (j - offset) % stride == 0;
+        int ok = copied ? memcmp(&g[j], &h[j], sizeof(float)) == 0
+                        : isnan(g[j]);
+        if (!ok && bad++ < 5)
+            print_error("strided len=%zu stride=%zu offset=%zu: element %zu "
+                        "%s (seed %llu)\n", len, stride, offset, j,
+                        copied ? "wrong" : "written",
+                        (unsigned long long)seed);
+    }
+    assert_int_equal(bad, 0);
+    tk_free(din); tk_free(dout);
+    free(h); free(g);
+}
+
+static void strided_copy_strides_and_offsets(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t lens[] = {1, 33, 1000, 4097, 100003};
+    size_t nlen = tk_small() ? 4 : 5;
+    for (int round = 0; round < 2; round++)
+        for (size_t l = 0; l < nlen; l++) {
+            for (size_t st = 1; st <= 33; st += (st < 4 ? 1 : 7))
+                strided_case(lens[l], st, 0, round);
+            for (size_t off = 1; off <= 32; off *= 2)
+                strided_case(lens[l], 1, off, round);
+            strided_case(lens[l], 8, 3, round);
+        }
+}
+
+static void strided_copy_arguments(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;   /* never dereferenced */
+    assert_int_equal(mem_copy_strided(p, p, 10, 0, 0), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy_strided(NULL, p, 10, 1, 0),
+                     cudaErrorInvalidValue);
+    /* Nothing in range: nothing to do, and nothing touched. */
+    assert_int_equal(mem_copy_strided(p, p, 10, 1, 10), cudaSuccess);
+    assert_int_equal(mem_copy_strided(NULL, NULL, 0, 1, 0), cudaSuccess);
+}
+
+/* The CPU repeats each thread's eight chains with fmaf, in the same order. */
+static void fma_peak_exact(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = 1000;
+    const unsigned iters = 100;
+    const float a = 0.999f, b = 0.5f;
+    float *g = tk_malloc(n * sizeof *g);
+    float *d = tk_dev_floats(n);
+    TK_CUDA(fma_peak(d, n, iters, a, b));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, d, n);
+    size_t bad = 0;
+    for (size_t t = 0; t < n; t++) {
+        float x[8], sum = 0.0f;
+        for (int j = 0; j < 8; j++) x[j] = (float)(t % 1024) + 0.125f * j;
+        for (unsigned k = 0; k < iters; k++)
+            for (int j = 0; j < 8; j++) x[j] = fmaf(x[j], a, b);
+        for (int j = 0; j < 8; j++) sum += x[j];
+        if (memcmp(&sum, &g[t], sizeof sum) != 0 && bad++ < 5)
+            print_error("fma_peak thread %zu: got %.9g, want %.9g\n", t,
+                        g[t], sum);
+    }
+    assert_int_equal(bad, 0);
+    tk_free(d);
+    free(g);
+}
+
+/* Both layouts against x + vx * dt rounded once; the other fields kept. */
+static void drift_case(size_t n, int round)
+{
+    const float dt = 0.01f;
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t nf = 8 * n;                     /* eight floats a particle */
+    float *h = tk_malloc(nf * sizeof *h), *g = tk_malloc(nf * sizeof *g);
+    tk_fill(h, nf, -10, 10, &st);
+    float *daos = tk_dev_floats(nf), *dsoa = tk_dev_floats(nf);
+    tk_upload(daos, h, nf);                /* h as n structs */
+    TK_CUDA(drift_aos((struct particle *)daos, n, dt));
+    /* SoA: field f of particle i at dsoa[f * n + i]; x is field 0 and vx
+     * field 3, filled with the same values as the structs. */
+    float *col = tk_malloc(nf * sizeof *col);
+    for (size_t i = 0; i < n; i++)
+        for (int f = 0; f < 8; f++) col[f * n + i] = h[8 * i + f];
+    tk_upload(dsoa, col, nf);
+    struct particles p = {dsoa, dsoa + n, dsoa + 2 * n, dsoa + 3 * n,
+                          dsoa + 4 * n, dsoa + 5 * n, dsoa + 6 * n,
+                          dsoa + 7 * n};
+    size_t bad = 0;
+    tk_download(g, daos, nf);
+    for (size_t i = 0; i < n; i++)
+        for (int f = 0; f < 8; f++) {
+            float want = f == 0 ? fmaf(h[8 * i + 3], dt, h[8 * i]) : h[8 * i + f];
+            if (memcmp(&want, &g[8 * i + f], sizeof want) != 0 && bad++ < 5)
+                print_error("drift_aos particle %zu field %d (seed %llu)\n",
+                            i, f, (unsigned long long)seed);
+        }
+    for (int v = 0; v < 2; v++) {          /* drift_soa, drift_soa4 */
+        tk_upload(dsoa, col, nf);
+        TK_CUDA((v ? drift_soa4 : drift_soa)(p, n, dt));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(g, dsoa, nf);
+        for (size_t i = 0; i < nf; i++) {
+            float want = i < n ? fmaf(h[8 * i + 3], dt, h[8 * i]) : col[i];
+            if (memcmp(&want, &g[i], sizeof want) != 0 && bad++ < 5)
+                print_error("%s float %zu of %zu (seed %llu)\n",
+                            v ? "drift_soa4" : "drift_soa", i, nf,
+                            (unsigned long long)seed);
+        }
+    }
+    assert_int_equal(bad, 0);
+    tk_free(daos); tk_free(dsoa);
+    free(h); free(g); free(col);
+}
+
+static void drift_both_layouts(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t ns[] = {1, 33, 1025, 4097, 1000001};
+    size_t k = tk_small() ? 3 : 5;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < k; i++) drift_case(ns[i], round);
+}
+
+/* mem_copy's kernel declares in and out __restrict__: overlapping ranges
+ * are refused, before anything is launched, and nothing is written;
+ * adjacent ranges are fine.  Before the check, these calls launched the
+ * kernel (or its scalar fallback) on the overlapping ranges. */
+static void mem_copy_refuses_overlap(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;   /* CPU-side: never dereferenced */
+    assert_int_equal(mem_copy(p, p + 1, 10), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(p + 9, p, 10), cudaErrorInvalidValue);
+    TK_REQUIRE_GPU();
+    size_t n = 1000, m = n + 8;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *h = tk_malloc(m * sizeof *h), *g = tk_malloc(m * sizeof *g);
+    tk_fill(h, m, -1e3, 1e3, &st);
+    float *d = tk_dev_floats(m);
+    tk_upload(d, h, m);
+    assert_int_equal(mem_copy(d, d + 4, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d + 4, d, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d, d, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d, d + 1, n), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(d + 7, d + 8, n), cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, d, m);
+    assert_memory_equal(g, h, m * sizeof *h);          /* nothing written */
+    TK_CUDA(mem_copy(d, d + 4, 4));                    /* adjacent: copied */
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, d, m);
+    assert_memory_equal(g + 4, h, 4 * sizeof *h);
+    assert_memory_equal(g, h, 4 * sizeof *h);
+    tk_free(d);
+    free(h); free(g);
+}
+
+/* The pointer chase: follow the cycle on the CPU (every node once, back to
+ * the start), then compare where the GPU's chase ends after a few step
+ * counts, and that two launches continue where one ends. */
+static size_t chase_cpu(const size_t *h, size_t i, size_t steps)
+{
+    while (steps--) i = h[i];
+    return i;
+}
+
+static size_t chase_gpu(const size_t *next, size_t len, size_t start,
+                        size_t steps, size_t *dpos)
+{
+    size_t got;
+    tk_upload_bytes(dpos, &start, sizeof start);
+    TK_CUDA(mem_chase(next, len, steps, dpos));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&got, dpos, sizeof got);
+    return got;
+}
+
+static void chase_case(size_t nodes, size_t stride, int round)
+{
+    uint64_t seed = tk_seed(round);
+    size_t len = nodes * stride;
+    size_t *h = tk_malloc(len * sizeof *h);
+    char *seen = tk_malloc(nodes);
+    size_t *next = tk_dev_bytes(len * sizeof *next);
+    size_t *dpos = tk_dev_bytes(sizeof *dpos);
+    TK_CUDA(mem_chase_cycle(next, nodes, stride, seed));
+    tk_download_bytes(h, next, len * sizeof *h);
+    memset(seen, 0, nodes);
+    size_t i = 0;
+    for (size_t k = 0; k < nodes; k++) {     /* every node exactly once */
+        assert_true(i < len && i % stride == 0);
+        assert_false(seen[i / stride]);
+        seen[i / stride] = 1;
+        i = h[i];
+    }
+    assert_int_equal(i, 0);                  /* ... and back to the start */
+    for (size_t k = 0; k < len; k++)         /* nothing between the nodes */
+        if (k % stride) assert_int_equal(h[k], 0);
+    size_t steps[] = {1, 7, nodes - 1, nodes, 2 * nodes + 3};
+    for (size_t s = 0; s < 5; s++) {
+        size_t start = (nodes / 2) * stride;
+        size_t want = chase_cpu(h, start, steps[s]);
+        size_t got = chase_gpu(next, len, start, steps[s], dpos);
+        if (got != want)
+            print_error("nodes %zu stride %zu steps %zu seed %llu: %zu, "
+                        "want %zu\n", nodes, stride, steps[s],
+                        (unsigned long long)seed, got, want);
+        assert_int_equal(got, want);
+    }
+    /* Two launches of 5 steps end where one of 10 does. */
+    size_t half = chase_gpu(next, len, 0, 5, dpos);
+    assert_int_equal(half, chase_cpu(h, 0, 5));
+    TK_CUDA(mem_chase(next, len, 5, dpos));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&half, dpos, sizeof half);
+    assert_int_equal(half, chase_cpu(h, 0, 10));
+    tk_free(next); tk_free(dpos);
+    free(h); free(seen);
+}
+
+static void chase_visits_every_node(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t nodes[] = {1, 2, 33, 1000}, strides[] = {1, 16, 17};
+    for (int round = 0; round < 2; round++)
+        for (int n = 0; n < 4; n++)
+            for (int k = 0; k < 3; k++)
+                chase_case(nodes[n], strides[k], round);
+}
+
+/* A link out of the buffer stops the chase there: nothing is read past
+ * the end, and the position shows the bad link.  A start past the end
+ * moves nowhere. */
+static void chase_stops_at_a_bad_link(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t h[4] = {2, 0, 100, 0};
+    size_t *next = tk_dev_bytes(sizeof h), *dpos = tk_dev_bytes(sizeof h[0]);
+    tk_upload_bytes(next, h, sizeof h);
+    assert_int_equal(chase_gpu(next, 4, 0, 1, dpos), 2);
+    assert_int_equal(chase_gpu(next, 4, 0, 10, dpos), 100);
+    assert_int_equal(chase_gpu(next, 4, 7, 10, dpos), 7);
+    tk_free(next); tk_free(dpos);
+}
+
+/* CPU-side: bad arguments are refused before anything touches a device. */
+static void null_pointers_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;   /* never dereferenced */
+    struct particles none = {0};
+    assert_int_equal(mem_copy(NULL, p, 10), cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(p, NULL, 10), cudaErrorInvalidValue);
+    /* Not float-aligned: even the scalar copy would fault. */
+    assert_int_equal(mem_copy((const float *)(uintptr_t)1025, p, 10),
+                     cudaErrorInvalidValue);
+    assert_int_equal(mem_copy(p, (float *)(uintptr_t)1026, 10),
+                     cudaErrorInvalidValue);
+    assert_int_equal(mem_read_sum(p, 10, 1, NULL), cudaErrorInvalidValue);
+    /* Float-aligned but not 16-byte aligned: refused, as the header says. */
+    for (size_t k = 1; k < 4; k++)
+        assert_int_equal(mem_read_sum(p + k, 10, 1, p), cudaErrorInvalidValue);
+    assert_int_equal(fma_peak(NULL, 10, 1, 1.0f, 0.0f),
+                     cudaErrorInvalidValue);
+    assert_int_equal(drift_aos(NULL, 10, 0.1f), cudaErrorInvalidValue);
+    assert_int_equal(drift_soa(none, 10, 0.1f), cudaErrorInvalidValue);
+    assert_int_equal(drift_soa4(none, 10, 0.1f), cudaErrorInvalidValue);
+    size_t *q = (size_t *)(uintptr_t)256;
+    assert_int_equal(mem_chase(NULL, 10, 1, q), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase(q, 10, 1, NULL), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase(q, 0, 1, q), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(NULL, 10, 16, 1), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(q, 0, 16, 1), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(q, 10, 0, 1), cudaErrorInvalidValue);
+    assert_int_equal(mem_chase_cycle(q, SIZE_MAX / 64, 16, 1),
+                     cudaErrorInvalidValue);          /* bytes overflow */
+}
+
+static void empty_sizes_do_nothing(void **s)
+{
+    (void)s;
+    struct particles none = {0};
+    float *p = (float *)(uintptr_t)256;
+    assert_int_equal(mem_copy(NULL, NULL, 0), cudaSuccess);
+    assert_int_equal(mem_read_sum(NULL, 0, 1, p), cudaSuccess);
+    assert_int_equal(mem_read_sum(p, 10, 0, p), cudaSuccess);
+    assert_int_equal(fma_peak(NULL, 0, 10, 1.0f, 0.0f), cudaSuccess);
+    assert_int_equal(drift_aos(NULL, 0, 0.1f), cudaSuccess);
+    assert_int_equal(drift_soa(none, 0, 0.1f), cudaSuccess);
+    assert_int_equal(drift_soa4(none, 0, 0.1f), cudaSuccess);
+    size_t *q = (size_t *)(uintptr_t)256;
+    assert_int_equal(mem_chase(q, 10, 0, q), cudaSuccess);   /* no steps */
+}
+
+/* CPU-side: the struct is the 32 bytes the chapter's analysis assumes. */
+static void particle_is_one_sector(void **s)
+{
+    (void)s;
+    assert_int_equal(sizeof(struct particle), 32);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(null_pointers_refused),
+        cmocka_unit_test(empty_sizes_do_nothing),
+        cmocka_unit_test(strided_copy_arguments),
+        cmocka_unit_test(particle_is_one_sector),
+        cmocka_unit_test(copy_all_sizes),
+        cmocka_unit_test(mem_copy_refuses_overlap),
+        cmocka_unit_test(read_sum_all_sizes),
+        cmocka_unit_test(read_sum_refuses_bad_arguments),
+        cmocka_unit_test(strided_copy_strides_and_offsets),
+        cmocka_unit_test(fma_peak_exact),
+        cmocka_unit_test(drift_both_layouts),
+        cmocka_unit_test(chase_visits_every_node),
+        cmocka_unit_test(chase_stops_at_a_bad_link),
+    };
+    return tk_run_tests("memory", tests);
+}

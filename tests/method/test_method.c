@@ -1,0 +1,266 @@
+/* test_method.c -- the method chapter's tests: the five byte histograms
+ * against a CPU count (every bin exact) on uniform random bytes, one
+ * repeated byte and runs of equal bytes, at the book's ladder of sizes up to
+ * 2^28 + 3 and at unaligned tails; every refusal hist.h and probe.h
+ * promise, on the CPU (before the launcher touches the device) and on the
+ * GPU (a refused call leaves its outputs' poison); the latency chains'
+ * results against the same recurrences on the CPU; the empty kernel's
+ * checks. */
+#include "testkit.h"
+#include "method/hist.h"
+#include "method/probe.h"
+#include <stdio.h>
+#include <string.h>
+
+typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned *);
+static const hist_fn fns[] = {hist_global, hist_shared, hist_shared_vec,
+                              hist_warp, hist_runs};
+static const char *names[] = {"global", "shared", "shared_vec", "warp",
+                              "runs"};
+#define NFN 5
+enum { IN_UNIFORM, IN_SAME, IN_RUNS };
+static const char *inames[] = {"uniform", "same", "runs"};
+
+static void fill(unsigned char *x, size_t n, int kind, uint64_t *st)
+{
+    unsigned char cur = (unsigned char)tk_next(st);
+    uint64_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kind == IN_SAME) { x[i] = 0x5a; continue; }
+        if (kind == IN_UNIFORM) {   /* eight bytes of one random number */
+            if (i % 8 == 0) r = tk_next(st);
+            x[i] = (unsigned char)(r >> (8 * (i % 8)));
+            continue;
+        }
+        r = tk_next(st);            /* runs of random length, mean 8 */
+        if (r % 8 == 0) cur = (unsigned char)(r >> 56);
+        x[i] = cur;
+    }
+}
+
+/* The reference: one loop, 64-bit counts. */
+static void hist_ref(const unsigned char *x, size_t n, uint64_t *h)
+{
+    memset(h, 0, HIST_BINS * sizeof *h);
+    for (size_t i = 0; i < n; i++) h[x[i]]++;
+}
+
+/* Histogram f of the n bytes at dx against the reference; bins poisoned
+ * first (the launcher must zero them).  Returns the number of wrong bins. */
+static size_t compare(int f, const unsigned char *dx, size_t n,
+                      const uint64_t *ref, const char *what, uint64_t seed)
+{
+    unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
+    TK_CUDA(fns[f](dx, n, dbins));
+    TK_CUDA(cudaDeviceSynchronize());
+    unsigned got[HIST_BINS];
+    tk_download_bytes(got, dbins, sizeof got);
+    size_t bad = 0;
+    for (int b = 0; b < HIST_BINS; b++)
+        if (got[b] != ref[b] && bad++ < 5)
+            print_error("%s, %s, n %zu: bin %d is %u, expected %llu (seed "
+                        "%llu)\n", names[f], what, n, b, got[b],
+                        (unsigned long long)ref[b], (unsigned long long)seed);
+    tk_free(dbins);
+    return bad;
+}
+
+/* One histogram of n random bytes of one kind; the buffer has 16 bytes
+ * more, so that a kernel reading past n counts bytes it should not. */
+static size_t check(int f, size_t n, int kind, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    unsigned char *x = tk_malloc(n + 16);
+    fill(x, n + 16, kind, &st);
+    unsigned char *dx = tk_dev_bytes(n + 16);
+    tk_upload_bytes(dx, x, n + 16);
+    uint64_t ref[HIST_BINS];
+    hist_ref(x, n, ref);
+    size_t bad = compare(f, dx, n, ref, inames[kind], seed);
+    tk_free(dx);
+    free(x);
+    return bad;
+}
+
+static void sizes(int f)
+{
+    for (int round = 0; round < (tk_small() ? 1 : 2); round++)
+        for (int kind = IN_UNIFORM; kind <= IN_RUNS; kind++) {
+            assert_int_equal(check(f, 0, kind, round), 0);
+            for (size_t z = 0; z < tk_nsizes(10000001); z++) {
+                size_t n = tk_size(z);
+                if (n > 10000000 && (round > 0 || kind == IN_RUNS)) continue;
+                assert_int_equal(check(f, n, kind, round), 0);
+                /* every tail length after the last full 16 bytes */
+                if (n == 4097)
+                    for (size_t t = 1; t < 16; t++)
+                        assert_int_equal(check(f, 4096 + t, kind, round), 0);
+            }
+        }
+}
+
+static void global_atomics(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(0); }
+static void shared_private(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(1); }
+static void shared_vec(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(2); }
+static void warp_copies(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(3); }
+static void runs_aggregated(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(4); }
+
+/* 2^28 + 3 uniform bytes: many grid-stride rounds, a tail of three.  The
+ * input is made, uploaded and counted on the CPU once for all five. */
+static void large_input(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("2^28 bytes; the ladder covers the sanitizer's sizes");
+    const size_t n = ((size_t)1 << 28) + 3;
+    uint64_t seed = tk_seed(1), st = seed;
+    unsigned char *x = tk_malloc(n);
+    fill(x, n, IN_UNIFORM, &st);
+    unsigned char *dx = tk_dev_bytes(n);
+    tk_upload_bytes(dx, x, n);
+    uint64_t ref[HIST_BINS];
+    hist_ref(x, n, ref);
+    free(x);
+    size_t bad = 0;
+    for (int f = 0; f < NFN; f++) bad += compare(f, dx, n, ref, "uniform", seed);
+    tk_free(dx);
+    assert_int_equal(bad, 0);
+}
+
+/* CPU-side: every refusal hist.h and probe.h promise, with pointers no GPU
+ * ever sees: a launcher must refuse before it touches the device. */
+static void bad_arguments_refused(void **s)
+{
+    (void)s;
+    const unsigned char *x = (const unsigned char *)(uintptr_t)4096;
+    unsigned *bins = (unsigned *)(uintptr_t)8192;
+    for (int f = 0; f < NFN; f++) {
+        assert_int_equal(fns[f](NULL, 10, bins), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](NULL, 0, bins), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](x, 10, NULL), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](x, (size_t)1 << 32, bins),
+                         cudaErrorInvalidValue);
+        assert_int_equal(fns[f](x, SIZE_MAX, bins), cudaErrorInvalidValue);
+    }
+    /* The sixteen-byte loads need 16-byte alignment: every other offset. */
+    for (int f = 2; f < NFN; f++)
+        for (size_t off = 1; off < 16; off++)
+            assert_int_equal(fns[f](x + off, 10, bins), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(0, 32), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(1, 0), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(1, 1025), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(0, 0), cudaErrorInvalidValue);
+    /* (a bad op is refused after the launcher has cleared the device's
+     * error state: refusals_write_nothing tests it) */
+    long long *dt = (long long *)(uintptr_t)16384;
+    unsigned *dout = (unsigned *)(uintptr_t)32768;
+    assert_int_equal(probe_chain(0, 0, 1, dt, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 16, 1, NULL, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 16, 1, dt, NULL), cudaErrorInvalidValue);
+}
+
+/* The same refusals on real buffers write nothing: the bins, the ticks
+ * and the lanes' values keep their poison.  The scalar histograms take any
+ * address, and count right there; the empty kernel takes 1024 threads. */
+static void refusals_write_nothing(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    uint64_t seed = tk_seed(0), st = seed;
+    unsigned char x[64];
+    fill(x, sizeof x, IN_UNIFORM, &st);
+    unsigned char *dx = tk_dev_bytes(sizeof x);
+    tk_upload_bytes(dx, x, sizeof x);
+    unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
+    for (int f = 0; f < NFN; f++) {
+        assert_int_equal(fns[f](NULL, 10, dbins), cudaErrorInvalidValue);
+        assert_int_equal(fns[f](dx, (size_t)1 << 32, dbins),
+                         cudaErrorInvalidValue);
+    }
+    for (int f = 2; f < NFN; f++)
+        for (size_t off = 1; off < 16; off++)
+            assert_int_equal(fns[f](dx + off, 10, dbins),
+                             cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    unsigned got[HIST_BINS];
+    tk_download_bytes(got, dbins, sizeof got);
+    for (int b = 0; b < HIST_BINS; b++) assert_int_equal(got[b], ~0u);
+    tk_free(dbins);
+    uint64_t ref[HIST_BINS];
+    hist_ref(x + 1, 10, ref);
+    assert_int_equal(compare(0, dx + 1, 10, ref, "offset 1", seed), 0);
+    hist_ref(x + 3, 50, ref);
+    assert_int_equal(compare(1, dx + 3, 50, ref, "offset 3", seed), 0);
+    TK_CUDA(probe_empty(1, 1024));
+    TK_CUDA(cudaDeviceSynchronize());
+    long long *dt = tk_dev_bytes(sizeof *dt), ticks = 0;
+    unsigned *dout = tk_dev_bytes(32 * sizeof *dout), lanes[32];
+    assert_int_equal(probe_chain(3, 16, 1, dt, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(-1, 16, 1, dt, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 0, 1, dt, dout), cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&ticks, dt, sizeof ticks);
+    tk_download_bytes(lanes, dout, sizeof lanes);
+    assert_true(ticks == -1);
+    for (int l = 0; l < 32; l++) assert_int_equal(lanes[l], ~0u);
+    tk_free(dx);
+    tk_free(dt);
+    tk_free(dout);
+}
+
+/* The chains compute what the CPU says: the clock timed the real chain. */
+static void chains_compute_their_recurrence(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    long long *dt = tk_dev_bytes(sizeof *dt);
+    unsigned *dout = tk_dev_bytes(32 * sizeof *dout);
+    const unsigned steps[] = {1, 15, 16, 17, 1000, 65536};
+    /* the sanitizer instruments every step: the long chain only without */
+    const size_t nsteps = sizeof steps / sizeof *steps - (tk_small() ? 1 : 0);
+    for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++)
+        for (size_t k = 0; k < nsteps; k++)
+            for (unsigned shift = 1; shift <= 3; shift += 2) {
+                TK_CUDA(probe_chain(op, steps[k], shift, dt, dout));
+                TK_CUDA(cudaDeviceSynchronize());
+                unsigned got[32];
+                long long ticks;
+                tk_download_bytes(got, dout, sizeof got);
+                tk_download_bytes(&ticks, dt, sizeof ticks);
+                assert_true(ticks > 0);
+                for (unsigned lane = 0; lane < 32; lane++) {
+                    unsigned want;
+                    unsigned src = (unsigned)((lane + (uint64_t)steps[k] * shift) % 32);
+                    if (op == PROBE_SHFL) want = src * 7u + 1u;
+                    else if (op == PROBE_SHARED) want = src;
+                    else {
+                        want = lane * 7u + 1u;
+                        for (unsigned i = 0; i < steps[k]; i++)
+                            want = want * want + shift;
+                    }
+                    if (got[lane] != want)
+                        print_error("op %d, %u steps, lane %u: %u, expected "
+                                    "%u\n", op, steps[k], lane, got[lane],
+                                    want);
+                    assert_int_equal(got[lane], want);
+                }
+            }
+    tk_free(dt);
+    tk_free(dout);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(refusals_write_nothing),
+        cmocka_unit_test(global_atomics),
+        cmocka_unit_test(shared_private),
+        cmocka_unit_test(shared_vec),
+        cmocka_unit_test(warp_copies),
+        cmocka_unit_test(runs_aggregated),
+        cmocka_unit_test(large_input),
+        cmocka_unit_test(chains_compute_their_recurrence),
+    };
+    return tk_run_tests("method", tests);
+}

@@ -1,0 +1,318 @@
+/* test_reduce2d.c -- chapter 6's tests: row and column sums on the
+ * issue's shapes against double sums (random inputs within the derived
+ * tolerance, inputs from {-1, 0, 1} exactly), a misaligned matrix, the
+ * dot product on chapter 5's sizes, and bad arguments. */
+#include "testkit.h"
+#include "reduce-2d/reduce2d.h"
+#include <math.h>
+#include <stdio.h>
+
+static const double U = 0x1p-24;
+
+static const size_t shapes[][2] = {
+    {1, 1}, {33, 65}, {1, 1000000}, {1000000, 1}, {1u << 20, 32},
+    {32, 1u << 20}, {8192, 8192},
+    /* odd and edge widths for the in-flight variants' paths: one front of
+     * float4s (cols <= 128) or of floats (cols <= 32), a thread down the
+     * rows (65536 units or more), and the shapes in between */
+    {255, 257}, {1000, 3}, {100000, 31}, {100001, 128}, {4097, 124},
+    {1000003, 33}, {3, 300001}, {7, 262144}, {2, 262148}, {257, 65540},
+    {64, 262144}, {65, 262144}, {5000, 8}, {3000, 64}, {777, 5}, {999, 2},
+    {1001, 16}, {4099, 12},
+    /* every front width (lanes across: 1, 2, 4, 8, 16, 32) on both paths:
+     * one float4 a row; 9 to 16 floats, not a multiple of 4 */
+    {3001, 4}, {5003, 13}, {70001, 4},
+    {31, 1025}, {1025, 31},
+    /* rows of exactly 32 floats (the reduce-scatter): fewer rows than a
+     * warp's 32, and counts that end inside a warp's or a group's rows */
+    {1, 32}, {7, 32}, {31, 32}, {33, 32}, {255, 32}, {257, 32},
+    {100003, 32}};
+#define NSHAPES (sizeof shapes / sizeof shapes[0])
+/* Under the sanitizer (slow) smaller shapes of the same kinds. */
+static const size_t small_shapes[][2] = {
+    {1, 1}, {33, 65}, {1, 5000}, {5000, 1}, {3000, 32}, {32, 3000},
+    {40, 2048}, {255, 257}, {1000, 3}, {3001, 31}, {3001, 128}, {3, 70001},
+    {2, 262148}, {31, 1025}, {1025, 31}, {500, 8}, {300, 64}, {77, 5},
+    {99, 2}, {101, 16}, {1, 32}, {31, 32}, {33, 32}, {257, 32}, {301, 4},
+    {503, 13}};
+#define NSMALL (sizeof small_shapes / sizeof small_shapes[0])
+static size_t nshapes(void) { return tk_small() ? NSMALL : NSHAPES; }
+static size_t shape(size_t k, int dim)
+{
+    return tk_small() ? small_shapes[k][dim] : shapes[k][dim];
+}
+
+/* zeroed: needs a workspace set to zero once (and leaves it zero: the
+ * test runs it twice on one zeroing and checks the second result). */
+struct variant { const char *name; rowcol_fn fn; int by_rows, zeroed; };
+static const struct variant variants[] = {
+    {"row_sums_warp", row_sums_warp, 1, 0},
+    {"row_sums_block", row_sums_block, 1, 0},
+    {"row_sums", row_sums, 1, 0},
+    {"row_sums_in_flight", row_sums_in_flight, 1, 0},
+    {"col_sums_block_per_column", col_sums_block_per_column, 0, 0},
+    {"col_sums", col_sums, 0, 0},
+    {"col_sums_in_flight", col_sums_in_flight, 0, 1},
+};
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* Reference sums and sums of magnitudes along rows or down columns. */
+static void reference(const float *a, size_t rows, size_t cols, int by_rows,
+                      double *ref, double *mag)
+{
+    size_t m = by_rows ? rows : cols;
+    for (size_t i = 0; i < m; i++) ref[i] = mag[i] = 0.0;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < cols; c++) {
+            double v = a[r * cols + c];
+            size_t i = by_rows ? r : c;
+            ref[i] += v;
+            mag[i] += fabs(v);
+        }
+}
+
+/* Run every variant on one matrix (offset floats into its buffer). */
+static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
+                        int round)
+{
+    size_t n = rows * cols, most = rows > cols ? rows : cols;
+    uint64_t seed = tk_seed(round), st = seed;
+    float *a = tk_malloc((n + offset) * sizeof *a);
+    if (exact)
+        for (size_t i = 0; i < n + offset; i++)
+            a[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
+    else
+        tk_fill(a, n + offset, -1.0, 1.0, &st);
+    float *got = tk_malloc(most * sizeof *got);
+    double *ref = tk_malloc(most * sizeof *ref);
+    double *mag = tk_malloc(most * sizeof *mag);
+    double *cref = tk_malloc(most * sizeof *cref);   /* column sums */
+    double *cmag = tk_malloc(most * sizeof *cmag);
+    reference(a + offset, rows, cols, 1, ref, mag);
+    reference(a + offset, rows, cols, 0, cref, cmag);
+    float *da = tk_dev_floats(n + offset), *dout = tk_dev_floats(most);
+    tk_upload(da, a, n + offset);
+    size_t wb = col_sums_in_flight_workspace_bytes(rows, cols);
+    if (wb < col_sums_workspace_bytes(rows, cols))
+        wb = col_sums_workspace_bytes(rows, cols);
+    if (wb < row_sums_workspace_bytes()) wb = row_sums_workspace_bytes();
+    void *work;
+    work = tk_dev_bytes(wb);
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        int by_rows = variants[v].by_rows;
+        size_t m = by_rows ? rows : cols, len = by_rows ? cols : rows;
+        const double *want = by_rows ? ref : cref;
+        const double *size = by_rows ? mag : cmag;
+        if (variants[v].zeroed) {
+            TK_CUDA(cudaMemset(work, 0, wb));
+            tk_poison(dout, most * sizeof(float));
+            TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
+        } else
+            tk_poison(work, wb);       /* the others need no zeroing */
+        tk_poison(dout, most * sizeof(float));
+        TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(got, dout, m);
+        double h = 64.0 + ceil((double)len / 32.0);
+        size_t bad = 0;
+        for (size_t i = 0; i < m; i++) {
+            double tol = exact ? 0.0 : h * U / (1.0 - h * U) * size[i];
+            if (!(fabs(got[i] - want[i]) <= tol)) {
+                if (bad++ < 3)
+                    print_error("%s %zux%zu (offset %zu) seed=%llu: "
+                                "element %zu is %.9g, want %.9g\n",
+                                variants[v].name, rows, cols, offset,
+                                (unsigned long long)seed, i, got[i], want[i]);
+            }
+        }
+        if (bad) fail();
+    }
+    tk_free(da); tk_free(dout); tk_free(work);
+    free(a); free(got); free(ref); free(mag); free(cref); free(cmag);
+}
+
+static void rows_and_columns_random(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nshapes(); k++)
+            check_shape(shape(k, 0), shape(k, 1), 0, 0, round);
+}
+
+static void rows_and_columns_exact(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nshapes(); k++)
+            check_shape(shape(k, 0), shape(k, 1), 0, 1, round);
+}
+
+/* Offset by one float: not 16-byte aligned, the scalar paths run. */
+static void rows_and_columns_misaligned(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    check_shape(33, 64, 1, 1, 0);
+    check_shape(1000, 1024, 1, 0, 1);
+    check_shape(64, 4096, 1, 1, 1);
+    check_shape(100000, 32, 1, 0, 0);   /* a front of floats */
+    check_shape(4097, 128, 1, 1, 0);    /* too wide for those: col_sums */
+    check_shape(5, 300000, 1, 0, 1);    /* a thread down the rows, floats */
+    check_shape(100000, 8, 3, 1, 1);
+    check_shape(3001, 4, 1, 0, 0);      /* floats: 4 a row, 4 lanes */
+    check_shape(3001, 16, 2, 1, 1);     /* floats: 16 lanes */
+}
+
+/* Dot products over the book's ladder of sizes (testkit), up to 2^28. */
+
+static void check_dot(size_t n, size_t offset, int exact, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    float *x = tk_malloc((n + offset) * sizeof *x);
+    float *y = tk_malloc((n + offset) * sizeof *y);
+    for (size_t i = 0; i < n + offset; i++) {
+        if (exact) {
+            x[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
+            y[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
+        } else {
+            x[i] = (float)tk_uniform(&st, -1.0, 1.0);
+            y[i] = (float)tk_uniform(&st, -1.0, 1.0);
+        }
+    }
+    double ref = 0, mag = 0;
+    for (size_t i = offset; i < n + offset; i++) {
+        ref += (double)x[i] * y[i];
+        mag += fabs((double)x[i] * y[i]);
+    }
+    float *dx = tk_dev_floats(n + offset), *dy = tk_dev_floats(n + offset);
+    float *dout = tk_dev_floats(1), got;
+    void *work;
+    work = tk_dev_bytes(dot_workspace_bytes());
+    tk_upload(dx, x, n + offset);
+    tk_upload(dy, y, n + offset);
+    TK_CUDA(dot(dx + offset, dy + offset, n, dout, work));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(&got, dout, 1);
+    double h = 65.0 + ceil((double)n / 32768.0);
+    double tol = exact ? 0.0 : h * U / (1.0 - h * U) * mag;
+    if (!(fabs(got - ref) <= tol)) {
+        print_error("dot n=%zu offset %zu seed=%llu: got %.9g, want %.9g "
+                    "within %.3g\n", n, offset, (unsigned long long)seed,
+                    got, ref, tol);
+        fail();
+    }
+    tk_free(dx); tk_free(dy); tk_free(dout); tk_free(work);
+    free(x); free(y);
+}
+
+static void dot_all_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    size_t k = tk_nsizes((size_t)1 << 28);
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < k; i++) {
+            check_dot(tk_size(i), 0, 0, round);
+            check_dot(tk_size(i), 0, 1, round);
+        }
+}
+
+static void dot_misaligned(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    check_dot(4097, 1, 1, 0);
+    check_dot(100003, 3, 0, 1);
+}
+
+/* CPU-side: bad arguments are refused before anything touches a device. */
+static void bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;
+    void *w = (void *)(uintptr_t)4096;
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        assert_int_equal(variants[v].fn(NULL, 4, 4, p, w),
+                         cudaErrorInvalidValue);
+        assert_int_equal(variants[v].fn(p, 4, 4, NULL, w),
+                         cudaErrorInvalidValue);
+        /* Sums of empty rows (or columns) to write: refused. */
+        if (variants[v].by_rows)
+            assert_int_equal(variants[v].fn(p, 4, 0, p, w),
+                             cudaErrorInvalidValue);
+        else
+            assert_int_equal(variants[v].fn(p, 0, 4, p, w),
+                             cudaErrorInvalidValue);
+    }
+    assert_int_equal(row_sums(p, 4, 0, p, w), cudaErrorInvalidValue);
+    assert_int_equal(col_sums(p, 0, 4, p, w), cudaErrorInvalidValue);
+    assert_int_equal(col_sums(p, 4, 4, p, NULL), cudaErrorInvalidValue);
+    assert_int_equal(col_sums_in_flight(p, 4, 4, p, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(col_sums_in_flight(p, 0, 4, p, w), cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(p, 4, 0, p, w), cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(NULL, 0, 4, NULL, NULL), cudaSuccess);
+    assert_int_equal(col_sums_in_flight(NULL, 4, 0, NULL, NULL), cudaSuccess);
+    assert_int_equal(dot(p, NULL, 4, p, w), cudaErrorInvalidValue);
+    assert_int_equal(dot(p, p, 4, p, NULL), cudaErrorInvalidValue);
+    assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL), cudaSuccess);
+    /* A block a row (row_sums_block) or a column
+     * (col_sums_block_per_column): 2^31 - 1 of them at most. */
+    float *q = (float *)(uintptr_t)(1ull << 40);
+    assert_int_equal(row_sums_block(p, (size_t)1 << 31, 1, q, w),
+                     cudaErrorInvalidValue);
+    assert_int_equal(col_sums_block_per_column(p, 1, (size_t)1 << 31, q, w),
+                     cudaErrorInvalidValue);
+}
+
+/* Few long rows: row_sums spreads each row over several blocks, which
+ * needs its workspace (the header); without one it refuses, and writes
+ * nothing.  row_sums_in_flight sends such rows to row_sums. */
+static void row_sums_refuse_missing_workspace(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t cols = 4096;
+    float *da = tk_dev_floats(cols), *dout = tk_dev_floats(1), got;
+    assert_int_equal(row_sums(da, 1, cols, dout, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(da, 1, cols, dout, NULL),
+                     cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(&got, dout, 1);
+    assert_true(isnan(got));                 /* nothing ran */
+    tk_free(da); tk_free(dout);
+}
+
+/* CPU-side: the column workspace holds the largest chunk count. */
+static void workspace_bounds(void **s)
+{
+    (void)s;
+    assert_true(col_sums_workspace_bytes(8192, 8192) >= 4 * 8192 * 32);
+    assert_true(col_sums_workspace_bytes(1000000, 1) >= 4 * 4096);
+    assert_true(col_sums_workspace_bytes(1, 1000000) >= 4 * 1000000);
+    assert_true(col_sums_workspace_bytes(32, 1u << 20) <= 4 * 32 << 20);
+    assert_true(col_sums_in_flight_workspace_bytes(1u << 20, 128) >=
+                256 + 4 * 4096 * 128);
+    assert_true(col_sums_in_flight_workspace_bytes(8192, 8192) >=
+                256 + col_sums_workspace_bytes(8192, 8192));
+    assert_true(dot_workspace_bytes() >= 4 * 4096);
+    assert_true(row_sums_workspace_bytes() >= 4 * 4096);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(workspace_bounds),
+        cmocka_unit_test(rows_and_columns_random),
+        cmocka_unit_test(rows_and_columns_exact),
+        cmocka_unit_test(rows_and_columns_misaligned),
+        cmocka_unit_test(dot_all_sizes),
+        cmocka_unit_test(dot_misaligned),
+        cmocka_unit_test(row_sums_refuse_missing_workspace),
+    };
+    return tk_run_tests("reduce-2d", tests);
+}

@@ -1,0 +1,238 @@
+// bench_scan.cu -- chapter 9's measurements (make bench).
+// Inclusive scans of 2^28 elements (1 GiB of floats, far beyond the 60 MB
+// L2): the block-level tile scans, the three device-wide scans, and CUB's
+// DeviceScan::InclusiveSum in the same run, beside the copy and read
+// ceilings.  Bytes: one read and one write an element.
+// With the arguments --ncu VARIANT it only runs one Blelloch tile scan
+// (unpadded, padded or gems) once on 2^20 floats, for gpu-extra.sh; with
+// --ncu-i64 it runs the 64-bit staged, paired and raked scans and CUB's
+// once each on 2^26 elements.  --shapes writes only scan-shapes.csv:
+// the raked scan against CUB, 64-bit integers and floats, from 2^10 to
+// 2^28 elements.
+#include <cub/cub.cuh>
+#include <cstring>
+#include "benchkit.h"
+#include "common/book.h"
+#include "scan/scan.h"
+
+struct ctx {
+    const void *in;
+    void *out;
+    size_t n;
+    int type;          // 0 float, 1 int, 2 long long
+    int tile_algo;     // >= 0: a tile scan
+    int dev_algo;      // >= 0: a device-wide scan; -1 with tile_algo -1: CUB
+    void *scratch;
+    size_t bytes;
+};
+
+static cudaError_t run(void *p)
+{
+    ctx *c = (ctx *)p;
+    if (c->tile_algo >= 0) {
+        if (c->type == 0)
+            return scan_tiles_f32((const float *)c->in, (float *)c->out,
+                                  c->n, (scan_tile_algo)c->tile_algo,
+                                  SCAN_INCLUSIVE);
+        return scan_tiles_i32((const int *)c->in, (int *)c->out, c->n,
+                              (scan_tile_algo)c->tile_algo, SCAN_INCLUSIVE);
+    }
+    if (c->dev_algo >= 0) {
+        scan_device_algo a = (scan_device_algo)c->dev_algo;
+        if (c->type == 0)
+            return scan_f32((const float *)c->in, (float *)c->out, c->n,
+                            SCAN_INCLUSIVE, a, c->scratch, c->bytes);
+        if (c->type == 1)
+            return scan_i32((const int *)c->in, (int *)c->out, c->n,
+                            SCAN_INCLUSIVE, a, c->scratch, c->bytes);
+        return scan_i64((const long long *)c->in, (long long *)c->out, c->n,
+                        SCAN_INCLUSIVE, a, c->scratch, c->bytes);
+    }
+    size_t b = c->bytes;
+    if (c->type == 0)
+        return cub::DeviceScan::InclusiveSum(c->scratch, b,
+                                             (const float *)c->in,
+                                             (float *)c->out, c->n);
+    if (c->type == 1)
+        return cub::DeviceScan::InclusiveSum(c->scratch, b,
+                                             (const int *)c->in,
+                                             (int *)c->out, c->n);
+    return cub::DeviceScan::InclusiveSum(c->scratch, b,
+                                         (const long long *)c->in,
+                                         (long long *)c->out, c->n);
+}
+
+static size_t cub_bytes(int type, size_t n)
+{
+    size_t b = 0;
+    if (type == 0)
+        BOOK_CHECK(cub::DeviceScan::InclusiveSum(nullptr, b, (const float *)0,
+                                              (float *)0, n));
+    else if (type == 1)
+        BOOK_CHECK(cub::DeviceScan::InclusiveSum(nullptr, b, (const int *)0,
+                                              (int *)0, n));
+    else
+        BOOK_CHECK(cub::DeviceScan::InclusiveSum(nullptr, b,
+                                              (const long long *)0,
+                                              (long long *)0, n));
+    return b;
+}
+
+__global__ void fill_ints(int *d, size_t n, int mod)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        d[i] = (int)((i * 2654435761u) % (unsigned)mod) - mod / 2;
+}
+
+// One launch of one Blelloch tile scan, for Nsight Compute.
+static int ncu_mode(const char *v)
+{
+    const size_t n = (size_t)1 << 20;
+    scan_tile_algo a;
+    if (!strcmp(v, "unpadded")) a = SCAN_TILE_BLELLOCH_UNPADDED;
+    else if (!strcmp(v, "padded")) a = SCAN_TILE_BLELLOCH;
+    else if (!strcmp(v, "gems")) a = SCAN_TILE_BLELLOCH_GEMS;
+    else { fprintf(stderr, "bench --ncu: unknown variant %s\n", v); return 2; }
+    float *in, *out;
+    BOOK_CHECK(cudaMalloc(&in, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&out, n * sizeof(float)));
+    bk_fill_random(in, n, -1, 1, 7);
+    BOOK_CHECK(scan_tiles_f32(in, out, n, a, SCAN_INCLUSIVE));
+    BOOK_CHECK(cudaDeviceSynchronize());
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
+    return 0;
+}
+
+// One launch each of the 64-bit single passes and CUB's, for Nsight Compute.
+static int ncu_i64(void)
+{
+    const size_t n = (size_t)1 << 26;
+    void *in, *out, *scratch;
+    size_t sb = scan_scratch_bytes(n, 8);
+    if (cub_bytes(2, n) > sb) sb = cub_bytes(2, n);
+    BOOK_CHECK(cudaMalloc(&in, n * 8));
+    BOOK_CHECK(cudaMalloc(&out, n * 8));
+    BOOK_CHECK(cudaMalloc(&scratch, sb));
+    fill_ints<<<1024, 256>>>((int *)in, 2 * n, 201);
+    BOOK_CHECK(cudaGetLastError());
+    const int algos[4] = {SCAN_LOOKBACK_STAGED, SCAN_LOOKBACK_PAIRED,
+                          SCAN_LOOKBACK_RAKED, -1};
+    for (int a : algos) {
+        ctx c = {in, out, n, 2, -1, a, scratch, sb};
+        BOOK_CHECK(run(&c));
+        BOOK_CHECK(cudaDeviceSynchronize());
+    }
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
+    BOOK_CHECK(cudaFree(scratch));
+    return 0;
+}
+
+// The shapes a user brings (scan-shapes.csv): the raked single pass
+// against CUB's scan of the same type on the same input in the same run,
+// small (bound by launch), odd (not a multiple of 4 or of a tile; and one
+// element past 16-byte alignment, which takes every tile's scalar path)
+// and the headline size (benchkit's bk_count_shapes).  in, out and scratch
+// hold 2^28 64-bit values.
+static void shapes(void *in, void *out, void *scratch, size_t sb)
+{
+    static const char *vname[3] = {"raked_f32", "raked_i32", "raked_i64"};
+    static const char *cname[3] = {"cub_f32", "cub_i32", "cub_i64"};
+    fill_ints<<<1024, 256>>>((int *)in, (size_t)1 << 29, 201);
+    BOOK_CHECK(cudaGetLastError());
+    FILE *f = bk_shapes_open("scan");
+    for (int t = 2; t >= 0; t -= 2)          // 64-bit integers, then floats
+        for (const auto &s : bk_count_shapes) {
+            const size_t es = t == 2 ? 8 : 4;
+            if (s.n + s.off > ((size_t)1 << 28)) continue;
+            char *i0 = (char *)in + s.off * es, *o0 = (char *)out + s.off * es;
+            ctx c = {i0, o0, s.n, t, -1, -1, scratch, sb};
+            double ref = 1e3 * bk_median_ms(run, &c, 30);
+            c.dev_algo = SCAN_LOOKBACK_RAKED;
+            double us = 1e3 * bk_median_ms(run, &c, 30);
+            bk_shape_row(f, s.cls, s.name, vname[t], us,
+                         2e-3 * (double)(s.n * es) / us, "GB/s", cname[t],
+                         ref);
+        }
+    bk_csv_close(f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && !strcmp(argv[1], "--ncu")) return ncu_mode(argv[2]);
+    if (argc > 1 && !strcmp(argv[1], "--ncu-i64")) return ncu_i64();
+    const size_t n = (size_t)1 << 28;
+    const size_t fbytes = n * sizeof(float);
+    void *in, *out, *scratch;
+    BOOK_CHECK(cudaMalloc(&in, n * 8));
+    BOOK_CHECK(cudaMalloc(&out, n * 8));
+    size_t sb = scan_scratch_bytes(n, 4);
+    for (int t = 0; t < 3; t++)
+        if (cub_bytes(t, n) > sb) sb = cub_bytes(t, n);
+    if (scan_scratch_bytes(n, 8) > sb) sb = scan_scratch_bytes(n, 8);
+    BOOK_CHECK(cudaMalloc(&scratch, sb));
+    if (bk_shapes_only(argc, argv)) {
+        shapes(in, out, scratch, sb);
+        return 0;
+    }
+    double copy = bk_copy_gbps(fbytes), read = bk_read_gbps(fbytes);
+    FILE *f = bk_csv_open("scan",
+                          "variant,type,n,bytes,ms,gbps,of_copy,of_cub");
+
+    struct variant { const char *name; int type, tile, dev; };
+    const variant vs[] = {
+        {"cub_f32", 0, -1, -1},
+        {"tiles_hillis_steele", 0, SCAN_TILE_HILLIS_STEELE, -1},
+        {"tiles_warps", 0, SCAN_TILE_WARPS, -1},
+        {"tiles_blelloch_unpadded", 0, SCAN_TILE_BLELLOCH_UNPADDED, -1},
+        {"tiles_blelloch", 0, SCAN_TILE_BLELLOCH, -1},
+        {"tiles_blelloch_gems", 0, SCAN_TILE_BLELLOCH_GEMS, -1},
+        {"propagate_f32", 0, -1, SCAN_PROPAGATE},
+        {"reduce_then_scan_f32", 0, -1, SCAN_REDUCE_THEN_SCAN},
+        {"lookback_f32", 0, -1, SCAN_LOOKBACK},
+        {"lookback_packed_f32", 0, -1, SCAN_LOOKBACK_PACKED},
+        {"lookback_ahead_f32", 0, -1, SCAN_LOOKBACK_AHEAD},
+        {"lookback_staged_f32", 0, -1, SCAN_LOOKBACK_STAGED},
+        {"lookback_raked_f32", 0, -1, SCAN_LOOKBACK_RAKED},
+        {"cub_i32", 1, -1, -1},
+        {"lookback_i32", 1, -1, SCAN_LOOKBACK},
+        {"lookback_packed_i32", 1, -1, SCAN_LOOKBACK_PACKED},
+        {"lookback_ahead_i32", 1, -1, SCAN_LOOKBACK_AHEAD},
+        {"lookback_staged_i32", 1, -1, SCAN_LOOKBACK_STAGED},
+        {"lookback_raked_i32", 1, -1, SCAN_LOOKBACK_RAKED},
+        {"cub_i64", 2, -1, -1},
+        {"lookback_i64", 2, -1, SCAN_LOOKBACK},
+        {"lookback_staged_i64", 2, -1, SCAN_LOOKBACK_STAGED},
+        {"lookback_paired_i64", 2, -1, SCAN_LOOKBACK_PAIRED},
+        {"lookback_raked_i64", 2, -1, SCAN_LOOKBACK_RAKED},
+    };
+    const char *tnames[3] = {"float", "int", "long long"};
+    double cub_gbps[3] = {0, 0, 0};
+    for (const variant &v : vs) {
+        const size_t es = v.type == 2 ? 8 : 4;
+        if (v.type == 0) bk_fill_random((float *)in, n, -1, 1, 11);
+        else fill_ints<<<1024, 256>>>((int *)in, n * es / 4, 201);
+        BOOK_CHECK(cudaGetLastError());
+        BOOK_CHECK(cudaDeviceSynchronize());
+        ctx c = {in, out, n, v.type, v.tile, v.dev, scratch, sb};
+        double ms = bk_median_ms(run, &c, 30);
+        double moved = 2.0 * n * es;
+        double gbps = moved / (ms * 1e6);
+        if (v.tile < 0 && v.dev < 0) cub_gbps[v.type] = gbps;
+        bk_row(f, "%s,%s,%zu,%.0f,%.4f,%.1f,%.3f,%.3f\n", v.name,
+               tnames[v.type], n, moved, ms, gbps, gbps / copy,
+               gbps / cub_gbps[v.type]);
+    }
+    bk_row(f, "copy_ceiling,-,%zu,%zu,%.4f,%.1f,1.000,%.3f\n", n,
+           2 * fbytes, 2.0 * fbytes / (copy * 1e6), copy, copy / cub_gbps[0]);
+    bk_row(f, "read_ceiling,-,%zu,%zu,%.4f,%.1f,%.3f,%.3f\n", n, fbytes,
+           fbytes / (read * 1e6), read, read / copy, read / cub_gbps[0]);
+    bk_csv_close(f);
+    shapes(in, out, scratch, sb);
+    BOOK_CHECK(cudaFree(in));
+    BOOK_CHECK(cudaFree(out));
+    BOOK_CHECK(cudaFree(scratch));
+    return 0;
+}

@@ -1,0 +1,320 @@
+// bench_softmax.cu -- chapter 7's measurements (make bench).
+// Every row launcher on 8192x8192 and 65536x1024 floats, the whole-array
+// softmax of 2^24 and 2^28 floats (two kernels, and one with a grid
+// barrier), and cuDNN's softmax where the machine has it (not on 2^28),
+// beside a device-to-device copy of 256 MB measured in the same run.
+// Bytes are one read and one write per element.  The whole-array runs
+// start with a cold L2 (bk_median_ms_cold): 2^24 floats, 64 MiB, is barely
+// more than the L2, and back-to-back runs would find in it what the run
+// before left.
+#include "benchkit.h"
+#include "common/book.h"
+#include "softmax/softmax.h"
+#include <string.h>
+#if __has_include(<cudnn.h>)
+#include <cudnn.h>
+#include <dlfcn.h>
+#define HAVE_CUDNN_H 1
+#endif
+
+typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
+struct ctx {
+    const float *x; float *y; size_t rows, cols;
+    rows_fn fn; void *work; int whole;
+};
+static cudaError_t run(void *p)
+{
+    ctx *k = (ctx *)p;
+    if (k->whole == 1)
+        return softmax_whole_simple(k->x, k->y, k->rows * k->cols, k->work);
+    if (k->whole == 2)
+        return softmax_whole_u4(k->x, k->y, k->rows * k->cols, k->work);
+    if (k->whole == 3)
+        return softmax_whole(k->x, k->y, k->rows * k->cols, k->work);
+    if (k->whole == 4)
+        return softmax_whole_fused(k->x, k->y, k->rows * k->cols, k->work);
+    if (k->whole == 5)
+        return softmax_whole_fused_pairs(k->x, k->y, k->rows * k->cols,
+                                         k->work);
+    if (k->whole == 6)
+        return softmax_whole_resident(k->x, k->y, k->rows * k->cols,
+                                      k->work);
+    if (k->whole == 7)
+        return softmax_whole_resident_fast(k->x, k->y, k->rows * k->cols,
+                                           k->work);
+    return k->fn(k->x, k->y, k->rows, k->cols);
+}
+
+// An experiment, not a launcher: the L2's persisting set-aside given to
+// the input through an access-policy window on the default stream, where
+// the launchers launch.  False (and nothing set) where the device or the
+// stream refuses.  hitRatio: the share of the window's lines that persist,
+// as much as the set-aside holds; MISS: what the other lines are marked
+// (streaming, evicted first, or normal).
+static bool l2_window(const void *base, size_t bytes,
+                      cudaAccessProperty miss)
+{
+    int dev, most = 0;
+    BOOK_CHECK(cudaGetDevice(&dev));
+    BOOK_CHECK(cudaDeviceGetAttribute(
+        &most, cudaDevAttrMaxPersistingL2CacheSize, dev));
+    if (most <= 0 || cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                                        (size_t)most) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    cudaStreamAttrValue a = {};
+    a.accessPolicyWindow.base_ptr = (void *)base;
+    a.accessPolicyWindow.num_bytes = bytes;
+    a.accessPolicyWindow.hitRatio =
+        (float)(most < (double)bytes ? most / (double)bytes : 1.0);
+    a.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    a.accessPolicyWindow.missProp = miss;
+    if (cudaStreamSetAttribute(0, cudaStreamAttributeAccessPolicyWindow,
+                               &a) != cudaSuccess) {
+        (void)cudaGetLastError();
+        BOOK_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+        return false;
+    }
+    printf("L2 window: %zu bytes, %d persisting, hitRatio %.3f\n", bytes,
+           most, a.accessPolicyWindow.hitRatio);
+    return true;
+}
+// Everything back as it was: no window, no persisting lines, no set-aside.
+static void l2_window_off(void)
+{
+    cudaStreamAttrValue a = {};
+    a.accessPolicyWindow.num_bytes = 0;
+    BOOK_CHECK(cudaStreamSetAttribute(0, cudaStreamAttributeAccessPolicyWindow,
+                                      &a));
+    BOOK_CHECK(cudaCtxResetPersistingL2Cache());
+    BOOK_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+}
+
+#ifdef HAVE_CUDNN_H
+// cuDNN is loaded at run time, so the bench links without it.
+struct cudnn_api {
+    decltype(&cudnnCreate) create;
+    decltype(&cudnnCreateTensorDescriptor) create_desc;
+    decltype(&cudnnSetTensor4dDescriptor) set_desc;
+    decltype(&cudnnSoftmaxForward) softmax;
+    cudnnHandle_t h; cudnnTensorDescriptor_t d;
+};
+static cudnn_api dnn;
+static bool cudnn_load(void)
+{
+    void *lib = dlopen("libcudnn.so.9", RTLD_NOW);
+    if (!lib) lib = dlopen("libcudnn.so", RTLD_NOW);
+    if (!lib) return false;
+    dnn.create = (decltype(dnn.create))dlsym(lib, "cudnnCreate");
+    dnn.create_desc = (decltype(dnn.create_desc))dlsym(
+        lib, "cudnnCreateTensorDescriptor");
+    dnn.set_desc = (decltype(dnn.set_desc))dlsym(
+        lib, "cudnnSetTensor4dDescriptor");
+    dnn.softmax = (decltype(dnn.softmax))dlsym(lib, "cudnnSoftmaxForward");
+    if (!dnn.create || !dnn.create_desc || !dnn.set_desc || !dnn.softmax)
+        return false;
+    return dnn.create(&dnn.h) == CUDNN_STATUS_SUCCESS &&
+           dnn.create_desc(&dnn.d) == CUDNN_STATUS_SUCCESS;
+}
+struct dnn_ctx { const float *x; float *y; };
+static cudaError_t run_cudnn(void *p)
+{
+    dnn_ctx *k = (dnn_ctx *)p;
+    const float one = 1.0f, zero = 0.0f;
+    cudnnStatus_t s = dnn.softmax(dnn.h, CUDNN_SOFTMAX_ACCURATE,
+                                  CUDNN_SOFTMAX_MODE_INSTANCE, &one, dnn.d,
+                                  k->x, &zero, dnn.d, k->y);
+    return s == CUDNN_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+}
+#endif
+
+static cudaError_t nothing(void *) { return cudaSuccess; }
+struct copy_ctx { void *dst; const void *src; size_t bytes; };
+static cudaError_t run_copy(void *p)
+{
+    copy_ctx *c = (copy_ctx *)p;
+    return cudaMemcpyAsync(c->dst, c->src, c->bytes,
+                           cudaMemcpyDeviceToDevice);
+}
+
+// The shapes CSV: small (launch-bound), odd and headline shapes, rows
+// (the cached row kernel) and whole arrays (the resident kernels), each
+// against a copy of the same bytes in the same run, all of them timed one
+// way: with a cold L2 (bk_median_ms_cold), whose flush kernel, enqueued
+// before the first event, also hides the host's launch latency.
+static void other_shapes(float *x, float *y, void *work)
+{
+    static const struct {
+        const char *cls; size_t rows, cols; int whole;
+    } sh[] = {
+        {"small", 1, 4096, 0},      {"small", 64, 1024, 0},
+        {"small", 1, 4096, 7},      {"small", 1, 65536, 7},
+        {"odd", 1000, 1023, 0},     {"odd", 4097, 8191, 0},
+        {"odd", 1, 10000001, 7},    {"odd", 1, 10000001, 6},
+        {"headline", 8192, 8192, 0}, {"headline", 65536, 1024, 0},
+        {"headline", 1, 16777216, 7}, {"headline", 1, 16777216, 6},
+    };
+    FILE *f = bk_shapes_open("softmax");
+    for (const auto &s : sh) {
+        char shape[32];
+        snprintf(shape, sizeof shape, "%zux%zu", s.rows, s.cols);
+        size_t bytes = s.rows * s.cols * sizeof(float);
+        copy_ctx c = {y, x, bytes};
+        ctx k = {x, y, s.rows, s.cols, softmax_rows_cached, work, s.whole};
+        double ref_us = 1e3 * bk_median_ms_cold(run_copy, &c, 30);
+        double us = 1e3 * bk_median_ms_cold(run, &k, 30);
+        bk_shape_row(f, s.cls, shape,
+                     s.whole == 7   ? "whole-resident-fast"
+                     : s.whole == 6 ? "whole-resident"
+                                    : "cached",
+                     us, 2.0 * bytes / (us * 1e3), "GB/s", "copy", ref_us);
+    }
+    bk_csv_close(f);
+}
+
+static FILE *csv;
+static double copy_gbps;
+
+static void report(const char *shape, const char *variant, size_t rows,
+                   size_t cols, double ms)
+{
+    double bytes = 2.0 * rows * cols * sizeof(float);
+    double gbps = bytes / (ms * 1e6);
+    bk_row(csv, "%s/%s,%s,%s,%zu,%zu,%.4f,%.1f,%.3f\n", shape, variant,
+           shape, variant, rows, cols, ms, gbps, gbps / copy_gbps);
+}
+
+int main(int argc, char **argv)
+{
+    const size_t n = (size_t)8192 * 8192, bytes = n * sizeof(float);
+    const size_t most = (size_t)1 << 28;     // the largest whole array
+    if (argc == 3 && !strcmp(argv[1], "--ncu")) {   // one launch, for ncu
+        static const struct { const char *name; int whole; } nv[] = {
+            {"whole", 3}, {"whole-fused", 4}, {"whole-resident", 6},
+            {"whole-resident-fast", 7}};
+        const size_t len = (size_t)1 << 24;
+        float *x, *y;
+        void *work;
+        BOOK_CHECK(cudaMalloc(&x, len * sizeof(float)));
+        BOOK_CHECK(cudaMalloc(&y, len * sizeof(float)));
+        BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+        bk_fill_random(x, len, -10, 10, 7);
+        for (const auto &v : nv)
+            if (!strcmp(argv[2], v.name)) {
+                ctx k = {x, y, 1, len, NULL, work, v.whole};
+                // Empty the L2 once, before all the kernels of the call,
+                // as the cold runs do (ncu runs with --cache-control
+                // none, so the second of two kernels finds in the L2
+                // what the first left there).
+                bk_median_ms_cold(nothing, NULL, 20);
+                BOOK_CHECK(run(&k));
+                BOOK_CHECK(cudaDeviceSynchronize());
+                return 0;
+            }
+        fprintf(stderr, "bench --ncu: no variant %s\n", argv[2]);
+        return 1;
+    }
+    if (bk_shapes_only(argc, argv)) {
+        float *x, *y;
+        void *work;
+        BOOK_CHECK(cudaMalloc(&x, bytes));
+        BOOK_CHECK(cudaMalloc(&y, bytes));
+        BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+        bk_fill_random(x, n, -10, 10, 7);
+        other_shapes(x, y, work);
+        return 0;
+    }
+    copy_gbps = bk_copy_gbps(bytes);
+    csv = bk_csv_open("softmax",
+                      "case,shape,variant,rows,cols,ms,gbps,of_copy");
+    bk_row(csv, "copy,copy,copy,1,%zu,%.4f,%.1f,1.000\n", n,
+           2.0 * bytes / (copy_gbps * 1e6), copy_gbps);
+    float *x, *y;
+    void *work;
+    BOOK_CHECK(cudaMalloc(&x, most * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&y, most * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+    bk_fill_random(x, most, -10, 10, 7);
+#ifdef HAVE_CUDNN_H
+    bool have_dnn = cudnn_load();
+    if (!have_dnn) printf("cuDNN: not loadable, not measured\n");
+#else
+    printf("cuDNN: no cudnn.h at build time, not measured\n");
+#endif
+    const rows_fn fns[] = {softmax_rows_warp, softmax_rows_block,
+                           softmax_rows_float4, softmax_rows_cached,
+                           softmax_rows_online};
+    const char *names[] = {"warp", "block", "float4", "cached", "online"};
+    const size_t shapes[2][2] = {{8192, 8192}, {65536, 1024}};
+    for (int s = 0; s < 2; s++) {
+        char shape[32];
+        snprintf(shape, sizeof shape, "%zux%zu", shapes[s][0], shapes[s][1]);
+        ctx k = {x, y, shapes[s][0], shapes[s][1], NULL, work, 0};
+        for (int f = 0; f < 5; f++) {
+            k.fn = fns[f];
+            report(shape, names[f], k.rows, k.cols, bk_median_ms(run, &k, 30));
+        }
+#ifdef HAVE_CUDNN_H
+        if (have_dnn && dnn.set_desc(dnn.d, CUDNN_TENSOR_NCHW,
+                                     CUDNN_DATA_FLOAT, (int)k.rows,
+                                     (int)k.cols, 1, 1) ==
+                            CUDNN_STATUS_SUCCESS) {
+            dnn_ctx c = {x, y};
+            if (run_cudnn(&c) == cudaSuccess)   // probe once
+                report(shape, "cudnn", k.rows, k.cols,
+                   bk_median_ms(run_cudnn, &c, 30));
+        }
+#endif
+    }
+    // The whole array: 2^24 floats (the rows 1x16777216/...), then 2^28.
+    static const int order[] = {1, 2, 3, 5, 4, 6, 7};
+    static const char *const wname[] = {"", "whole-simple", "whole-u4",
+                                        "whole", "whole-fused",
+                                        "whole-fused-pairs",
+                                        "whole-resident",
+                                        "whole-resident-fast"};
+    const size_t whole = (size_t)1 << 24;
+    for (size_t len = whole; len <= most; len <<= 4) {
+        char shape[32];
+        snprintf(shape, sizeof shape, "1x%zu", len);
+        ctx k = {x, y, 1, len, NULL, work, 0};
+        for (int w : order) {
+            k.whole = w;
+            report(shape, wname[w], 1, len, bk_median_ms_cold(run, &k, 30));
+        }
+        // The L2 window, on 2^24 only: the two kernels and the fused one
+        // with the rest of the input streaming, and the fused one with
+        // the rest normal (-normal).
+        for (int w : {3, 4, -4})
+            if (len == whole &&
+                l2_window(x, len * sizeof(float),
+                          w < 0 ? cudaAccessPropertyNormal
+                                : cudaAccessPropertyStreaming)) {
+                char name[48];
+                snprintf(name, sizeof name, "%s-l2window%s",
+                         wname[w < 0 ? -w : w], w < 0 ? "-normal" : "");
+                k.whole = w < 0 ? -w : w;
+                report(shape, name, 1, len, bk_median_ms_cold(run, &k, 30));
+                l2_window_off();
+            }
+#ifdef HAVE_CUDNN_H
+        // cuDNN takes 35 ms on 2^24 (one instance of 2^24 channels); 2^28
+        // would add half a second a run and say nothing new.
+        if (len == whole && have_dnn &&
+            dnn.set_desc(dnn.d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1,
+                         (int)len, 1, 1) == CUDNN_STATUS_SUCCESS) {
+            dnn_ctx c = {x, y};
+            if (run_cudnn(&c) == cudaSuccess)
+                report(shape, "cudnn", 1, len,
+                       bk_median_ms_cold(run_cudnn, &c, 30));
+        }
+#endif
+    }
+    bk_csv_close(csv);
+    other_shapes(x, y, work);
+    BOOK_CHECK(cudaFree(x));
+    BOOK_CHECK(cudaFree(y));
+    BOOK_CHECK(cudaFree(work));
+    return 0;
+}

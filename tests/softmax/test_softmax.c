@@ -1,0 +1,792 @@
+/* test_softmax.c -- chapter 7's tests: the (m, d) algebra on the CPU, the
+ * naive listing's overflow, every row launcher against the double
+ * reference on random and edge rows, the whole-array softmax up to
+ * 2^28 + 3 elements, and the per-block normalization that is wrong on
+ * purpose. */
+#define _POSIX_C_SOURCE 200809L
+#include "testkit.h"
+#include "softmax/md.h"
+#include "softmax/softmax.h"
+#include "softmax/softmax_ref.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define U (1.0 / 16777216.0) /* 2^-24 */
+/* Below the smallest normal float relative precision ends. */
+#define ATOL 1.2e-38
+#define RTOL 1e-5
+
+/* ---- CPU: the reference and the naive listing ------------------------ */
+
+static void naive_overflows(void **s)
+{
+    (void)s;
+    float x[2] = {100.0f, 101.0f}, y[2];
+    double r[2];
+    softmax_naive_float(x, y, 2);
+    assert_true(isnan(y[0]) && isnan(y[1]));
+    softmax_ref(x, r, 2);
+    assert_true(fabs(r[0] - 0.2689414213699951) < 1e-12);
+    assert_true(fabs(r[1] - 0.7310585786300049) < 1e-12);
+    float z[2] = {-200.0f, -199.0f};
+    softmax_naive_float(z, y, 2);
+    assert_true(isnan(y[0]) && isnan(y[1]));
+    softmax_ref(z, r, 2);
+    assert_true(fabs(r[1] - 0.7310585786300049) < 1e-12);
+    /* On small scores the naive version looks right: the bug hides. */
+    float w[1000], v[1000];
+    double q[1000];
+    uint64_t st = tk_seed(0);
+    tk_fill(w, 1000, -10, 10, &st);
+    softmax_naive_float(w, v, 1000);
+    softmax_ref(w, q, 1000);
+    assert_int_equal(tk_compare("naive, small scores", v, q, 1000, 0, 1e-5,
+                                0), 0);
+}
+
+static void ref_edge_semantics(void **s)
+{
+    (void)s;
+    const float I = INFINITY;
+    double r[4];
+    float all_neg[4] = {-I, -I, -I, -I};
+    softmax_ref(all_neg, r, 4);
+    for (int i = 0; i < 4; i++) assert_true(r[i] == 0.0);
+    float one_inf[4] = {1.0f, I, -I, 1e30f};
+    softmax_ref(one_inf, r, 4);
+    assert_true(r[0] == 0.0 && r[1] == 1.0 && r[2] == 0.0 && r[3] == 0.0);
+    float two_inf[4] = {I, 0.0f, I, -I};
+    softmax_ref(two_inf, r, 4);
+    assert_true(r[0] == 0.5 && r[1] == 0.0 && r[2] == 0.5 && r[3] == 0.0);
+    float masked[4] = {-I, 0.0f, -I, 0.0f};
+    softmax_ref(masked, r, 4);
+    assert_true(r[0] == 0.0 && r[1] == 0.5 && r[2] == 0.0 && r[3] == 0.5);
+    float has_nan[3] = {1.0f, NAN, 2.0f};
+    softmax_ref(has_nan, r, 3);
+    for (int i = 0; i < 3; i++) assert_true(isnan(r[i]));
+    float huge[2] = {1e30f, -1e30f};
+    softmax_ref(huge, r, 2);
+    assert_true(r[0] == 1.0 && r[1] == 0.0);
+}
+
+/* ---- CPU: the (m, d) operator ---------------------------------------- */
+
+static int md_same(md_t a, md_t b)
+{
+    return (a.m == b.m || (isnan(a.m) && isnan(b.m))) && a.d == b.d;
+}
+
+static void md_identity_is_identity(void **s)
+{
+    (void)s;
+    const float I = INFINITY;
+    md_t cases[] = {{0.0f, 1.0f}, {-3.5f, 17.25f}, {1e30f, 2.0f},
+                    {-1e30f, 5.0f}, {I, 1.0f}, {I, 3.0f}, {-I, 0.0f},
+                    {88.0f, 1e6f}};
+    md_t e = md_identity();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_true(md_same(md_combine(e, cases[i]), cases[i]));
+        assert_true(md_same(md_combine(cases[i], e), cases[i]));
+    }
+    assert_true(md_same(md_of(-I), e));
+    assert_true(md_same(md_combine(e, e), e));
+    md_t one = md_of(2.0f);
+    assert_true(one.m == 2.0f && one.d == 1.0f);
+    /* Two pieces holding +inf add their counts; finite ones weigh 0. */
+    md_t a = md_combine(md_of(I), md_of(I));
+    assert_true(a.m == I && a.d == 2.0f);
+    a = md_combine(a, md_of(1e30f));
+    assert_true(a.m == I && a.d == 2.0f);
+}
+
+static md_t random_md(uint64_t *st)
+{
+    md_t r = {(float)tk_uniform(st, -50, 50), (float)tk_uniform(st, 1, 1000)};
+    return r;
+}
+
+static void md_is_associative(void **s)
+{
+    (void)s;
+    for (int round = 0; round < 2; round++) {
+        uint64_t seed = tk_seed(round), st = seed;
+        for (int i = 0; i < 10000; i++) {
+            md_t a = random_md(&st), b = random_md(&st), c = random_md(&st);
+            if (i % 10 == 0) b.m = a.m;                   /* equal maxima */
+            if (i % 17 == 0) c = md_identity();
+            md_t l = md_combine(md_combine(a, b), c);
+            md_t r = md_combine(a, md_combine(b, c));
+            assert_true(l.m == r.m);
+            if (fabs(l.d - r.d) > 16 * U * fabs(r.d)) {
+                print_error("triple %d: %.9g vs %.9g (seed %llu)\n", i, l.d,
+                            r.d, (unsigned long long)seed);
+                fail();
+            }
+            assert_true(md_same(md_combine(a, b), md_combine(b, a)));
+        }
+    }
+}
+
+static void md_push_is_combine(void **s)
+{
+    (void)s;
+    const float I = INFINITY;
+    float xs[] = {0.0f, 3.0f, -2.0f, 3.0f, 50.0f, -I, 1e30f, -1e30f, I, 7.0f,
+                  I, -I};
+    md_t a = md_identity(), b = md_identity();
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        a = md_push(a, xs[i]);
+        b = md_combine(b, md_of(xs[i]));
+        assert_true(a.m == b.m);
+        assert_true(fabs(a.d - b.d) <= 4 * U * fabs(b.d));
+    }
+    assert_true(a.m == I && a.d == 2.0f);
+    md_t n = md_push(md_of(1.0f), NAN);
+    assert_true(isnan(n.d));
+}
+
+/* Fold 1000 scores into a pair in three orders; each must give the
+ * double reference's maximum and sum. */
+static void md_reduce_any_order(void **s)
+{
+    (void)s;
+    enum { N = 1000 };
+    float x[N];
+    for (int round = 0; round < 2; round++) {
+        uint64_t seed = tk_seed(round), st = seed;
+        tk_fill(x, N, -30, 30, &st);
+        double m = -INFINITY, d = 0;
+        for (int i = 0; i < N; i++) if (x[i] > m) m = x[i];
+        for (int i = 0; i < N; i++) d += exp((double)x[i] - m);
+        md_t fwd = md_identity(), bwd = md_identity(), t[N];
+        for (int i = 0; i < N; i++) fwd = md_push(fwd, x[i]);
+        for (int i = N - 1; i >= 0; i--) bwd = md_combine(md_of(x[i]), bwd);
+        for (int i = 0; i < N; i++) t[i] = md_of(x[i]);
+        for (int w = 1; w < N; w *= 2)
+            for (int i = 0; i + w < N; i += 2 * w)
+                t[i] = md_combine(t[i], t[i + w]);
+        md_t all[3] = {fwd, bwd, t[0]};
+        for (int k = 0; k < 3; k++) {
+            assert_true(all[k].m == (float)m);
+            assert_true(fabs(all[k].d - d) <= 1e-4 * d);
+        }
+    }
+}
+
+/* ---- CPU: arguments --------------------------------------------------- */
+
+typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
+/* softmax_rows_cached_async on a stream created non-blocking: not ordered
+ * with the default stream the tests poison and copy on, so the device is
+ * synchronized before the launch (cudaMemset and a pageable upload may
+ * still be running) and the stream after it.  Without a device the
+ * launcher refuses before it would use the stream. */
+static cudaError_t cached_on_own_stream(const float *x, float *y,
+                                        size_t rows, size_t cols)
+{
+    static cudaStream_t st;
+    static int made;
+    if (!made && tk_gpu_available()) {
+        if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) !=
+            cudaSuccess)
+            return cudaErrorUnknown;
+        made = 1;
+    }
+    if (made && cudaDeviceSynchronize() != cudaSuccess)
+        return cudaErrorUnknown;
+    cudaError_t e = softmax_rows_cached_async(x, y, rows, cols, st);
+    return e == cudaSuccess && made ? cudaStreamSynchronize(st) : e;
+}
+static const rows_fn row_fns[] = {softmax_rows_warp, softmax_rows_block,
+                                  softmax_rows_float4, softmax_rows_cached,
+                                  softmax_rows_online, cached_on_own_stream};
+static const char *row_names[] = {"warp", "block", "float4", "cached",
+                                  "online", "cached_async"};
+#define NFNS 6
+
+/* CPU-side: x and y are apart (q), so that each call is refused for the
+ * reason it names and not because the two overlap. */
+static void bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
+    float *q = (float *)(uintptr_t)(1ull << 40);
+    for (int f = 0; f < NFNS; f++) {
+        assert_int_equal(row_fns[f](NULL, q, 2, 2), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](p, NULL, 2, 2), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 2, 4),
+                         cudaErrorInvalidValue);
+        /* rows * cols fits in size_t, its bytes do not. */
+        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 8, 4),
+                         cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](NULL, NULL, 0, 5), cudaSuccess);
+        assert_int_equal(row_fns[f](NULL, NULL, 5, 0), cudaSuccess);
+    }
+    /* More rows than a grid has blocks: 2^31 - 1 rows at most, a block a
+     * row (the cached launcher keeps that limit for its warp kernels);
+     * softmax_rows_warp, 8 rows a block, 8 (2^31 - 1). */
+    for (int f = 1; f < NFNS; f++)
+        assert_int_equal(row_fns[f](p, q, (size_t)1 << 31, 1),
+                         cudaErrorInvalidValue);
+    assert_int_equal(softmax_rows_block(p, q, (size_t)1 << 32, 1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_rows_warp(p, q, 8 * (((size_t)1 << 31) - 1) + 1,
+                                       1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(p, q, 10, NULL), cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(p, q, 10, (char *)p + 4),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(NULL, NULL, 0, NULL), cudaSuccess);
+    assert_int_equal(softmax_whole_simple(p, NULL, 10, p),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_u4(NULL, q, 10, p),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_per_block(NULL, q, 10),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_fused(p, q, 10, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_fused(p, q, 10, (char *)p + 4),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_fused(NULL, q, 10, p),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_fused(p, NULL, 10, p),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_fused(NULL, NULL, 0, NULL), cudaSuccess);
+    assert_int_equal(softmax_whole_fused_cache(p, NULL, 10, p, 1024),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident(p, q, 10, NULL),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident(p, q, 10, (char *)p + 4),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident(NULL, q, 10, p),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident(p, NULL, 10, p),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident(NULL, NULL, 0, NULL),
+                     cudaSuccess);
+    assert_int_equal(softmax_whole_resident_cache(NULL, q, 10, p, 16, 16,
+                                                  1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident_cache(p, q, 10, NULL, 0, 0, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident_fast(p, NULL, 10, p),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident_fast(p, q, 10, (char *)p + 2),
+                     cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_resident_fast(NULL, NULL, 0, NULL),
+                     cudaSuccess);
+}
+
+/* ---- GPU: rows ---------------------------------------------------------- */
+
+/* Row patterns: 0 random; 1 every 7th -inf; 2 all -inf; 3 one +inf;
+ * 4 +inf first and last; 5 scores in +-1e30; 6 all equal; 7 scores in
+ * [-1e30, -1e29]; 8 one NaN (the whole row is NaN). */
+#define NPAT 9
+static void fill_row(float *r, size_t cols, int p, uint64_t *st)
+{
+    tk_fill(r, cols, -10, 10, st);
+    for (size_t j = 0; j < cols; j++) {
+        switch (p) {
+        case 1: if (j % 7 == 0) r[j] = -INFINITY; break;
+        case 2: r[j] = -INFINITY; break;
+        case 3: if (j == cols / 2) r[j] = INFINITY; break;
+        case 4: if (j == 0 || j == cols - 1) r[j] = INFINITY; break;
+        case 5: r[j] = (float)tk_uniform(st, -1e30, 1e30); break;
+        case 6: r[j] = 3.0f; break;
+        case 7: r[j] = (float)tk_uniform(st, -1e30, -1e29); break;
+        case 8: if (j == cols / 3) r[j] = NAN; break;
+        default: break;
+        }
+    }
+}
+
+/* Run fn on rows x cols (offset floats into the buffers), rows patterned
+ * when edge is set; compare with the reference; return wrong elements. */
+static size_t check_rows(rows_fn fn, const char *name, size_t rows,
+                         size_t cols, int edge, size_t offset, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t n = rows * cols, m = n + offset;
+    float *x = tk_malloc(m * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    double *ref = tk_malloc(n * sizeof *ref);
+    for (size_t r = 0; r < rows; r++)
+        fill_row(x + offset + r * cols, cols, edge ? (int)(r % NPAT) : 0, &st);
+    for (size_t r = 0; r < rows; r++)
+        softmax_ref(x + offset + r * cols, ref + r * cols, cols);
+    float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m);
+    tk_upload(dx, x, m);
+    TK_CUDA(fn(dx + offset, dy + offset, rows, cols));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy + offset, n);
+    char what[96];
+    snprintf(what, sizeof what, "softmax %s %zux%zu%s", name, rows, cols,
+             edge ? " edge rows" : "");
+    size_t bad = tk_compare(what, y, ref, n, ATOL, RTOL, seed);
+    tk_free(dx); tk_free(dy);
+    free(x); free(y); free(ref);
+    return bad;
+}
+
+static const size_t widths[] = {1, 4, 31, 32, 33, 128, 1000, 1024, 1028,
+                                4096, 4097, 8192, 12288, 16384, 16388};
+#define NWIDTHS (sizeof widths / sizeof widths[0])
+
+static void rows_all_widths(int f)
+{
+    TK_REQUIRE_GPU();
+    size_t nw = tk_small() ? 9 : NWIDTHS;   /* up to 4097 under sanitizer */
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < nw; k++) {
+            size_t rows = widths[k] > 4096 ? 19 : 37;
+            assert_int_equal(check_rows(row_fns[f], row_names[f], rows,
+                                        widths[k], 0, 0, round), 0);
+            assert_int_equal(check_rows(row_fns[f], row_names[f], 2 * NPAT,
+                                        widths[k], 1, 0, round), 0);
+        }
+    /* Misaligned rows take the scalar path. */
+    assert_int_equal(check_rows(row_fns[f], row_names[f], 9, 1024, 1, 1, 0),
+                     0);
+    if (!tk_small())  /* many rows: the grid of the warp kernels */
+        assert_int_equal(check_rows(row_fns[f], row_names[f], 70001, 64, 0,
+                                    0, 0), 0);
+}
+static void rows_warp(void **s) { (void)s; rows_all_widths(0); }
+static void rows_block(void **s) { (void)s; rows_all_widths(1); }
+static void rows_float4(void **s) { (void)s; rows_all_widths(2); }
+static void rows_cached(void **s) { (void)s; rows_all_widths(3); }
+static void rows_online(void **s) { (void)s; rows_all_widths(4); }
+static void rows_cached_async(void **s) { (void)s; rows_all_widths(5); }
+
+/* ---- GPU: one whole array ------------------------------------------------ */
+
+/* x of n floats (random in [-10, 10], then kind: 0 none, 1 every 7th -inf,
+ * 2 all -inf, 3 +inf at the last element, 4 scores in +-1e30, 5 all equal,
+ * 6 +inf first and last); compares y with the reference
+ * computed on the fly, so 2^28 elements need no double array. */
+typedef cudaError_t (*whole_fn)(const float *, float *, size_t, void *);
+static whole_fn whole_under_test = softmax_whole;
+
+/* The fused kernel with 65 float4s a block on chip: small arrays then take
+ * the re-read path too (the sanitizer runs only get small arrays), and the
+ * cached head ends in the middle of a step of the loop. */
+static cudaError_t fused_small_cache(const float *x, float *y, size_t n,
+                                     void *work)
+{
+    return softmax_whole_fused_cache(x, y, n, work, 65 * 16);
+}
+/* The resident kernel with 777 float4s a block in registers (three steps
+ * of 256 and part of a fourth) and 65 in shared memory: small arrays take
+ * all three paths, and each part ends in the middle of a step. */
+static cudaError_t resident_small_cache(const float *x, float *y, size_t n,
+                                        void *work)
+{
+    return softmax_whole_resident_cache(x, y, n, work, 777 * 16, 65 * 16,
+                                        0);
+}
+static cudaError_t resident_fast_small_cache(const float *x, float *y,
+                                             size_t n, void *work)
+{
+    return softmax_whole_resident_cache(x, y, n, work, 777 * 16, 65 * 16,
+                                        1);
+}
+/* Registers only, no shared memory: the rest is read again from L2.  A
+ * block's slice passes its 2048 float4s in registers only from about 10^7
+ * elements on, so the sanitizer's small runs see that re-read path through
+ * resident_small_cache (on 300007 elements), not here. */
+static cudaError_t resident_no_smem(const float *x, float *y, size_t n,
+                                    void *work)
+{
+    return softmax_whole_resident_cache(x, y, n, work, SIZE_MAX, 0, 0);
+}
+#define NWHOLE 11
+static const whole_fn whole_fns[NWHOLE] = {
+    softmax_whole_simple,   softmax_whole_u4,     softmax_whole,
+    softmax_whole_fused_pairs, softmax_whole_fused, fused_small_cache,
+    softmax_whole_resident, resident_small_cache, resident_no_smem,
+    softmax_whole_resident_fast, resident_fast_small_cache};
+
+/* CPU-side: every whole-array launcher (and the test's _cache settings)
+ * refuses a null x, y or work and a work that is not 8-byte aligned, the
+ * header's terms, before anything runs; n = 0 is nothing to do. */
+static void whole_bad_arguments_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;
+    float *q = (float *)(uintptr_t)(1ull << 40);    /* apart from p */
+    for (int f = 0; f < NWHOLE; f++) {
+        assert_int_equal(whole_fns[f](NULL, q, 10, p), cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, NULL, 10, p), cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, q, 10, NULL), cudaErrorInvalidValue);
+        for (size_t off = 1; off < 8; off++)
+            assert_int_equal(whole_fns[f](p, q, 10, (char *)p + off),
+                             cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](NULL, NULL, 0, NULL), cudaSuccess);
+    }
+}
+
+/* CPU-side: x and y must not overlap (the header).  Every launcher refuses
+ * the same range, y starting one float into x or at x's last float, y
+ * ending one float into x or at x's first, and n floats whose bytes pass
+ * SIZE_MAX, before anything runs.  Before the check the row launchers
+ * launched their kernels on such ranges, and the whole-array ones too. */
+static void overlap_refused(void **s)
+{
+    (void)s;
+    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
+    float *q = (float *)(uintptr_t)(1ull << 40);
+    void *w = (void *)(uintptr_t)(1ull << 41);
+    const size_t rows = 3, cols = 5, n = rows * cols;
+    float *ys[] = {p, p + 1, p + n - 1};            /* x = p */
+    float *xs[] = {p + 1, p + n - 1};               /* y = p */
+    for (int f = 0; f < NFNS; f++) {
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(row_fns[f](p, ys[k], rows, cols),
+                             cudaErrorInvalidValue);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(row_fns[f](xs[k], p, rows, cols),
+                             cudaErrorInvalidValue);
+    }
+    for (int f = 0; f < NWHOLE; f++) {
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(whole_fns[f](p, ys[k], n, w),
+                             cudaErrorInvalidValue);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(whole_fns[f](xs[k], p, n, w),
+                             cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, q, SIZE_MAX / 2, w),
+                         cudaErrorInvalidValue);
+    }
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(softmax_whole_per_block(p, ys[k], n),
+                         cudaErrorInvalidValue);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(softmax_whole_per_block(xs[k], p, n),
+                         cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole_per_block(p, q, SIZE_MAX / 2),
+                     cudaErrorInvalidValue);
+}
+
+/* The number of elements of y that differ from the softmax of xs. */
+static size_t compare_whole(const float *xs, const float *y, size_t n,
+                            int kind, double rtol, uint64_t seed)
+{
+    double mx = -INFINITY, d = 0;
+    for (size_t i = 0; i < n; i++) if (xs[i] > mx) mx = xs[i];
+    for (size_t i = 0; i < n; i++) d += softmax_ref_weight(xs[i], mx);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = d == 0 ? 0.0 : softmax_ref_weight(xs[i], mx) / d;
+        if (!(isfinite(y[i]) && fabs(y[i] - r) <= ATOL + rtol * r) &&
+            bad++ < 5)
+            print_error("whole n=%zu kind %d: element %zu is %.9g, expected "
+                        "%.9g (seed %llu)\n", n, kind, i, y[i], r,
+                        (unsigned long long)seed);
+    }
+    return bad;
+}
+
+static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
+                          int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t m = n + offset;
+    float *x = tk_malloc(m * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    tk_fill(x, m, -10, 10, &st);
+    float *xs = x + offset;
+    for (size_t i = 0; i < n; i++) {
+        if ((kind == 1 && i % 7 == 0) || kind == 2) xs[i] = -INFINITY;
+        if (kind == 3 && i == n - 1) xs[i] = INFINITY;
+        if (kind == 4) xs[i] = (float)tk_uniform(&st, -1e30, 1e30);
+        if (kind == 5) xs[i] = 3.0f;
+        if (kind == 6 && (i == 0 || i == n - 1)) xs[i] = INFINITY;
+    }
+    float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m), *work;
+    work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
+    tk_upload(dx, x, m);
+    TK_CUDA(whole_under_test(dx + offset, dy + offset, n, work));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy + offset, n);
+    size_t bad = compare_whole(xs, y, n, kind, rtol, seed);
+    tk_free(dx); tk_free(dy); tk_free(work);
+    free(x); free(y);
+    return bad;
+}
+
+static void whole_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t ns[] = {1, 2, 31, 33, 1000, 1024, 4097,
+                                (1u << 20) + 3, 10000001, (size_t)1 << 24};
+    size_t k = tk_small() ? 7 : sizeof ns / sizeof ns[0];
+    for (int f = 0; f < NWHOLE; f++) {
+        whole_under_test = whole_fns[f];
+        for (int round = 0; round < 2; round++)
+            for (size_t i = 0; i < k; i++)
+                assert_int_equal(check_whole(ns[i], 0, 0, RTOL, round), 0);
+    }
+    whole_under_test = softmax_whole;
+}
+
+static void whole_edges(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int f = 0; f < NWHOLE; f++) {
+        whole_under_test = whole_fns[f];
+        for (int kind = 1; kind <= 6; kind++) {
+            assert_int_equal(check_whole(1, kind, 0, RTOL, 0), 0);
+            assert_int_equal(check_whole(4097, kind, 0, RTOL, 0), 0);
+            if (kind <= 3 || !tk_small())   /* the sanitizer's time */
+                assert_int_equal(check_whole(300007, kind, 0, RTOL, 0), 0);
+        }
+        /* Offset by one float: the scalar path. */
+        assert_int_equal(check_whole(300007, 0, 1, RTOL, 0), 0);
+        assert_int_equal(check_whole(33, 1, 3, RTOL, 0), 0);
+    }
+    whole_under_test = softmax_whole;
+}
+
+static void whole_2_28(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    if (tk_small()) skip();
+    whole_under_test = softmax_whole_simple;
+    assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 0), 0);
+    whole_under_test = softmax_whole;
+    assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 1), 0);
+    /* Fused: slices of ~85000 float4s, less than 3% of them on chip. */
+    whole_under_test = softmax_whole_fused;
+    assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 1), 0);
+    /* Resident: one of the two (they differ only in the exponential of
+     * the second phase), to keep the test's time in bounds. */
+    whole_under_test = softmax_whole_resident_fast;
+    assert_int_equal(check_whole(((size_t)1 << 28) + 3, 0, 0, 1e-4, 1), 0);
+    whole_under_test = softmax_whole;
+}
+
+/* ---- GPU: what the launchers remember, per device and per thread ---- */
+
+/* The whole-array launchers remember, for each device, how many blocks fit
+ * (and the fused ones their plans and kernel attributes), computed on the
+ * first call.  Eleven host threads, one a launcher, make that first call
+ * at once, each on its own buffers, released together by a barrier; every result must be
+ * right.  Registered before every other test that calls them. */
+#define NTHREADS NWHOLE
+struct whole_job {
+    whole_fn fn;
+    const float *dx;
+    float *dy;
+    void *work;
+    size_t n;
+    cudaError_t launched, synced;
+};
+static void whole_job_run(void *p)
+{
+    struct whole_job *j = p;
+    j->launched = j->fn(j->dx, j->dy, j->n, j->work);
+    j->synced = cudaDeviceSynchronize();
+}
+
+static void whole_first_use_from_threads(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 4097 : 300007;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    tk_fill(x, n, -10, 10, &st);
+    float *dx = tk_dev_floats(n);
+    tk_upload(dx, x, n);
+    struct whole_job jobs[NTHREADS];
+    for (int t = 0; t < NTHREADS; t++) {
+        jobs[t] = (struct whole_job){whole_fns[t % NWHOLE], dx,
+                                     tk_dev_floats(n), NULL, n,
+                                     cudaErrorUnknown, cudaErrorUnknown};
+        TK_CUDA(cudaMalloc(&jobs[t].work, SOFTMAX_WORK_BYTES));
+    }
+    tk_run_at_once(NTHREADS, whole_job_run, jobs, sizeof jobs[0]);
+    for (int t = 0; t < NTHREADS; t++) {
+        TK_CUDA(jobs[t].launched);
+        TK_CUDA(jobs[t].synced);
+        tk_download(y, jobs[t].dy, n);
+        assert_int_equal(compare_whole(x, y, n, 0, RTOL, seed), 0);
+        tk_free(jobs[t].dy);
+        tk_free(jobs[t].work);
+    }
+    tk_free(dx);
+    free(x); free(y);
+}
+
+/* With two GPUs or more: every whole-array launcher on every device, so
+ * that what was remembered for device 0 (blocks that fit, the fused plan,
+ * kernel attributes set with cudaFuncSetAttribute) is not used on another
+ * device.  Skipped on a machine with one GPU. */
+static void whole_on_every_gpu(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPUS(2);
+    int count = 0;
+    TK_CUDA(cudaGetDeviceCount(&count));
+    for (int d = count - 1; d >= 0; d--) {
+        TK_CUDA(cudaSetDevice(d));
+        for (int f = 0; f < NWHOLE; f++) {
+            whole_under_test = whole_fns[f];
+            assert_int_equal(check_whole(300007, 0, 0, RTOL, 0), 0);
+            assert_int_equal(check_whole(4097, 1, 0, RTOL, 1), 0);
+        }
+    }
+    whole_under_test = softmax_whole;
+}
+
+/* The fast probabilities' error grows with the distance from the maximum,
+ * (4 + 2.346 t) 2^-24 at distance t: with scores in [-30, 0] and the
+ * maximum 0, within 1e-5 relative (t <= 30: 74.4 units, 4.4e-6, and d's
+ * own error). */
+static void whole_fast_wide_range(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 4097 : 300007;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    tk_fill(x, n, -30, 0, &st);
+    x[n / 2] = 0.0f;
+    float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
+    void *work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
+    tk_upload(dx, x, n);
+    TK_CUDA(softmax_whole_resident_fast(dx, dy, n, work));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy, n);
+    assert_int_equal(compare_whole(x, y, n, 0, RTOL, seed), 0);
+    tk_free(dx); tk_free(dy); tk_free(work);
+    free(x); free(y);
+}
+
+/* The wrong listing: every chunk of 1024 sums to 1, the array to the
+ * number of chunks, and the outputs are wrong. */
+static void per_block_sums_to_one_per_block(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = 10000, chunk = 1024;
+    uint64_t seed = tk_seed(0), st = seed;
+    float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(x, n, -10, 10, &st);
+    softmax_ref(x, ref, n);
+    float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
+    tk_upload(dx, x, n);
+    TK_CUDA(softmax_whole_per_block(dx, dy, n));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy, n);
+    double total = 0;
+    for (size_t b = 0; b < n; b += chunk) {
+        double sum = 0;
+        for (size_t i = b; i < b + chunk && i < n; i++) sum += y[i];
+        assert_true(fabs(sum - 1.0) < 1e-5);
+        total += sum;
+    }
+    assert_true(fabs(total - 10.0) < 1e-4);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += !(fabs(y[i] - ref[i]) <= RTOL * ref[i]);
+    assert_int_equal(wrong, n);
+    tk_free(dx); tk_free(dy);
+    free(x); free(y); free(ref);
+}
+
+/* On device memory: the overlapping calls of overlap_refused write
+ * nothing, and x and y that only touch (y right after x, or right
+ * before) are apart: the softmax is right and x is left as it was. */
+static void overlap_on_device(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t rows = 7, cols = 128, n = rows * cols;   /* 16-byte rows */
+    uint64_t seed = tk_seed(0), st = seed;
+    float *h = tk_malloc(2 * n * sizeof *h);
+    float *g = tk_malloc(2 * n * sizeof *g);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(h, 2 * n, -10, 10, &st);
+    float *d = tk_dev_floats(2 * n);
+    void *work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
+    tk_upload(d, h, 2 * n);
+    for (int f = 0; f < NFNS; f++) {
+        assert_int_equal(row_fns[f](d, d, rows, cols), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](d, d + 1, rows, cols),
+                         cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](d + n - 1, d, rows, cols),
+                         cudaErrorInvalidValue);
+    }
+    for (int f = 0; f < NWHOLE; f++) {
+        assert_int_equal(whole_fns[f](d, d + 4, n, work),
+                         cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](d + n - 1, d, n, work),
+                         cudaErrorInvalidValue);
+    }
+    assert_int_equal(softmax_whole_per_block(d, d + n - 1, n),
+                     cudaErrorInvalidValue);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(g, d, 2 * n);
+    assert_memory_equal(g, h, 2 * n * sizeof *h);       /* nothing written */
+    for (int f = 0; f < NFNS + NWHOLE; f++)
+        for (int below = 0; below < 2; below++) {
+            float *x = d + (below ? n : 0), *y = d + (below ? 0 : n);
+            const float *hx = h + (below ? n : 0);
+            tk_upload(x, hx, n);
+            tk_poison(y, n * sizeof *y);
+            if (f < NFNS) TK_CUDA(row_fns[f](x, y, rows, cols));
+            else TK_CUDA(whole_fns[f - NFNS](x, y, n, work));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(g, d, 2 * n);
+            const float *gx = g + (below ? n : 0), *gy = g + (below ? 0 : n);
+            assert_memory_equal(gx, hx, n * sizeof *h);
+            if (f >= NFNS) {
+                assert_int_equal(compare_whole(hx, gy, n, 0, RTOL, seed), 0);
+                continue;
+            }
+            for (size_t r = 0; r < rows; r++)
+                softmax_ref(hx + r * cols, ref + r * cols, cols);
+            char what[64];
+            snprintf(what, sizeof what, "softmax %s, y %s x", row_names[f],
+                     below ? "just below" : "just after");
+            assert_int_equal(tk_compare(what, gy, ref, n, ATOL, RTOL, seed),
+                             0);
+        }
+    tk_free(d); tk_free(work);
+    free(h); free(g); free(ref);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(naive_overflows),
+        cmocka_unit_test(ref_edge_semantics),
+        cmocka_unit_test(md_identity_is_identity),
+        cmocka_unit_test(md_is_associative),
+        cmocka_unit_test(md_push_is_combine),
+        cmocka_unit_test(md_reduce_any_order),
+        cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(whole_bad_arguments_refused),
+        cmocka_unit_test(overlap_refused),
+        cmocka_unit_test(rows_warp),
+        cmocka_unit_test(rows_block),
+        cmocka_unit_test(rows_float4),
+        cmocka_unit_test(rows_cached),
+        cmocka_unit_test(rows_online),
+        cmocka_unit_test(rows_cached_async),
+        cmocka_unit_test(whole_first_use_from_threads),
+        cmocka_unit_test(whole_sizes),
+        cmocka_unit_test(whole_edges),
+        cmocka_unit_test(whole_2_28),
+        cmocka_unit_test(whole_fast_wide_range),
+        cmocka_unit_test(per_block_sums_to_one_per_block),
+        cmocka_unit_test(overlap_on_device),
+        cmocka_unit_test(whole_on_every_gpu),
+    };
+    return tk_run_tests("softmax", tests);
+}
