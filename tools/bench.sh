@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench.sh GPU "CH..." BENCH... -- make bench: run each benchmark program, then
-# each chapter's tests/CH/gpu-extra.sh, writing figures/data/GPU/ (GPU empty:
+# each chapter's tests/CH/counters.sh, writing figures/data/GPU/ (GPU empty:
 # the GPU of this machine, tools/gpu-slug.sh).  Every CSV starts with the
 # provenance lines of tools/provenance.sh, passed to the programs in
 # BOOK_PROVENANCE.  Exits non-zero if any program failed.
@@ -17,7 +17,7 @@ for b in "$@"; do
     "$b" || { echo "bench: $b failed"; st=1; }
 done
 for c in $chs; do
-  [ -x "tests/$c/gpu-extra.sh" ] || continue
-  "tests/$c/gpu-extra.sh" || { echo "bench: tests/$c/gpu-extra.sh failed"; st=1; }
+  [ -x "tests/$c/counters.sh" ] || continue
+  "tests/$c/counters.sh" || { echo "bench: tests/$c/counters.sh failed"; st=1; }
 done
 exit $st

@@ -36,5 +36,6 @@ if [ "${1:-}" = drift ]; then
 fi
 tools/readme-deps.sh check || status=1
 tools/prose-refs.sh || status=1
+tools/chapter-numbers.sh || status=1
 [ $status = 0 ] && echo "check: chunks, widths, tangled/, README and the prose's references agree"
 exit $status

@@ -1,4 +1,4 @@
-# ncu-lib.sh -- what the chapters' gpu-extra.sh scripts share: finding
+# ncu-lib.sh -- what the chapters' counters.sh scripts share: finding
 # Nsight Compute, the provenance header of a counters CSV, and reading
 # metric values out of `ncu --csv --print-units base` output.  Source it
 # from bash: . tools/ncu-lib.sh
@@ -7,7 +7,7 @@
 ncu_find() {
   NCU=${NCU:-/usr/local/cuda/bin/ncu}
   [ -x "$NCU" ] || NCU=$(command -v ncu) || {
-    echo "gpu-extra: ncu not found (Nsight Compute comes with the CUDA toolkit)"
+    echo "counters: ncu not found (Nsight Compute comes with the CUDA toolkit)"
     return 1
   }
 }
@@ -21,7 +21,7 @@ ncu_start() {
   ncu_find || return 1
   gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
   bench=build/$1/bench
-  [ -x "$bench" ] || { echo "gpu-extra: $bench missing (make bench builds it)"; return 1; }
+  [ -x "$bench" ] || { echo "counters: $bench missing (make bench builds it)"; return 1; }
   out=figures/data/$gpu/$2
   mkdir -p "$(dirname "$out")"
   tmp=$out.tmp; log=$out.log
@@ -84,7 +84,7 @@ ncu_rows() {
     # shellcheck disable=SC2086
     vals=$(ncu_values "$log.one" $metrics) || { cat "$log"; return 1; }
     echo "$name,$vals" >> "$out"
-    echo "gpu-extra: $name,$vals"
+    echo "counters: $name,$vals"
     id=$((id + 1))
   done
   rm -f "$log.one"

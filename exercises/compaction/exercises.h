@@ -1,6 +1,6 @@
-/* exercises.h -- chapter 10's code exercises: the launchers a student
+/* exercises.h -- the compaction chapter's code exercises: the launchers a student
  * writes in exercises/compaction/NAME.cu; tests/compaction/ex_NAME.c
- * tests them.  They may use chapter 9's scans (exercises/compaction/uses
+ * tests them.  They may use the scan chapter's scans (exercises/compaction/uses
  * links them in).  Device pointers, count and runs included; n < 2^31;
  * scratch 256-byte aligned, of the bytes its function below gives.  NULL
  * pointers, a bigger n or too little scratch: cudaErrorInvalidValue;

@@ -1,4 +1,4 @@
-// exercises/compaction/partition.cu -- Exercise 1 of chapter 10: a
+// exercises/compaction/partition.cu -- Exercise 1 of the compaction chapter: a
 // stable partition.  Write partition_gt (declared, with its contract, in
 // exercises.h); check it with  make exercise EX=compaction/partition
 #include "common/book.h"
@@ -12,7 +12,7 @@ extern "C" cudaError_t partition_gt(const int *in, int *out, size_t n,
 {
     (void)in; (void)out; (void)n; (void)threshold; (void)count;
     (void)scratch; (void)bytes;
-    // TODO: refuse bad arguments and launch your kernels (chapter 9's
+    // TODO: refuse bad arguments and launch your kernels (the scan chapter's
     // scan_i32 is linked in).  Where does a rejected element go, given
     // the scan of the flags at its index?
     return cudaErrorNotYetImplemented;

@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 8's code exercises: the launchers a student
+/* exercises.h -- the layernorm chapter's code exercises: the launchers a student
  * writes in exercises/layernorm/NAME.cu; tests/layernorm/ex_NAME.c
  * tests them.  Device pointers to row-major rows x cols matrices; gamma
  * and beta have cols elements; y = (x - mean) / sqrt(var + eps) gamma +

@@ -1,4 +1,4 @@
-// exercises/layernorm/residual.cu -- Exercise 4 of chapter 8: a
+// exercises/layernorm/residual.cu -- Exercise 4 of the layernorm chapter: a
 // residual add fused into layer norm, y = LN(x + r).  Write
 // layernorm_residual (declared, with its contract, in exercises.h); check
 // it with  make exercise EX=layernorm/residual

@@ -1,4 +1,4 @@
-// exercises/layernorm/warp-row.cu -- Exercise 2 of chapter 8: a
+// exercises/layernorm/warp-row.cu -- Exercise 2 of the layernorm chapter: a
 // warp-per-row layer norm with the row cached in registers.  Write
 // layernorm_warp (declared, with its contract, in exercises.h); check it
 // with  make exercise EX=layernorm/warp-row

@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 4's code exercises: the launchers a student
+/* exercises.h -- the matmul chapter's code exercises: the launchers a student
  * writes in exercises/matmul/NAME.cu; tests/matmul/ex_NAME.c tests
  * them.  As in matmul.h: device pointers to row-major matrices, A is
  * M x K, B is K x N, C is M x N; NULL pointers, M or N of 2^31 or more,

@@ -1,4 +1,4 @@
-// exercises/matmul/tiled16.cu -- Exercise 2 of chapter 4: the tiled
+// exercises/matmul/tiled16.cu -- Exercise 2 of the matmul chapter: the tiled
 // kernel with 16 x 16 tiles.  Write matmul_tiled16 (declared, with its
 // contract, in exercises.h); check it with
 //   make exercise EX=matmul/tiled16

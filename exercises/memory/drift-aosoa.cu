@@ -1,4 +1,4 @@
-// exercises/memory/drift-aosoa.cu -- Exercise 3 of chapter 2: the drift
+// exercises/memory/drift-aosoa.cu -- Exercise 3 of the memory chapter: the drift
 // kernel for an array of structs of 32 particles each (AoSoA).  Write
 // drift_aosoa (declared, with its contract and the struct, in
 // exercises.h); check it with  make exercise EX=memory/drift-aosoa

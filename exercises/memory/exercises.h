@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 2's code exercises: the launchers a student
+/* exercises.h -- the memory chapter's code exercises: the launchers a student
  * writes in exercises/memory/NAME.cu; tests/memory/ex_NAME.c tests
  * them.  Device pointers; n == 0 does nothing and succeeds. */
 #ifndef EX_02_MEMORY_H

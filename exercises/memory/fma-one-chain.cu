@@ -1,4 +1,4 @@
-// exercises/memory/fma-one-chain.cu -- Exercise 4 of chapter 2: the
+// exercises/memory/fma-one-chain.cu -- Exercise 4 of the memory chapter: the
 // peak-FMA kernel with one dependent chain.  Write fma_one_chain
 // (declared, with its contract, in exercises.h); check it with
 //   make exercise EX=memory/fma-one-chain

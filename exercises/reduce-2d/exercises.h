@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 6's code exercises: the launchers a student
+/* exercises.h -- the reduce-2d chapter's code exercises: the launchers a student
  * writes in exercises/reduce-2d/NAME.cu; tests/reduce-2d/ex_NAME.c
  * tests them.  Device pointers to a row-major rows x cols matrix; NULL
  * pointers, or rows or cols of 2^31 or more: cudaErrorInvalidValue;

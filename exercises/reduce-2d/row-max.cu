@@ -1,4 +1,4 @@
-// exercises/reduce-2d/row-max.cu -- Exercise 3 of chapter 6: row
+// exercises/reduce-2d/row-max.cu -- Exercise 3 of the reduce-2d chapter: row
 // maxima.  Write row_max (declared, with its contract, in exercises.h);
 // check it with  make exercise EX=reduce-2d/row-max
 #include "common/book.h"

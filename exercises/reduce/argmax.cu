@@ -1,4 +1,4 @@
-// exercises/reduce/argmax.cu -- Exercise 5 of chapter 5: argmax.
+// exercises/reduce/argmax.cu -- Exercise 5 of the reduce chapter: argmax.
 // Write reduce_argmax (declared, with its contract, in exercises.h); check
 // it with  make exercise EX=reduce/argmax
 #include "common/book.h"

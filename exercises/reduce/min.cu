@@ -1,4 +1,4 @@
-// exercises/reduce/min.cu -- Exercise 5 of chapter 5: the minimum.
+// exercises/reduce/min.cu -- Exercise 5 of the reduce chapter: the minimum.
 // Write reduce_min (declared, with its contract, in exercises.h); check it
 // with  make exercise EX=reduce/min
 #include "common/book.h"

@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 9's code exercises: the launchers a student
+/* exercises.h -- the scan chapter's code exercises: the launchers a student
  * writes in exercises/scan/NAME.cu; tests/scan/ex_NAME.c tests
  * them.  Device pointers; n == 0 does nothing and succeeds; NULL pointers
  * or a kind other than SCAN_INCLUSIVE and SCAN_EXCLUSIVE:

@@ -1,4 +1,4 @@
-// exercises/scan/max-scan.cu -- Exercise 4 of chapter 9: a device-wide
+// exercises/scan/max-scan.cu -- Exercise 4 of the scan chapter: a device-wide
 // scan with another associative operator, max.  Write scan_max_i32
 // (declared, with its contract, in exercises.h); check it with
 //   make exercise EX=scan/max-scan

@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 7's code exercises: the launchers a student
+/* exercises.h -- the softmax chapter's code exercises: the launchers a student
  * writes in exercises/softmax/NAME.cu; tests/softmax/ex_NAME.c tests
  * them.  Device pointers to row-major rows x cols matrices; rows = 0 or
  * cols = 0 does nothing and succeeds; NULL pointers, or rows or cols of

@@ -1,4 +1,4 @@
-// exercises/softmax/online-warp.cu -- Exercise 1 of chapter 7: a
+// exercises/softmax/online-warp.cu -- Exercise 1 of the softmax chapter: a
 // warp-per-row online softmax.  Write softmax_rows_online_warp (declared,
 // with its contract, in exercises.h); check it with
 //   make exercise EX=softmax/online-warp

@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 1's code exercises: the launchers a student
+/* exercises.h -- the threads chapter's code exercises: the launchers a student
  * writes in exercises/threads/NAME.cu; tests/threads/ex_NAME.c tests
  * them.  Device pointers; c = a + b elementwise; n == 0 does nothing and
  * succeeds. */

@@ -1,4 +1,4 @@
-// exercises/threads/vadd-2d.cu -- Exercise 2 of chapter 1: vadd on a
+// exercises/threads/vadd-2d.cu -- Exercise 2 of the threads chapter: vadd on a
 // two-dimensional grid.  Write vadd_2d (declared, with its contract, in
 // exercises.h); check it with  make exercise EX=threads/vadd-2d
 #include "common/book.h"

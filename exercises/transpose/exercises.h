@@ -1,4 +1,4 @@
-/* exercises.h -- chapter 3's code exercises: the launchers a student
+/* exercises.h -- the transpose chapter's code exercises: the launchers a student
  * writes in exercises/transpose/NAME.cu; tests/transpose/ex_NAME.c
  * tests them.  Device pointers to row-major matrices; an empty matrix does
  * nothing and succeeds. */

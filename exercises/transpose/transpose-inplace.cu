@@ -1,4 +1,4 @@
-// exercises/transpose/transpose-inplace.cu -- Exercise 5 of chapter 3:
+// exercises/transpose/transpose-inplace.cu -- Exercise 5 of the transpose chapter:
 // the in-place transpose of a square matrix.  Write transpose_inplace
 // (declared, with its contract, in exercises.h); check it with
 //   make exercise EX=transpose/transpose-inplace

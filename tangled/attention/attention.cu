@@ -1,4 +1,4 @@
-// attention.cu -- chapter 12: attention, unfused and fused.
+// attention.cu -- attention, unfused and fused.
 #include "common/book.h"
 #include "common/reduce.cuh"
 #include "common/per_device.cuh"
@@ -92,7 +92,7 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
     attn_scale_kernel<<<kAttnGrid, kAttnBlock>>>(q, qs, nq,
                                                 1.0f / sqrtf((float)a.D));
     BOOK_TRY(cudaGetLastError());
-    // <<Scores of every head with chapter 4's matmul>>
+    // <<Scores of every head with the matmul chapter's kernel>>
     for (size_t h = 0; h < bh; h++) {                         // S = Q K^T
         BOOK_TRY(transpose_tile_padded(k + h * a.Sk * a.D, kt, a.Sk, a.D));
         BOOK_TRY(matmul_double_buffered(qs + h * a.Sq * a.D, kt,
@@ -102,7 +102,7 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
         attn_mask_kernel<<<kAttnGrid, kAttnBlock>>>(s, ns, a);
         BOOK_TRY(cudaGetLastError());
     }
-    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));      // chapter 7
+    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));   // softmax
     for (size_t h = 0; h < bh; h++)                            // O = P V
         BOOK_TRY(matmul_double_buffered(p + h * a.Sq * a.Sk,
                  v + h * a.Sk * a.D, o + h * a.Sq * a.D, a.Sq, a.D, a.Sk));

@@ -1,4 +1,4 @@
-// attention.h -- chapter 12: O = softmax(Q K^T / sqrt(D)) V in fp32.
+// attention.h -- O = softmax(Q K^T / sqrt(D)) V in fp32.
 // q, k, v, o are device pointers to row-major [B][H][S][D] arrays: q and
 // o hold B*H*Sq rows of D floats, k and v hold B*H*Sk rows.  With causal
 // set, query i sees key j only when j <= i + Sk - Sq (aligned at the
@@ -20,7 +20,7 @@ typedef struct { size_t B, H, Sq, Sk, D; int causal; } attn_dims;
 // Bytes of device workspace the unfused forms need (256-byte aligned);
 // 0 where they, or the sizes' products, overflow a size_t.
 size_t attention_work_bytes(attn_dims a);
-// Three kernels: chapter 4's matmul, chapter 7's row softmax; any D >= 1;
+// Three kernels: matmul's GEMM, softmax's row softmax; any D >= 1;
 // Sq, Sk and D below 2^31; work: attention_work_bytes(a) bytes, refused
 // where that is 0.
 cudaError_t attention_three_kernel(const float *q, const float *k,

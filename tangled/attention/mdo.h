@@ -1,4 +1,4 @@
-// mdo.h -- chapter 12: the online-softmax triple (m, d, o), chapter 7's
+// mdo.h -- the online-softmax triple (m, d, o), the softmax chapter's
 // pair (m, d) with a running output o = sum_j w(s_j, m) v_j of D floats.
 // Compiles as C (the tests) and as CUDA.
 #ifndef MDO_H

@@ -48,4 +48,12 @@ static inline int ranges_overlap(const void *a, size_t abytes,
     if (abytes > UINTPTR_MAX - x || bbytes > UINTPTR_MAX - y) return 1;
     return x < y + bbytes && y < x + abytes;
 }
+
+// <<How many SMs the current device has>>
+static inline cudaError_t book_sm_count(int *sms)
+{
+    int dev;
+    BOOK_TRY(cudaGetDevice(&dev));
+    return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
+}
 #endif

@@ -1,4 +1,4 @@
-// compact.cu -- chapter 10: stream compaction and find_repeats.
+// compact.cu -- stream compaction and find_repeats.
 #include <limits.h>
 #include "scan/scan.cuh"
 #include "compaction/compact.h"

@@ -1,4 +1,4 @@
-/* compact.h -- chapter 10: stream compaction.  All pointers are device
+/* compact.h -- stream compaction.  All pointers are device
  * pointers; n < 2^31; *count receives the number of outputs. */
 #ifndef COMPACT_H
 #define COMPACT_H

@@ -1,4 +1,4 @@
-// conv.cu -- chapter 11: convolution kernels and their launchers.
+// conv.cu -- convolution kernels and their launchers.
 #include "common/book.h"
 #include "convolution/conv.h"
 #include <array>

@@ -1,4 +1,4 @@
-// conv.h -- chapter 11: valid cross-correlation ("convolution"), fp32.
+// conv.h -- valid cross-correlation ("convolution"), fp32.
 // Pointers are device pointers, aligned to 4 bytes; the output overlaps no
 // input.  cudaErrorInvalidValue for: a null or misaligned pointer, an
 // overlap, a zero size, an input of more than CONV_MAX_N elements (n in

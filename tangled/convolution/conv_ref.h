@@ -1,4 +1,4 @@
-// conv_ref.h -- chapter 11: the CPU references, in double.
+// conv_ref.h -- the CPU references, in double.
 #ifndef CONV_REF_H
 #define CONV_REF_H
 #include <stddef.h>

@@ -1,4 +1,4 @@
-// layernorm.cu -- chapter 8: layer norm kernels and their launchers.
+// layernorm.cu -- layer norm kernels and their launchers.
 #include "common/book.h"
 #include "common/reduce.cuh"
 #include "layernorm/welford.h"

@@ -1,4 +1,4 @@
-// layernorm.h -- chapter 8: layer norm and RMSNorm of the rows of a
+// layernorm.h -- layer norm and RMSNorm of the rows of a
 // rows x cols matrix.  Pointers are device pointers; gamma and beta hold
 // cols floats.  eps > 0; at most 2^31 - 1 rows (a block a row); x and y,
 // rows * cols floats each, must not overlap, and their bytes must fit in

@@ -1,4 +1,4 @@
-// welford.h -- chapter 8: Welford's running mean and M2, Chan's combine.
+// welford.h -- Welford's running mean and M2, Chan's combine.
 // Compiles as C (the tests) and as CUDA.
 #ifndef WELFORD_H
 #define WELFORD_H

@@ -1,4 +1,4 @@
-// matmul.cu -- chapter 4: the matrix-multiply kernels and launchers.
+// matmul.cu -- the matrix-multiply kernels and launchers.
 #include "common/book.h"
 #include "matmul/matmul.h"
 

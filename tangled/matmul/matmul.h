@@ -1,4 +1,4 @@
-// matmul.h -- chapter 4: C = A B in fp32, from naive to register tiles.
+// matmul.h -- C = A B in fp32, from naive to register tiles.
 // Device pointers to row-major matrices: A is M x K, B is K x N and C is
 // M x N.  Every launcher accepts any M, N, K its grid can cover (K = 0
 // gives C = 0, but A and B must still be non-null), returns

@@ -1,4 +1,4 @@
-// memory.cu -- chapter 2: kernels that measure the memory hierarchy.
+// memory.cu -- kernels that measure the memory hierarchy.
 #include <stdlib.h>
 #include "common/book.h"
 #include "memory/memory.h"

@@ -1,4 +1,4 @@
-// memory.h -- chapter 2: kernels that measure the memory hierarchy.
+// memory.h -- kernels that measure the memory hierarchy.
 // All pointers are device pointers; sizes count floats (or particles).
 #ifndef MEMORY_H
 #define MEMORY_H

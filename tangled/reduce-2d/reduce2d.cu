@@ -1,4 +1,4 @@
-// reduce2d.cu -- chapter 6: row sums, column sums and the dot product.
+// reduce2d.cu -- row sums, column sums and the dot product.
 #include "common/book.h"
 #include "common/reduce.cuh"
 #include "reduce-2d/reduce2d.h"

@@ -1,4 +1,4 @@
-// reduce2d.h -- chapter 6: row sums, column sums and the dot product.
+// reduce2d.h -- row sums, column sums and the dot product.
 // a is a row-major rows x cols matrix of floats; all pointers are device
 // pointers.  Row sums write rows floats, column sums cols floats.  With
 // rows > 0, every row variant refuses cols == 0; with cols > 0, every
@@ -47,7 +47,7 @@ cudaError_t row_sums_in_flight(const float *a, size_t rows, size_t cols,
 // all rows; any other shape col_sums.
 // work: col_sums_in_flight_workspace_bytes(rows, cols) bytes, set to zero
 // once after allocation (its first word counts blocks done); the launcher
-// leaves it zero.  One call at a time a workspace (as in chapter 5).
+// leaves it zero.  One call at a time a workspace (as in the reduce chapter).
 // cols == 0: nothing to do, success; rows == 0 with cols > 0, or a NULL
 // a, out or work: cudaErrorInvalidValue.
 size_t col_sums_in_flight_workspace_bytes(size_t rows, size_t cols);

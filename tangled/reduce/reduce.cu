@@ -1,4 +1,4 @@
-// reduce.cu -- chapter 5: the reduction ladder, cross-block finishes,
+// reduce.cu -- the reduction ladder, cross-block finishes,
 // compensated sum, mean and max, and two listings wrong on purpose.
 #include <cooperative_groups.h>
 #include "common/book.h"

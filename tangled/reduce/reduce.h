@@ -1,4 +1,4 @@
-// reduce.h -- chapter 5: reductions of n floats to one float.
+// reduce.h -- reductions of n floats to one float.
 // x and out are device pointers; out receives one float.  work is device
 // memory of reduce_workspace_bytes(n) bytes, set to zero once after
 // allocation (cudaMemset); the launchers leave it usable for the next call.

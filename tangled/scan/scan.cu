@@ -1,4 +1,4 @@
-// scan.cu -- chapter 9: tile scans, and launchers for the device-wide
+// scan.cu -- tile scans, and launchers for the device-wide
 // scans of scan.cuh.
 #include "scan/scan.cuh"
 

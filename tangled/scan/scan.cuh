@@ -1,5 +1,5 @@
-// scan.cuh -- chapter 9: the device-wide scans as templates (used by
-// chapter 10 as well).  Include from CUDA C++ only.
+// scan.cuh -- the device-wide scans as templates (used by
+// the compaction chapter as well).  Include from CUDA C++ only.
 #ifndef SCAN_CUH
 #define SCAN_CUH
 #include <cuda/atomic>

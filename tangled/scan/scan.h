@@ -1,4 +1,4 @@
-/* scan.h -- chapter 9: prefix sums.  All pointers are device pointers;
+/* scan.h -- prefix sums.  All pointers are device pointers;
  * n counts elements and may exceed 2^32. */
 #ifndef SCAN_H
 #define SCAN_H

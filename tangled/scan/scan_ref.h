@@ -1,4 +1,4 @@
-/* scan_ref.h -- chapter 9: the CPU reference scans (C). */
+/* scan_ref.h -- the CPU reference scans (C). */
 #ifndef SCAN_REF_H
 #define SCAN_REF_H
 #include <stddef.h>

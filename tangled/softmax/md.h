@@ -1,4 +1,4 @@
-// md.h -- chapter 7: the weight of a score and the online-softmax pair
+// md.h -- the weight of a score and the online-softmax pair
 // (m, d) with its operator.  Compiles as C (the tests) and as CUDA.
 #ifndef MD_H
 #define MD_H

@@ -1,4 +1,4 @@
-// softmax.cu -- chapter 7: softmax kernels and their launchers.
+// softmax.cu -- softmax kernels and their launchers.
 #include "common/book.h"
 #include "common/reduce.cuh"
 #include "common/per_device.cuh"

@@ -1,4 +1,4 @@
-// softmax.h -- chapter 7: softmax of rows, and of one whole array.
+// softmax.h -- softmax of rows, and of one whole array.
 // Pointers are device pointers.  x and y, rows * cols (or n) floats each,
 // must not overlap, and their bytes must fit in size_t: else
 // cudaErrorInvalidValue.

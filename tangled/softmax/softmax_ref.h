@@ -1,4 +1,4 @@
-// softmax_ref.h -- chapter 7: softmax on the CPU, for the tests.
+// softmax_ref.h -- softmax on the CPU, for the tests.
 #ifndef SOFTMAX_REF_H
 #define SOFTMAX_REF_H
 #include <math.h>

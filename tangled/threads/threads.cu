@@ -1,4 +1,4 @@
-// threads.cu -- chapter 1: element-wise kernels and their launchers.
+// threads.cu -- element-wise kernels and their launchers.
 #include "common/book.h"
 #include "threads/threads.h"
 

@@ -1,4 +1,4 @@
-// threads.h -- chapter 1: element-wise kernels and their launchers.
+// threads.h -- element-wise kernels and their launchers.
 // All pointers are device pointers; n counts floats.
 #ifndef THREADS_H
 #define THREADS_H

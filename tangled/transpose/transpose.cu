@@ -1,4 +1,4 @@
-// transpose.cu -- chapter 3: matrix transpose and shared-memory banks.
+// transpose.cu -- matrix transpose and shared-memory banks.
 #include "common/book.h"
 #include "transpose/transpose.h"
 

@@ -1,4 +1,4 @@
-// transpose.h -- chapter 3: matrix transpose and shared-memory banks.
+// transpose.h -- matrix transpose and shared-memory banks.
 // in is rows x cols, row-major; out is cols x rows, row-major; both are
 // device pointers.  They must not overlap, rows is at most 2097120
 // (65535 tiles of 32; transpose_tile64 keeps that limit) and rows * cols

@@ -1,8 +1,8 @@
-// bench_attention.cu -- chapter 12's measurements: the tiled kernel and
+// bench_attention.cu -- the attention chapter's measurements: the tiled kernel and
 // the cuBLAS unfused pipeline (the targets compare them), then the
 // three-kernel form and the warp-per-row kernel, at B8 H16 S4096 D64 and
 // B4 H16 S4096 D128 (there also the compact tile shapes), causal and not,
-// against chapter 2's FMA peak measured in the same run (attention.csv);
+// against the memory chapter's FMA peak measured in the same run (attention.csv);
 // then time against S at B2 H16 D64
 // for the unfused and fused forms (attention-sweep.csv); then other
 // shapes (attention-shapes.csv, run_shapes; bench --shapes writes only
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
         BOOK_CHECK(cudaFree(work));
         return 0;
     }
-    // The FMA peak, chapter 2's kernel, in this run.
+    // The FMA peak, the memory chapter's kernel, in this run.
     j.n = (size_t)prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor * 4;
     int reps;
     double ms = timed(&j, "FMA peak", &reps);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-ncu.sh -- chapter 12's counters, run by gpu-extra.sh (make bench).
+# gpu-ncu.sh -- the attention chapter's counters, run by counters.sh (make bench).
 # Nsight Compute profiles one launch of the tiled kernel for each D (32,
 # 64, 128; not causal) and one of its compact shapes at D = 128, at B2 H16
 # S4096 (build/attention/bench --ncu):

@@ -1,4 +1,4 @@
-/* test_attention.c -- chapter 12's tests: the (m, d, o) triple on the CPU
+/* test_attention.c -- the attention chapter's tests: the (m, d, o) triple on the CPU
  * against a two-pass double reference, every attention launcher against
  * that reference on edge shapes (S = 1, tile sizes and one either side,
  * 4097, Sq != Sk with fully masked rows, Sk = 0), large scores, causal and

@@ -203,3 +203,29 @@ void tk_run_at_once(int n, void (*job)(void *), void *args, size_t size)
     free(a);
     free(tid);
 }
+
+tk_sweep tk_sweep_start(size_t max, int flags)
+{
+    tk_sweep s;
+    memset(&s, 0, sizeof s);
+    s.max_ = max;
+    s.flags_ = flags;
+    s.count_ = tk_nsizes(max) + ((flags & TK_SWEEP_ZERO) != 0);
+    s.rounds_ = (flags & TK_SWEEP_SMALL_ONE_ROUND) && tk_small() ? 1 : 2;
+    s.round = 0;
+    s.k = (size_t)-1;           /* tk_sweep_next moves to the first size */
+    return s;
+}
+
+int tk_sweep_next(tk_sweep *s)
+{
+    if (++s->k >= s->count_) {
+        s->k = 0;
+        s->round++;
+    }
+    if (s->round >= s->rounds_ || s->count_ == 0) return 0;
+    s->n = s->k < tk_nsizes(s->max_) ? tk_size(s->k) : 0;
+    s->seed = tk_seed(s->round);
+    s->st = s->seed;
+    return 1;
+}

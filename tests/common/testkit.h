@@ -164,6 +164,25 @@ size_t tk_size(size_t k);
 /* Run job(args + k * size) for k < n, each on a host thread of its own,
  * all released together by a barrier (a launcher's first use from many
  * threads at once); returns when every one has finished. */
+/* The sweep most tests make: for each seed round (the fixed seed, then a
+ * fresh one) and each size of the ladder up to MAX, in that order:
+ *     for (tk_sweep s = tk_sweep_start(max, 0); tk_sweep_next(&s);)
+ *         use(s.n, s.seed, &s.st);
+ * st starts at seed for every size.  Flags: TK_SWEEP_ZERO adds n = 0
+ * after the ladder; TK_SWEEP_SMALL_ONE_ROUND keeps only the fixed seed
+ * under the sanitizer (BOOK_SMALL). */
+enum { TK_SWEEP_ZERO = 1, TK_SWEEP_SMALL_ONE_ROUND = 2 };
+typedef struct {
+    int round;           /* 0: the fixed seed; 1: the fresh one */
+    size_t k;            /* the index into the ladder */
+    size_t n;            /* the size */
+    uint64_t seed;       /* the round's seed, to print on a failure */
+    uint64_t st;         /* the generator, at seed for every size */
+    size_t max_, count_; /* the sweep's own */
+    int flags_, rounds_;
+} tk_sweep;
+tk_sweep tk_sweep_start(size_t max, int flags);
+int tk_sweep_next(tk_sweep *s);
 void tk_run_at_once(int n, void (*job)(void *), void *args, size_t size);
 /* Host memory that the test frees on every path. */
 void *tk_malloc(size_t bytes);

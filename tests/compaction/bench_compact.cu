@@ -1,10 +1,10 @@
-// bench_compact.cu -- chapter 10's measurements (make bench).
+// bench_compact.cu -- the compaction chapter's measurements (make bench).
 // Stream compaction of 2^28 ints (1 GiB, far beyond the 60 MB L2) at
 // density 50%, and at 1% and 99%, beside CUB's DeviceSelect::If with the
 // same predicate in the same run and the copy ceiling; find_repeats at
 // about 50% repeats.  Bytes: the input read once, the kept elements (or
 // indices) written once.  --ncu runs the staged and the ballot compaction
-// once each at 1% and 99% on 2^26 elements, for gpu-extra.sh; --shapes
+// once each at 1% and 99% on 2^26 elements, for counters.sh; --shapes
 // writes only compaction-shapes.csv: the ballot compaction against CUB
 // at 1% and 99%, from 2^10 to 2^28 elements.
 #include <cub/cub.cuh>

@@ -1,6 +1,6 @@
-/* test_compact.c -- chapter 10's tests: both compactions and find_repeats
+/* test_compact.c -- the compaction chapter's tests: both compactions and find_repeats
  * against a CPU reference, at densities none, all, alternating, 1%, 50%
- * and 99%, at the sizes of chapter 9; bad arguments. */
+ * and 99%, at the sizes of the scan chapter; bad arguments. */
 #include "testkit.h"
 #include "compaction/compact.h"
 #include <limits.h>

@@ -1,17 +1,17 @@
-// bench_conv.cu -- chapter 11's measurements (make bench).
+// bench_conv.cu -- the convolution chapter's measurements (make bench).
 // Five cases, the cheap ones first: conv2d 3072^2 with 15x15, conv1d
 // n = 2^26 with k = 31, conv2d 8192^2 with 5x5, conv1d n = 2^24 with
 // k = 2047, conv2d 8192^2 with 31x31 (and its separable Gaussian).  Each
 // variant beside cuDNN (cudnnConvolutionForward, fp32 with CUDNN_FMA_MATH,
 // its workspace included) where the machine has it, and beside two ceilings
 // measured in this run: the device-to-device copy and the FMA peak
-// (chapter 2's fma_peak kernel).  CUDNN_FMA_MATH, not CUDNN_DEFAULT_MATH:
+// (the memory chapter's fma_peak kernel).  CUDNN_FMA_MATH, not CUDNN_DEFAULT_MATH:
 // from compute capability 8.0 on, the default lets cuDNN run fp32
 // convolutions in TF32 on the tensor cores, and the comparison is fp32
 // against fp32 (PyTorch with TF32 off, which measured the issue's targets,
 // asks for CUDNN_FMA_MATH too).
 //
-// Timing: bk_timed_ms, the book's rule (chapter 13's): the median of 20
+// Timing: bk_timed_ms, the book's rule (the renderer chapter's): the median of 20
 // runs after 3 warm-ups when 20 runs fit in 200 ms, otherwise of as many
 // as fit, at least 3, after one warm-up; the CSV's reps column says how
 // many.
@@ -59,7 +59,7 @@
 // (run_shapes; bench --shapes writes only that) and
 // convolution-constcache.csv (run_constcache, about 20 s more; bench
 // --constcache writes only that).  bench --ncu CASE VARIANT runs one call
-// and exits (for gpu-extra.sh and Nsight Compute).
+// and exits (for counters.sh and Nsight Compute).
 #include "benchkit.h"
 #include "common/book.h"
 #include "memory/memory.h"
@@ -134,7 +134,7 @@ static void heartbeat(void)
 }
 
 #ifdef HAVE_CUDNN_H
-// cuDNN is loaded at run time (as in chapter 7), so the bench builds and
+// cuDNN is loaded at run time (as in the softmax chapter), so the bench builds and
 // runs without it.
 struct cudnn_api {
     decltype(&cudnnCreate) create;
@@ -347,7 +347,7 @@ static cudaError_t run(void *p)
     return cudaErrorInvalidValue;
 }
 
-// The FMA peak, measured here with chapter 2's kernel as chapter 2 does:
+// The FMA peak, measured here with the memory chapter's kernel as the memory chapter does:
 // four waves of full SMs, 16384 iterations of 8 independent chains.
 static double fma_peak_tflops(void)
 {
@@ -376,7 +376,7 @@ static const cas cases[] = {
 static const int kCases = sizeof cases / sizeof cases[0];
 
 // bench --ncu CASE VARIANT: one call of VARIANT on CASE (a kernel of this
-// file, not cuDNN), then exit: for tests/convolution/gpu-extra.sh,
+// file, not cuDNN), then exit: for tests/convolution/counters.sh,
 // which reads Nsight Compute's counters of that launch.
 static int ncu_one(const char *cname, const char *var)
 {
@@ -477,7 +477,7 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
 // Programming Guide's table gives 8 KB per SM; the 2047-tap filter of the
 // headline case is 8188 bytes) explain why the constant-memory kernels
 // lose to the naive one?  (On the H200 it does not: they lose from 255
-// taps on, and the probe's rate does not change with the span; chapter 11
+// taps on, and the probe's rate does not change with the span; the convolution chapter
 // says so.)  Two sweeps, timed by bk_timed_ms, into convolution-constcache.csv:
 //  - by filter length: the 1D kernels that read the taps from constant
 //    memory (const, tiled, window) and the naive one, whose tap loads go

@@ -1,4 +1,4 @@
-/* test_conv.c -- chapter 11's tests: the references' semantics on the CPU
+/* test_conv.c -- the convolution chapter's tests: the references' semantics on the CPU
  * (flip, valid and same sizes), every 1D and 2D launcher against the
  * double reference on random inputs over edge sizes and filters, bad
  * arguments, pointers off 16-byte alignment, a size where (n - k + 1) k

@@ -1,4 +1,4 @@
-// bench_layernorm.cu -- chapter 8's measurements (make bench).
+// bench_layernorm.cu -- the layernorm chapter's measurements (make bench).
 // Every launcher on an 8192x8192 matrix (256 MB each way), beside a
 // device-to-device copy of 256 MB measured in the same run.  Bytes are one
 // read of x and one write of y per element.  Then the shapes CSV: the

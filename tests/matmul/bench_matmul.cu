@@ -1,9 +1,9 @@
-// bench_matmul.cu -- chapter 4's measurements (make bench).
+// bench_matmul.cu -- the matmul chapter's measurements (make bench).
 // Every variant at M = N = K = 4096 in fp32 (three 64 MB matrices, beyond
 // the 60 MB L2), beside cuBLAS SGEMM in pedantic fp32 mode (no TF32) and
 // the streaming-read and copy ceilings measured in the same run; then the
 // warp-tiled kernel and cuBLAS at 2048^3, M 8192 N 4096 K 6144 and 1024^3
-// (rows named VARIANT-SHAPE).  The arithmetic ceiling is chapter 2's: the
+// (rows named VARIANT-SHAPE).  The arithmetic ceiling is the memory chapter's: the
 // fma_peak row of figures/data/$BOOK_GPU/memory.csv, which `make bench`
 // writes first.  Writes figures/data/$BOOK_GPU/matmul.csv,
 // matmul-ceilings.csv, matmul-tiles.csv (each entry of the
@@ -12,7 +12,7 @@
 // that file) and matmul-repeats.csv (cuBLAS and the warp-tiled kernel
 // five times at each shape above, interleaved; with --repeats, only that
 // file).  With --ncu VARIANT it launches that variant once at 4096^3
-// for Nsight Compute (tests/matmul/gpu-extra.sh) and writes nothing.
+// for Nsight Compute (tests/matmul/counters.sh) and writes nothing.
 #include "benchkit.h"
 #include "common/book.h"
 #include "matmul/matmul.h"
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The FMA peak in TFLOP/s that chapter 2 measured on this GPU, which
+// The FMA peak in TFLOP/s that the memory chapter measured on this GPU, which
 // make bench reads from figures/data/$BOOK_GPU/memory.csv (tools/csv.awk)
 // and passes in BOOK_FMA_PEAK; NAN if there is none yet.
 static double chapter2_peak(void)
@@ -210,7 +210,7 @@ int main(int argc, char **argv)
     bk_fill_random(B, big_floats, -1, 1, 2);
     bk_fill_random(C, big_floats, -1, 1, 3);
     k.A = A; k.B = B; k.C = C;
-    // --ncu VARIANT: one launch at 4096^3, for Nsight Compute (gpu-extra.sh).
+    // --ncu VARIANT: one launch at 4096^3, for Nsight Compute (counters.sh).
     if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
         static const struct { const char *name; mm_fn fn; } nv[] = {
             {"double-buffered", matmul_double_buffered},
@@ -246,13 +246,13 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    // Ceilings: bandwidth measured here, the FMA peak from chapter 2.
+    // Ceilings: bandwidth measured here, the FMA peak from the memory chapter.
     double read = bk_read_gbps((size_t)1 << 30);
     double copy = bk_copy_gbps((size_t)1 << 30);
     double peak = chapter2_peak();   // TFLOP/s
     if (!(peak > 0)) {
         fprintf(stderr, "bench_matmul: no fma_peak in this GPU's memory.csv "
-                        "(run chapter 2's bench first); of_peak is nan\n");
+                        "(run the memory chapter's bench first); of_peak is nan\n");
         peak = NAN;
     }
     double ridge = peak * 1e12 / (read * 1e9);           // FLOP per byte

@@ -1,4 +1,4 @@
-/* ex_mm.h -- what chapter 4's exercise drivers share: C = alpha A B +
+/* ex_mm.h -- what the matmul chapter's exercise drivers share: C = alpha A B +
  * beta C on the GPU against a double reference.  A float dot product of K
  * terms, in any order, is within gamma_K sum |a b| of the exact one
  * (gamma_K = K u / (1 - K u), u = 2^-24); alpha and beta add two roundings

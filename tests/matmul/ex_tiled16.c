@@ -1,4 +1,4 @@
-/* ex_tiled16.c -- exercise 2 of chapter 4, matmul_tiled16: C = A B within
+/* ex_tiled16.c -- exercise 2 of the matmul chapter, matmul_tiled16: C = A B within
  * the float dot product's bound on edge shapes around 16 and at 1000^3,
  * with C poisoned before (every element must be written). */
 #include "ex_mm.h"

@@ -1,4 +1,4 @@
-/* test_matmul.c -- chapter 4's tests: every matrix-multiply launcher
+/* test_matmul.c -- the matmul chapter's tests: every matrix-multiply launcher
  * against a double-precision CPU reference on edge shapes, against cuBLAS
  * SGEMM in pedantic fp32 mode at 2048 and 4096, on exact integer inputs
  * (bit-for-bit) and on random real inputs (the error bounds of the

@@ -1,8 +1,8 @@
-// bench_memory.cu -- chapter 2's measurements (make bench).
+// bench_memory.cu -- the memory chapter's measurements (make bench).
 // Writes six files under figures/data/$BOOK_GPU/:
 //   memory.csv              the hierarchy: copy and read ceilings, the
 //                              chapter's copy, read, L2 read, peak FMA,
-//                              AoS and SoA drift (chapter 4 reads fma_peak),
+//                              AoS and SoA drift (the matmul chapter reads fma_peak),
 //                              the latency of one load from DRAM and L2
 //   memory-working-set.csv  read bandwidth against working-set size
 //   memory-stride.csv       strided copy, stride 1..32

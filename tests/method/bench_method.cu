@@ -7,7 +7,7 @@
 //   method-shapes.csv the warp histogram against CUB at other sizes
 //                        (shapes; bench --shapes writes only this)
 // With --ncu it runs one launch of each histogram on 2^28 bytes of each
-// input, for tests/method/gpu-extra.sh.
+// input, for tests/method/counters.sh.
 #include <cub/cub.cuh>
 #include <chrono>
 #include <cstring>

@@ -1,4 +1,4 @@
-// bench_reduce2d.cu -- chapter 6's measurements (make bench).
+// bench_reduce2d.cu -- the reduce-2d chapter's measurements (make bench).
 // Row and column sums on 8192 x 8192, 2^20 x 32 and 32 x 2^20 floats
 // beside a streaming read of the same bytes, and the dot product of 2^28
 // floats beside cublasSdot, all measured in the same run; the tall and wide

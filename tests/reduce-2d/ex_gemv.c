@@ -1,4 +1,4 @@
-/* ex_gemv.c -- exercise 5 of chapter 6, gemv: y = A x within the float
+/* ex_gemv.c -- exercise 5 of the reduce-2d chapter, gemv: y = A x within the float
  * dot product's bound, gamma_cols sum |a x| (twice it), on many shapes;
  * y poisoned before, so every element must be written. */
 #include "exkit.h"

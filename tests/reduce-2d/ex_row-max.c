@@ -1,4 +1,4 @@
-/* ex_row-max.c -- exercise 3 of chapter 6, row_max: exact against the CPU
+/* ex_row-max.c -- exercise 3 of the reduce-2d chapter, row_max: exact against the CPU
  * on many shapes, for inputs of both signs, all negative (an identity of
  * 0 shows), rows with infinities, and rows of no elements (-inf). */
 #include "exkit.h"

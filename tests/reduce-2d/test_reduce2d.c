@@ -1,7 +1,7 @@
-/* test_reduce2d.c -- chapter 6's tests: row and column sums on the
+/* test_reduce2d.c -- the reduce-2d chapter's tests: row and column sums on the
  * issue's shapes against double sums (random inputs within the derived
  * tolerance, inputs from {-1, 0, 1} exactly), a misaligned matrix, the
- * dot product on chapter 5's sizes, and bad arguments. */
+ * dot product on the reduce chapter's sizes, and bad arguments. */
 #include "testkit.h"
 #include "reduce-2d/reduce2d.h"
 #include <math.h>

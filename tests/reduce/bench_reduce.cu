@@ -1,4 +1,4 @@
-// bench_reduce.cu -- chapter 5's measurements (make bench).
+// bench_reduce.cu -- the reduce chapter's measurements (make bench).
 // Every step of the ladder and every finish on 2^28 random floats (1 GiB,
 // far beyond the 60 MB L2) and on 2^20, beside the streaming-read ceiling
 // and CUB's DeviceReduce::Sum measured in the same run; the determinism of
@@ -42,7 +42,7 @@ static timing time_both(ctx c, bk_work w, int reps28)
 }
 static double gbps(size_t n, double ms) { return 4.0 * n / (ms * 1e6); }
 
-// The variants, one row each: the ladder of chapter 5's steps, the
+// The variants, one row each: the ladder of the reduce chapter's steps, the
 // finishes and the other reductions, and the summation orders compared
 // for accuracy.
 struct variant { const char *name, *label; reduce_fn fn; };

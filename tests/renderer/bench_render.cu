@@ -10,7 +10,7 @@
 // other image sizes and scenes (renderer-shapes.csv, run_shapes; bench
 // --shapes writes only that).
 // `bench --ncu batch|scan` runs one launch of step 3 or step 4 on rand100k
-// for Nsight Compute (tests/renderer/gpu-extra.sh).
+// for Nsight Compute (tests/renderer/counters.sh).
 #include <string.h>
 #include <time.h>
 #include <algorithm>

@@ -1,10 +1,10 @@
-// bench_scan.cu -- chapter 9's measurements (make bench).
+// bench_scan.cu -- the scan chapter's measurements (make bench).
 // Inclusive scans of 2^28 elements (1 GiB of floats, far beyond the 60 MB
 // L2): the block-level tile scans, the three device-wide scans, and CUB's
 // DeviceScan::InclusiveSum in the same run, beside the copy and read
 // ceilings.  Bytes: one read and one write an element.
 // With the arguments --ncu VARIANT it only runs one Blelloch tile scan
-// (unpadded, padded or gems) once on 2^20 floats, for gpu-extra.sh; with
+// (unpadded, padded or gems) once on 2^20 floats, for counters.sh; with
 // --ncu-i64 it runs the 64-bit staged, paired and raked scans and CUB's
 // once each on 2^26 elements.  --shapes writes only scan-shapes.csv:
 // the raked scan against CUB, 64-bit integers and floats, from 2^10 to

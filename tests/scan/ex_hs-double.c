@@ -1,4 +1,4 @@
-/* ex_hs-double.c -- exercise 1 of chapter 9, scan_tiles_hs_double: each
+/* ex_hs-double.c -- exercise 1 of the scan chapter, scan_tiles_hs_double: each
  * tile of SCAN_TILE scanned on its own, inclusive and exclusive, on the
  * ladder of sizes up to 10^7 + 1: exact for inputs from {-1, 0, 1}, and
  * for inputs in [-1, 1) within 2 log2(SCAN_TILE) u of the prefix's sum of

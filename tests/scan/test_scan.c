@@ -1,4 +1,4 @@
-/* test_scan.c -- chapter 9's tests: every tile scan and every device-wide
+/* test_scan.c -- the scan chapter's tests: every tile scan and every device-wide
  * scan against the CPU reference (exact for integers, a derived bound for
  * floats), edge sizes, all-zero and all-one inputs, 2^28 elements, an
  * index past 2^32, bad arguments, the bank-conflict model of the Blelloch
@@ -720,7 +720,7 @@ static void repeat_runs(void **s)
 }
 
 /* The staged kernels opt in to 64 KB of shared memory once per kernel and
- * device (once_per_device in chapter 7's per_device.cuh).  Eight host
+ * device (once_per_device in the softmax chapter's per_device.cuh).  Eight host
  * threads make the first staged and raked calls at once, on their own
  * buffers, released together by a barrier: float and int scans, inclusive
  * and exclusive.  Registered before every other test that uses them. */

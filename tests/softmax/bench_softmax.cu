@@ -1,4 +1,4 @@
-// bench_softmax.cu -- chapter 7's measurements (make bench).
+// bench_softmax.cu -- the softmax chapter's measurements (make bench).
 // Every row launcher on 8192x8192 and 65536x1024 floats, the whole-array
 // softmax of 2^24 and 2^28 floats (two kernels, and one with a grid
 // barrier), and cuDNN's softmax where the machine has it (not on 2^28),

@@ -1,4 +1,4 @@
-/* ex_entropy.c -- exercise 4 of chapter 7, softmax_entropy_rows: each
+/* ex_entropy.c -- exercise 4 of the softmax chapter, softmax_entropy_rows: each
  * row's entropy against a double reference, within (16 (cols / 32 + 8)
  * + 256) u (1 + max |x|), u = 2^-24: m and s / d cancel, so the error
  * grows with the size of the values.  Rows of

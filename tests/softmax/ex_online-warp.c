@@ -1,4 +1,4 @@
-/* ex_online-warp.c -- exercise 1 of chapter 7, softmax_rows_online_warp:
+/* ex_online-warp.c -- exercise 1 of the softmax chapter, softmax_rows_online_warp:
  * every element within (cols / 32 + 40) 4u relative of softmax_ref.h's
  * double reference (a lane's sum, the shuffles, x - m and expf),
  * on shapes around a warp and for every kind of row in ex_rows.h;

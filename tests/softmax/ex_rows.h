@@ -1,4 +1,4 @@
-/* ex_rows.h -- the inputs chapter 7's exercise drivers run: shapes around
+/* ex_rows.h -- the inputs the softmax chapter's exercise drivers run: shapes around
  * a warp and a block and one long row; rows of random values, rows with
  * some -inf, rows of -inf only, huge values, and a +inf. */
 #include "exkit.h"

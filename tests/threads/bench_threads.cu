@@ -1,4 +1,4 @@
-// bench_threads.cu -- chapter 1's measurements (make bench).
+// bench_threads.cu -- the threads chapter's measurements (make bench).
 // Every kernel on 2^28 floats an array (1 GiB, far beyond the 60 MB L2),
 // beside the copy and read ceilings measured in the same run, and the
 // host-to-device transfer of SAXPY's inputs.

@@ -1,4 +1,4 @@
-/* ex_float4-head.c -- exercise 3 of chapter 1, vadd_float4_head: exact on
+/* ex_float4-head.c -- exercise 3 of the threads chapter, vadd_float4_head: exact on
  * the book's ladder of sizes at every 4-byte offset from a 16-byte
  * boundary (the same for a, b and c), and the pointers it must refuse. */
 #include "ex_vadd.h"

@@ -1,4 +1,4 @@
-/* ex_vadd-2d.c -- exercise 2 of chapter 1, vadd_2d: exact on the book's
+/* ex_vadd-2d.c -- exercise 2 of the threads chapter, vadd_2d: exact on the book's
  * ladder of sizes up to 10^7 + 1, then past one row of 65535 blocks
  * (a second and a fourth row of the grid), the limit refused. */
 #include "ex_vadd.h"

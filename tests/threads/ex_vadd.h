@@ -1,4 +1,4 @@
-/* ex_vadd.h -- what chapter 1's exercise drivers share: run c = a + b at
+/* ex_vadd.h -- what the threads chapter's exercise drivers share: run c = a + b at
  * element offsets into fresh, poisoned device buffers and compare exactly
  * with the CPU (a float sum is correctly rounded, in any order). */
 #include "exkit.h"

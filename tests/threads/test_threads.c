@@ -1,4 +1,4 @@
-/* test_threads.c -- chapter 1's tests: every launcher against a double
+/* test_threads.c -- the threads chapter's tests: every launcher against a double
  * precision CPU reference, edge sizes, bad arguments, and the listing that
  * is wrong on purpose. */
 #include "testkit.h"

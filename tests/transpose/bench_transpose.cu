@@ -1,4 +1,4 @@
-// bench_transpose.cu -- chapter 3's measurements (make bench).
+// bench_transpose.cu -- the transpose chapter's measurements (make bench).
 // Every variant on a 16384 x 16384 matrix of floats (1 GiB in, 1 GiB out),
 // beside the copy ceiling and cuBLAS's transpose (cublasSgeam) measured in
 // the same run.  Writes figures/data/$BOOK_GPU/transpose.csv and
@@ -6,7 +6,7 @@
 // transpose-shapes.csv.
 //   bench --shapes        writes only transpose-shapes.csv.
 //   bench --ncu VARIANT   runs VARIANT once on 4096 x 4096 and exits
-//                         (for tests/transpose/gpu-extra.sh and ncu).
+//                         (for tests/transpose/counters.sh and ncu).
 #include "benchkit.h"
 #include "common/book.h"
 #include "transpose/transpose.h"

@@ -1,4 +1,4 @@
-/* ex_transpose-double.c -- exercise 4 of chapter 3, transpose_double:
+/* ex_transpose-double.c -- exercise 4 of the transpose chapter, transpose_double:
  * exact (a transpose moves bits) on shapes around the tile's side, one
  * past and one short, tall and wide, and 4097 x 4099; nothing written
  * outside the output (poison at its end). */

@@ -1,4 +1,4 @@
-/* test_transpose.c -- chapter 3's tests: every transpose against the CPU's,
+/* test_transpose.c -- the transpose chapter's tests: every transpose against the CPU's,
  * exactly, on square and non-square shapes that are and are not multiples
  * of the tile; bad arguments; the conflict degree of each shared-memory
  * layout, computed on the CPU; and the tile without its barrier, whose race

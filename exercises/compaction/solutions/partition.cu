@@ -1,4 +1,4 @@
-// Solution to exercise 1 of chapter 10: the stable partition.  The same
+// Solution to exercise 1 of the compaction chapter: the stable partition.  The same
 // exclusive scan of the flags that compaction uses gives both halves: a
 // kept element i goes to pos[i], the number of kept elements before it; a
 // rejected one to count + (i - pos[i]), count being all the kept ones and

@@ -1,4 +1,4 @@
-// Solution to exercise 5 of chapter 10: run-length encoding.  Element i
+// Solution to exercise 5 of the compaction chapter: run-length encoding.  Element i
 // starts a run when i == 0 or in[i] != in[i - 1] (find_repeats' test,
 // turned around); the exclusive scan of those flags numbers the runs, so
 // a start i writes its value and its index to run pos[i]; the lengths are

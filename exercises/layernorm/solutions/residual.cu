@@ -1,4 +1,4 @@
-// Solution to exercise 4 of chapter 8: y = LN(x + r), one block a row.
+// Solution to exercise 4 of the layernorm chapter: y = LN(x + r), one block a row.
 // The sum x + r is formed where it is read and never stored: three passes
 // over the row (mean, squared deviations, output), each reading x and r,
 // which the second and third find in L2 for rows of moderate width.  The

@@ -1,4 +1,4 @@
-// Solution to exercise 2 of chapter 8: one warp a row, cached.  Lane l
+// Solution to exercise 2 of the layernorm chapter: one warp a row, cached.  Lane l
 // holds elements l, l + 32, ..., up to 32 of them (cols <= 1024), in an
 // array indexed by unrolled loops only, so it stays in registers.  Two
 // passes over the registers (mean, then the squared deviations) and one

@@ -1,4 +1,4 @@
-// Solution to exercise 7 of chapter 4: C = alpha A B + beta C on the
+// Solution to exercise 7 of the matmul chapter: C = alpha A B + beta C on the
 // 16 x 16 tiles of exercise 2.  With beta = 0 the kernel does not read C,
 // as BLAS specifies: 0 * NaN would be NaN, and C may be uninitialized.
 #include "common/book.h"

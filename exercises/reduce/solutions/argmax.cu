@@ -1,4 +1,4 @@
-// Solution to exercise 5 of chapter 5: the index of the first maximum.
+// Solution to exercise 5 of the reduce chapter: the index of the first maximum.
 // The pair (value, index) packs into one 64-bit key: the value's bits,
 // flipped so that unsigned order is float order, above the complement of
 // the index, so that of two equal values the smaller index has the larger

@@ -1,4 +1,4 @@
-// Solution to exercise 5 of chapter 5: the minimum.  A float's bits,
+// Solution to exercise 5 of the reduce chapter: the minimum.  A float's bits,
 // flipped so that unsigned order is float order, make min an atomicMin on
 // one word: exact, and the same result in any order.  +inf is the
 // identity, so an empty input gives +inf.

@@ -1,4 +1,4 @@
-// Solution to exercise 1 of chapter 9: Hillis-Steele on two arrays.  Step
+// Solution to exercise 1 of the scan chapter: Hillis-Steele on two arrays.  Step
 // d reads only array p and writes only array 1 - p, so no thread can
 // overwrite a value another thread has yet to read in the same step: the
 // one barrier a step separates a step's writes from the next step's reads.

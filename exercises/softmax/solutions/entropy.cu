@@ -1,4 +1,4 @@
-// Solution to exercise 4 of chapter 7: entropy in one pass.  With
+// Solution to exercise 4 of the softmax chapter: entropy in one pass.  With
 // p_j = e^(x_j - m) / d, log p_j = x_j - m - log d, so
 //   H = -sum p_j log p_j = m + log d - s / d,   s = sum e^(x_j - m) x_j.
 // The triple (m, d, s) merges like the pair: both d and s scale by

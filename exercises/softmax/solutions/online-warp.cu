@@ -1,4 +1,4 @@
-// Solution to exercise 1 of chapter 7: the online softmax, one warp a row.
+// Solution to exercise 1 of the softmax chapter: the online softmax, one warp a row.
 // Each lane folds its elements into a pair (m, d), d = sum e^(x - m); the
 // warp merges the 32 pairs with the operator of the chapter, (m, d) with
 // (m', d') giving (max, d e^(m - max) + d' e^(m' - max)), whose identity

@@ -1,4 +1,4 @@
-// Solution to exercise 3 of chapter 1: float4 after a scalar head.  With
+// Solution to exercise 3 of the threads chapter: float4 after a scalar head.  With
 // the three pointers at the same address modulo 16, the same number of
 // elements, head = (16 - address % 16) / 4 % 4, brings all three to a
 // 16-byte boundary; the float4 body and a scalar tail of fewer than four

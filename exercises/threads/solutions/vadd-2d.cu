@@ -1,4 +1,4 @@
-// Solution to exercise 2 of chapter 1: vadd on a two-dimensional grid.
+// Solution to exercise 2 of the threads chapter: vadd on a two-dimensional grid.
 // The blocks are numbered row by row, blockIdx.y * gridDim.x + blockIdx.x,
 // in 64 bits; the last row of blocks may run past n, hence the test.
 #include "common/book.h"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- the method chapter's counters, run by `make bench` after the
+# counters.sh -- the method chapter's counters, run by `make bench` after the
 # benchmarks.  Nsight Compute profiles one launch of each histogram on 2^28
 # bytes, uniform and one repeated byte (build/method/bench --ncu): DRAM
 # throughput, achieved occupancy, cycles between issues, and the stall
@@ -21,7 +21,7 @@ ncu_header "one launch each on 2^28 bytes, ncu --clock-control none; stalls in c
 # one repeated byte); the log is split by ncu's result ID.
 if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
      --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
-  echo "gpu-extra: ncu failed:"; cat "$log"; exit 1
+  echo "counters: ncu failed:"; cat "$log"; exit 1
 fi
 names=()
 for input in uniform same; do
@@ -29,4 +29,4 @@ for input in uniform same; do
 done
 ncu_rows "$log" "$tmp" "$metrics" "${names[@]}" || exit 1
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 11's hardware counters, run by `make bench` after
+# counters.sh -- the convolution chapter's hardware counters, run by `make bench` after
 # the benchmarks.  Nsight Compute profiles one launch of the blocked and
 # the patch (rows) kernels on the three 2D cases (build/convolution/bench
 # --ncu CASE VARIANT) and reads the instructions issued, the FFMAs among
@@ -29,18 +29,18 @@ for c in 2d-3072-15x15 2d-8192-5x5 2d-8192-31x31; do
   for v in blocked rows; do
     if ! "$NCU" --clock-control none --kernel-name regex:conv2d \
          --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$c" "$v" > "$log" 2>&1; then
-      echo "gpu-extra: ncu failed for $c/$v:"; cat "$log"; exit 1
+      echo "counters: ncu failed for $c/$v:"; cat "$log"; exit 1
     fi
     vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
     echo "$c/$v,$c,$v,$vals" | awk -F, -v OFS=, '{
       printf "%s,%s,%s,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%.1f,%.1f,%.1f,%.1f\n",
         $1, $2, $3, $4 / 1e3, $5, $6 / 32, $7, $8, $9, $10, $11, $12, $13, $14,
         $15 / 1e6, $16 / 1e6 }' >> "$tmp"
-    echo "gpu-extra: $(tail -1 "$tmp")"
+    echo "counters: $(tail -1 "$tmp")"
   done
 done
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"
 
 # The 1D kernels' stalls: warps waiting for each reason a cycle, per
 # instruction issued (smsp__average_warps_issue_stalled_*_per_issue_active).
@@ -58,12 +58,12 @@ for cv in 1d-64M-k31/const 1d-64M-k31/naive 1d-16M-k2047/const 1d-16M-k2047/tile
   c=${cv%/*} v=${cv#*/}
   if ! "$NCU" --clock-control none --kernel-name regex:conv1d --launch-count 1 \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$c" "$v" > "$log" 2>&1; then
-    echo "gpu-extra: ncu failed for $cv:"; cat "$log"; exit 1
+    echo "counters: ncu failed for $cv:"; cat "$log"; exit 1
   fi
   vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
   echo "$cv,$c,$v,$vals" | awk -F, -v OFS=, '{
     printf "%s,%s,%s,%.1f,%d,%.1f", $1, $2, $3, $4 / 1e3, $5, $6
     for (i = 7; i <= NF; i++) printf ",%.2f", $i; print "" }' >> "$tmp"
-  echo "gpu-extra: $(tail -1 "$tmp")"
+  echo "counters: $(tail -1 "$tmp")"
 done
 mv "$tmp" "$out"

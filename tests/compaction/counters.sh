@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 10's counters, run by `make bench` after the
+# counters.sh -- the compaction chapter's counters, run by `make bench` after the
 # benchmarks.  Nsight Compute profiles one launch each of the staged and
 # the ballot compaction at 1% and 99% on 2^26 ints (build/compaction/bench
 # --ncu): DRAM throughput, cycles between a warp's instructions and the
@@ -17,8 +17,8 @@ ncu_header "one launch each on 2^26 ints, ncu --clock-control none; cpi and barr
   "variant,dram_pct,cpi,barrier,inst,grid" > "$tmp"
 if ! "$NCU" --clock-control none --kernel-name regex:'compact_gt_staged_kernel|compact_gt_ballot_kernel' \
      --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
-  echo "gpu-extra: ncu failed:"; cat "$log"; exit 1
+  echo "counters: ncu failed:"; cat "$log"; exit 1
 fi
 ncu_rows "$log" "$tmp" "$metrics" staged_1 ballot_1 staged_99 ballot_99 || exit 1
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 8's DRAM counts, run by `make bench` after the
+# counters.sh -- the layernorm chapter's DRAM counts, run by `make bench` after the
 # benchmarks.  Nsight Compute profiles one launch of rmsnorm, rmsnorm_cached
 # and the cached layer norm on 8192 x 8192 floats (build/layernorm/bench
 # --ncu VARIANT), caches flushed before each (its default): DRAM bytes read
@@ -14,11 +14,11 @@ ncu_header "one launch each on 8192 x 8192 floats, caches flushed, ncu --clock-c
 for v in rmsnorm rmsnorm_cached cached; do
   if ! "$NCU" --clock-control none --kernel-name regex:'rmsnorm|layernorm' \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
+    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
   fi
   vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
   echo "$v,$vals" | awk -F, '{ printf "%s,%.2f,%.2f,%.2f,%.1f,%d\n", $1, $2 / 1e6, $3 / 1e6, $4 / 1e3, $5, $6 }' >> "$tmp"
-  echo "gpu-extra: $(tail -1 "$tmp")"
+  echo "counters: $(tail -1 "$tmp")"
 done
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"

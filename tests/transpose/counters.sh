@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 3's hardware counters, run by `make bench` after
+# counters.sh -- the transpose chapter's hardware counters, run by `make bench` after
 # the benchmarks.  Nsight Compute profiles one launch of each transpose on a
 # 4096 x 4096 matrix (build/transpose/bench --ncu VARIANT) and reads the
 # shared-memory bank-conflict counters and the HBM bytes; the counts go to
@@ -15,11 +15,11 @@ ncu_header "one launch each on 4096 x 4096 floats, ncu --clock-control none" \
 for v in naive naive_colread tile tile_padded tile_swizzled tile64_padded; do
   if ! "$NCU" --clock-control none --kernel-name regex:transpose \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
+    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
   fi
   vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
   echo "$v,$vals" | awk -F, '{ printf "%s,%s,%s,%.3f,%.3f\n", $1, $2, $3, $4 / 1e6, $5 / 1e6 }' >> "$tmp"
-  echo "gpu-extra: $(tail -1 "$tmp")"
+  echo "counters: $(tail -1 "$tmp")"
 done
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"

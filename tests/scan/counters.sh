@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 9's bank-conflict counts, run by `make bench` after
+# counters.sh -- the scan chapter's bank-conflict counts, run by `make bench` after
 # the benchmarks.  Nsight Compute profiles one launch of each Blelloch tile
 # scan on 2^20 floats (build/scan/bench --ncu VARIANT): unpadded, padded,
 # and with the padding macro as printed in GPU Gems 3.  The shared-memory
@@ -18,14 +18,14 @@ ncu_header "one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-cont
 for v in unpadded padded gems; do
   if ! "$NCU" --clock-control none --kernel-name regex:tiles_blelloch \
        --metrics "$ld,$st" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
+    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
   fi
   vals=$(ncu_values "$log" $ld $st) || { cat "$log"; exit 1; }
   echo "blelloch_$v,$vals" >> "$tmp"
-  echo "gpu-extra: $(tail -1 "$tmp")"
+  echo "counters: $(tail -1 "$tmp")"
 done
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"
 fi
 
 # The 64-bit single passes against CUB's (build/scan/bench --ncu-i64: one
@@ -44,8 +44,8 @@ ncu_header "one launch each on 2^26 64-bit integers, ncu --clock-control none; c
   "variant,dram_pct,cpi,barrier,inst,grid,ld_conflicts,st_conflicts" > "$tmp2"
 if ! "$NCU" --clock-control none --kernel-name regex:'scan_staged_kernel|scan_raked_kernel|DeviceScanKernel' \
      --metrics "${m2// /,}" --csv --print-units base "$bench" --ncu-i64 > "$log" 2>&1; then
-  echo "gpu-extra: ncu failed for the 64-bit scans:"; cat "$log"; exit 1
+  echo "counters: ncu failed for the 64-bit scans:"; cat "$log"; exit 1
 fi
 ncu_rows "$log" "$tmp2" "$m2" staged_i64 paired_i64 raked_i64 cub_i64 || exit 1
 mv "$tmp2" "$out2"
-echo "gpu-extra: wrote $out2"
+echo "counters: wrote $out2"

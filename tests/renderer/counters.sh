@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- the renderer chapter's counters, run by `make bench` after the
+# counters.sh -- the renderer chapter's counters, run by `make bench` after the
 # benchmark.  Nsight Compute profiles one launch of step 3 (tile_batch) and
 # one of step 4 (tile_scan) on rand100k at 1024 x 1024 (build/renderer/
 # bench --ncu batch|scan): warp instructions executed, shared-memory
@@ -18,11 +18,11 @@ for v in batch scan; do
   if ! "$NCU" --clock-control none --kernel-name regex:tile_ --launch-count 1 \
        --metrics "$(IFS=,; echo "${m[*]}")" --csv --print-units base \
        "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
+    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
   fi
   vals=$(ncu_values "$log" "${m[@]}") || { cat "$log"; exit 1; }
   echo "tile_$v,$vals" >> "$tmp"
-  echo "gpu-extra: $(tail -1 "$tmp")"
+  echo "counters: $(tail -1 "$tmp")"
 done
 # Step 3 over step 4, column by column.
 awk -F, '/^tile_batch,/ { for (i = 2; i <= NF; i++) b[i] = $i }

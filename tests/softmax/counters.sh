@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 7's DRAM counts, run by `make bench` after the
+# counters.sh -- the softmax chapter's DRAM counts, run by `make bench` after the
 # benchmarks.  Nsight Compute profiles one call of each whole-array launcher
 # on 2^24 floats (build/softmax/bench --ncu VARIANT; the two kernels of
 # softmax_whole are added up).  The bench empties the L2 once before the
@@ -20,7 +20,7 @@ for v in whole whole-fused whole-resident whole-resident-fast; do
   if ! "$NCU" --clock-control none --cache-control none \
        --replay-mode application --kernel-name regex:softmax_ \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
+    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
   fi
   # Sum each metric over the kernels profiled (one line a kernel and metric).
   awk -v v="$v" -F'","' '
@@ -31,12 +31,12 @@ for v in whole whole-fused whole-resident whole-resident-fast; do
     }
     END {
       k = 0; for (i in ids) k++
-      if (k == 0 || sum["gpu__time_duration.sum"] == 0) { print "gpu-extra: no kernel profiled" > "/dev/stderr"; exit 1 }
+      if (k == 0 || sum["gpu__time_duration.sum"] == 0) { print "counters: no kernel profiled" > "/dev/stderr"; exit 1 }
       printf "%s,%d,%.2f,%.2f,%.2f,%.2f\n", v, k, sum["dram__bytes_read.sum"] / 1e6,
         sum["dram__bytes_write.sum"] / 1e6, sum["gpu__time_duration.sum"] / 1e3,
         sum["smsp__inst_executed.sum"] / 1e6
     }' "$log" >> "$tmp" || { cat "$log"; exit 1; }
-  echo "gpu-extra: $(tail -1 "$tmp")"
+  echo "counters: $(tail -1 "$tmp")"
 done
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 12's peer, run by `make bench` after the
+# counters.sh -- the attention chapter's peer, run by `make bench` after the
 # benchmarks: PyTorch's scaled_dot_product_attention in fp32 (TF32 off),
 # memory-efficient and math backends, on the bench's shapes, causal and
 # not; median of 20 timed runs after 3 warm-ups, CUDA events.  Beside each
@@ -14,18 +14,18 @@ gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 # First the tiled kernel's Nsight Compute counters (gpu-ncu.sh); if they
 # fail, PyTorch is still measured and this script fails at the end.
 tests/attention/gpu-ncu.sh; ncu_st=$?
-py=$(command -v python3) || { echo "gpu-extra: no python3; PyTorch not measured"; exit $ncu_st; }
+py=$(command -v python3) || { echo "counters: no python3; PyTorch not measured"; exit $ncu_st; }
 ours=figures/data/$gpu/attention.csv
 out=figures/data/$gpu/attention-torch.csv
 tmp=$out.tmp; trap 'rm -f "$tmp"' EXIT
-echo "gpu-extra: importing torch" >&2
+echo "counters: importing torch" >&2
 # The first line is the version, or the python exits 3 when torch or its
 # GPU is missing; then a row a line.
 "$py" - <<'PY' | while IFS=, read -r case backend causal shape ms tf; do
 import sys, time
 t0 = time.monotonic()
 def say(msg):
-    print(f"gpu-extra: {time.monotonic() - t0:7.2f} s  {msg}", file=sys.stderr,
+    print(f"counters: {time.monotonic() - t0:7.2f} s  {msg}", file=sys.stderr,
           flush=True)
 try:
     import torch, statistics
@@ -76,6 +76,6 @@ PY
   echo "$case,$backend,$causal,$shape,$ms,$tf,${t:--},$r" | tee -a "$tmp"
 done
 st=$?
-[ $st -eq 3 ] && { echo "gpu-extra: python3 cannot import torch with CUDA; PyTorch not measured"; exit $ncu_st; }
-[ $st -eq 0 ] || { echo "gpu-extra: the PyTorch measurement failed"; exit 1; }
-mv "$tmp" "$out" && echo "gpu-extra: wrote $out" && exit $ncu_st
+[ $st -eq 3 ] && { echo "counters: python3 cannot import torch with CUDA; PyTorch not measured"; exit $ncu_st; }
+[ $st -eq 0 ] || { echo "counters: the PyTorch measurement failed"; exit 1; }
+mv "$tmp" "$out" && echo "counters: wrote $out" && exit $ncu_st

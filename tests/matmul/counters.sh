@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- chapter 4's compiled-code facts, run by `make bench` after
+# counters.sh -- the matmul chapter's compiled-code facts, run by `make bench` after
 # the benchmarks (it needs no GPU, only the object that make bench built).
 # For each kernel of build/obj/matmul/matmul.o, compiled for sm_90 with
 # the book's flags: registers a thread (cuobjdump -res-usage) and the static
@@ -19,9 +19,9 @@ set -o pipefail
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 CUOBJDUMP=${CUOBJDUMP:-/usr/local/cuda/bin/cuobjdump}
 [ -x "$CUOBJDUMP" ] || CUOBJDUMP=$(command -v cuobjdump) ||
-  { echo "gpu-extra: cuobjdump not found"; exit 1; }
+  { echo "counters: cuobjdump not found"; exit 1; }
 obj=${1:-build/obj/matmul/matmul.o}
-[ -f "$obj" ] || { echo "gpu-extra: $obj missing (make bench builds it)"; exit 1; }
+[ -f "$obj" ] || { echo "counters: $obj missing (make bench builds it)"; exit 1; }
 out=figures/data/$gpu/matmul-sass.csv
 mkdir -p "$(dirname "$out")"
 tmp=$out.tmp; sass=$out.sass; res=$out.res
@@ -62,7 +62,7 @@ pipelined _Z12mm_wt_kernelI10MmWarpTileILi128ELi128ELi16ELi8ELi2ELi2ELi3ELi2EELb
 pipelined-64 _Z12mm_wt_kernelI10MmWarpTileILi64ELi64ELi16ELi8ELi1ELi2ELi3ELi5EELb0EEvPKfS3_Pfmmm
 unrolled _Z18mm_unrolled_kernelPKfS0_Pfmmm
 LIST
-mv "$tmp" "$out" && echo "gpu-extra: wrote $out"
+mv "$tmp" "$out" && echo "counters: wrote $out"
 rm -f "$sass" "$res"
 trap - EXIT
 
@@ -87,11 +87,11 @@ ncu_header "one launch each at M = N = K = 4096, ncu --clock-control none; stall
 for v in double-buffered dbuf-warp pipelined unrolled; do
   if ! "$NCU" --clock-control none --kernel-name regex:mm_ \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "gpu-extra: ncu failed for $v:"; cat "$log"; exit 1
+    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
   fi
   vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
   echo "$v,$vals" >> "$tmp"
-  echo "gpu-extra: $(tail -1 "$tmp")"
+  echo "counters: $(tail -1 "$tmp")"
 done
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-extra.sh -- appendix A's counters, run by `make bench` after the
+# counters.sh -- appendix A's counters, run by `make bench` after the
 # benchmark.  Nsight Compute profiles one launch of ed_tiled_kernel, the
 # diagonal of tiles 300 (301 tiles of 64 x 64, one warp each) of a pair of
 # 20000 characters (ED_TILED_PROFILE=1 build/interview/bench), and
@@ -33,7 +33,7 @@ ncu_header "one launch: diagonal of tiles 300 of ed_tiled on a pair of 20000 cha
 if ! ED_TILED_PROFILE=1 "$NCU" --clock-control none --kernel-name regex:ed_tiled_kernel \
      --launch-skip 300 --launch-count 1 --metrics "$metrics" --csv --print-units base \
      "$bench" > "$log" 2>&1; then
-  echo "gpu-extra: ncu failed:"; cat "$log"; exit 1
+  echo "counters: ncu failed:"; cat "$log"; exit 1
 fi
 vals=$(ncu_values "$log" $(tr , ' ' <<< "$metrics")) || { cat "$log"; exit 1; }
 IFS=, read -r -a v <<< "$vals"
@@ -44,6 +44,6 @@ while read -r name metric unit scale; do
   i=$((i + 1))
 done <<< "$rows"
 echo "warps,301,warps (the tiles of the diagonal; one warp each)" >> "$tmp"
-cat "$tmp" | sed 's/^/gpu-extra: /'
+cat "$tmp" | sed 's/^/counters: /'
 mv "$tmp" "$out"
-echo "gpu-extra: wrote $out"
+echo "counters: wrote $out"
