@@ -59,7 +59,7 @@ CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB
 # make reads this file, for the goals that compile, so that make -n is true.
 HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
 SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
-NOCOMPILE := pdf instructor html build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
+NOCOMPILE := pdf instructor html programs build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
 ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
 ifneq ($(shell SRC=$(SRC) tools/build-src.sh >&2; echo $$?),0)
 $(error the build stops here)
@@ -123,7 +123,7 @@ $(error make clean runs on its own: make clean, then make $(filter-out clean,$(M
 endif
 endif
 
-.PHONY: pdf instructor html test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
+.PHONY: pdf instructor html programs test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -164,11 +164,13 @@ build/obj/benchkit.o: tests/common/benchkit.cu build/nvcc.flags | nvcc-found
 	$(NVCC) $(NVFLAGS) -MMD -MP -MF build/obj/benchkit.d -c $< -o $@
 
 # Per chapter: its tangled .cu files, its test program (tests/CH/*.c, C and
-# cmocka) and its benchmark (tests/CH/bench*.cu).
+# cmocka) and its benchmark (tests/CH/bench*.cu).  Both link the objects of
+# the chapters it needs (book.yaml, tools/chapters.sh uses CH).
 define chapter_rules
 $(1)_OBJ := $$(patsubst tangled/%.cu,build/obj/%.o,$$(wildcard tangled/$(1)/*.cu))
 $(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(filter-out tests/$(1)/ex_%,$$(wildcard tests/$(1)/*.c)))
 $(1)_BENCH := $$(wildcard tests/$(1)/bench*.cu)
+$(1)_LINK := $$($(1)_OBJ) $$(foreach u,$$(shell tools/chapters.sh uses $(1)),$$($$(u)_OBJ))
 build/$(1)/%.o: tests/$(1)/%.c build/cc.flags | nvcc-found
 	@mkdir -p build/$(1)
 	$$(CC) $$(CFLAGS) -Itests/$(1) -MMD -MP -c $$< -o $$@
@@ -177,16 +179,14 @@ build/$(1)/test:
 	@mkdir -p build/$(1)
 	@printf '#!/bin/sh\necho "[ RUN      ] $(1)_has_tests"\necho "$(1) has code but no tests/$(1)/test_*.c"\necho "[  FAILED  ] $(1)_has_tests"\n' > $$@ && chmod +x $$@
 else
-build/$(1)/test: $$($(1)_OBJ) $$($(1)_TOBJ) build/obj/testkit.o
+build/$(1)/test: $$($(1)_LINK) $$($(1)_TOBJ) build/obj/testkit.o
 	$$(NVCC) $$(GENCODE) -o $$@ $$(filter %.o,$$^) $$(LIBS)
 endif
-build/$(1)/bench: $$($(1)_BENCH) $$($(1)_OBJ) build/obj/benchkit.o build/nvcc.flags | nvcc-found
+build/$(1)/bench: $$($(1)_BENCH) $$($(1)_LINK) build/obj/benchkit.o build/nvcc.flags | nvcc-found
 	@mkdir -p build/$(1)
 	$$(NVCC) $$(NVFLAGS) -Itests/$(1) -MMD -MP -MF build/$(1)/bench.d -o $$@ $$(filter %.cu %.o,$$^) -lcublas
 endef
 $(foreach c,$(CODE_CH),$(eval $(call chapter_rules,$(c))))
-# Chapter 11's benchmark measures the FMA peak with chapter 2's kernel.
-build/convolution/bench: build/obj/memory/memory.o
 -include $(wildcard build/obj/*.d build/obj/*/*.d build/*/*.d)
 
 
@@ -195,8 +195,7 @@ build/convolution/bench: build/obj/memory/memory.o
 # written), exercises/CH/solutions/NAME.cu its solution, tests/CH/ex_NAME.c
 # the driver that tests either (tests/common/exkit.h), and
 # exercises/CH/exercises.h declares the launchers.  An exercise program
-# links its chapter's objects and those of the chapters listed in
-# exercises/CH/uses (chapter 10's use chapter 9's scan).  make test runs
+# links what its chapter's test program links.  make test runs
 # the solutions; make exercise EX=CH/NAME and make exercises the students'.
 EXERCISES := $(foreach c,$(CODE_CH),$(patsubst exercises/%.cu,%,$(wildcard exercises/$(c)/*.cu)))
 # $(1) = CH/NAME, $(2) = CH, $(3) = ex (the student's) or sol, $(4) = the .cu
@@ -207,7 +206,7 @@ build/$(3)/$(1).o: $(4) build/nvcc.flags | nvcc-found
 build/$(3)/$(1).drv.o: tests/$(2)/ex_$$(notdir $(1)).c build/cc.flags | nvcc-found
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CFLAGS) -Itests/$(2) -Iexercises -DEX_NAME='"$(1)"' -DEX_FILE='"$(4)"' -MMD -MP -c $$< -o $$@
-build/$(3)/$(1): build/$(3)/$(1).o build/$(3)/$(1).drv.o $$($(2)_OBJ) $$(foreach u,$$(shell cat exercises/$(2)/uses 2>/dev/null),$$($$(u)_OBJ)) build/obj/testkit.o
+build/$(3)/$(1): build/$(3)/$(1).o build/$(3)/$(1).drv.o $$($(2)_LINK) build/obj/testkit.o
 	$$(NVCC) $$(GENCODE) -o $$@ $$(filter %.o,$$^) $$(LIBS)
 endef
 $(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e),$(patsubst %/,%,$(dir $(e))),ex,exercises/$(e).cu)))
@@ -233,10 +232,15 @@ exercises: | nvcc-found
 
 TESTS   := $(foreach c,$(CH),build/$(c)/test)
 BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/bench))
+# The programs of the chapters in CH, one a line with its kind, for
+# tools/gpu-pack.sh and tools/gpu-batch.sh.
+.PHONY: programs
+programs:
+	@$(foreach t,$(TESTS),echo test $(t);) $(foreach b,$(BENCHES),echo bench $(b);) $(foreach s,$(SOLUTIONS),echo solution $(s);) :
 
 # ---- test ------------------------------------------------------------------------
 # Toolchain tests run with the whole book, not with CH=.
-TOOLTESTS := $(if $(filter command line,$(origin CH)),,tests/tools/test_toolchain.sh tests/tools/test_build.sh tests/tools/test_deps.sh tests/tools/test_html.sh)
+TOOLTESTS := $(if $(filter command line,$(origin CH)),,$(sort $(wildcard tests/tools/test_*.sh)))
 test: deps-test $(TESTS) $(SOLUTIONS)
 	@tools/run-tests.sh $(TESTS) $(SOLUTIONS) $(TOOLTESTS)
 
@@ -268,36 +272,38 @@ endif
 pdf: build/book$(if $(filter instructor,$(EDITION)),-instructor).pdf
 instructor: build/book-instructor.pdf
 ANSWERS  := $(wildcard exercises/*/answers.md exercises/*/solutions/*.cu)
-build/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
+# The one weave (tools/weave.sh), its inputs and its settings.
+WEAVER   := tools/weave.sh tools/noweb.sh tools/csv.awk tools/nw2md.awk
+WEAVE_VARS := -v draft=$(DRAFTING) -v gpu=$(GPU)
+build/book.md: $(NWFILES) $(WEAVER) book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
 	@mkdir -p build
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(DRAFTING) -v gpu=$(GPU) > $@
+	tools/weave.sh $(WEAVE_VARS) $(NWFILES) > $@
 build/solutions.nw: tools/solutions.sh $(ANSWERS) $(NWFILES) book.yaml
 	@mkdir -p build
 	tools/solutions.sh $@ build/solutions.list
-build/book-instructor.md: $(NWFILES) build/solutions.nw tools/instructor.awk tools/csv.awk tools/nw2md.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
-	tools/noweb.sh weave $(NWFILES) build/solutions.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=$(DRAFTING) -v gpu=$(GPU) \
+build/book-instructor.md: $(NWFILES) build/solutions.nw tools/instructor.awk $(WEAVER) book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
+	tools/weave.sh $(WEAVE_VARS) $(NWFILES) build/solutions.nw \
 	  | gawk -f tools/instructor.awk -v list=build/solutions.list > $@
 # The GPU whose numbers the book shows, for the figures' \input paths.
 build/gpu.tex: build/weave.flags
 	@printf '\\newcommand{\\bookgpu}{%s}\n' '$(GPU)' > $@
-# Chapter 13's pictures: the CPU reference renders the scenes and libpng
-# writes them (tools/render-png.c, plain C); its figures include them.
-PICS13 := build/renderer/pics/.done
-$(PICS13): tools/render-png.c $(wildcard tangled/renderer/*.h)
+# A chapter's pictures: tests/CH/pictures.c, plain C with libpng, run as
+# pictures DIR, draws them into build/CH/pics/ (DIR), which its figures
+# include.  It sees the chapters' headers (tangled/).
+PICS := $(foreach c,$(CHAPTERS),$(if $(wildcard tests/$(c)/pictures.c),build/$(c)/pics/.done))
+build/%/pics/.done: tests/%/pictures.c $(wildcard tangled/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Itangled -o build/renderer/render-png $< -lpng -lm
-	build/renderer/render-png $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Itangled -o build/$*/pictures $< -lpng -lm
+	build/$*/pictures $(dir $@)
 	@touch $@
 # $(1): the edition's suffix, empty for the student book.
 define pdf_rules
 build/book$(1).tex: build/book$(1).md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
+	# The page and its fonts are book.yaml's, which pandoc reads as metadata.
 	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
-	  -V documentclass=book -V classoption=oneside -V geometry:textwidth=6.3in,textheight=9in \
-	  -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
-	  -V monofontoptions=Scale=0.85 -V fontsize=10pt -V colorlinks=true -V linkcolor=blue \
 	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $$@
-build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS13)
+build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS)
 	cd build && for pass in 1 2; do \
 	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book$(1).tex > xelatex$(1).log 2>&1 \
 	  || { grep -A5 '^!' xelatex$(1).log; echo "xelatex failed: see build/xelatex$(1).log"; exit 1; }; done
@@ -317,25 +323,23 @@ $(eval $(call pdf_rules,-instructor))
 # sources and data.
 HTML_SRC := build/html-src
 html: build/html/index.html
-$(HTML_SRC)/book.md: $(NWFILES) tools/csv.awk tools/nw2md.awk tools/html-pre.awk tools/noweb.sh book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-html
+$(HTML_SRC)/book.md: $(NWFILES) $(WEAVER) tools/html-pre.awk book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-html
 	@mkdir -p $(HTML_SRC)
-	tools/noweb.sh weave $(NWFILES) | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html -v draft=$(DRAFTING) -v gpu=$(GPU) \
+	tools/weave.sh -v format=html $(WEAVE_VARS) $(NWFILES) \
 	  | gawk -f tools/html-pre.awk -v figlist=$(HTML_SRC)/figs.list -v macros=$(HTML_SRC)/macros.tex > $@
 $(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml tools/pandoc-html.sh
 	tools/pandoc-html.sh $< $@
-build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES) $(PICS13)
+build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES) $(PICS)
 	tools/html-figs.sh $(HTML_SRC) build/html/fig
 	@touch $@
 build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml
 	rm -f build/html/*.html
-	LC_ALL=C gawk -f tools/html-site.awk -v out=build/html book.yaml $<
+	LC_ALL=C gawk -f tools/html-site.awk -v out=build/html -v title="$$(tools/chapters.sh title)" \
+	  -v subtitle="$$(tools/chapters.sh subtitle)" -v edition="$$(tools/chapters.sh edition)" -v lang="$$(tools/chapters.sh lang)" \
+	  -v textwidth="$$(tools/chapters.sh textwidth)" $<
 	cp tools/html/book.css tools/html/book.js build/html/
 	@echo "html: build/html/index.html ($$(ls build/html/*.html | wc -l) pages, $$(ls build/html/fig/*.svg | wc -l) figures)"
 
 clean:
 	rm -rf build
 
-# Chapter 12 calls chapter 3's transpose, chapter 4's matmul and chapter 7's
-# softmax, and its benchmark chapter 2's FMA peak: their objects link in.
-build/attention/test: build/obj/transpose/transpose.o build/obj/matmul/matmul.o build/obj/softmax/softmax.o
-build/attention/bench: build/obj/memory/memory.o build/obj/transpose/transpose.o build/obj/matmul/matmul.o build/obj/softmax/softmax.o

@@ -1,9 +1,11 @@
 #!/bin/bash
-# bench.sh GPU "CH..." BENCH... -- make bench: run each benchmark program, then
-# each chapter's tests/CH/counters.sh, writing figures/data/GPU/ (GPU empty:
-# the GPU of this machine, tools/gpu-slug.sh).  Every CSV starts with the
-# provenance lines of tools/provenance.sh, passed to the programs in
-# BOOK_PROVENANCE.  Exits non-zero if any program failed.
+# bench.sh GPU "CH..." BENCH... -- make bench: run each benchmark program, in
+# the order given (book order, so a chapter's benchmark runs after those of
+# the chapters it needs, whose CSVs it may read), then each chapter's
+# tests/CH/counters.sh, writing figures/data/GPU/ (GPU empty: the GPU of
+# this machine, tools/gpu-slug.sh).  Every CSV starts with the provenance
+# lines of tools/provenance.sh, passed to the programs in BOOK_PROVENANCE.
+# Exits non-zero if any program failed.
 gpu=${1:-$(tools/gpu-slug.sh)} || exit 1
 chs=$2; shift 2
 export BOOK_GPU=$gpu BOOK_PROVENANCE
@@ -12,9 +14,7 @@ mkdir -p "figures/data/$gpu"
 echo "bench: writing figures/data/$gpu/"
 st=0
 for b in "$@"; do
-  # Chapter 4 reports against the FMA peak that chapter 2 measured on this GPU.
-  BOOK_FMA_PEAK=$(tools/csvget.sh "figures/data/$gpu/memory.csv" variant=fma_peak tflops) \
-    "$b" || { echo "bench: $b failed"; st=1; }
+  "$b" || { echo "bench: $b failed"; st=1; }
 done
 for c in $chs; do
   [ -x "tests/$c/counters.sh" ] || continue

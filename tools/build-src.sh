@@ -32,17 +32,7 @@ if ! { command -v notangle && command -v gawk; } >/dev/null 2>&1; then
 fi
 tools/tangle.sh build/src lines || exit 1
 status=0
-for f in $(cd build/src && find . -type f | sed 's|^\./||' | sort); do
-  if [ ! -f "tangled/$f" ]; then
-    echo "tangled/$f:1: missing; the chapters write it (run make tangle)"; status=1
-  elif ! grep -v '^#line ' "build/src/$f" | cmp -s - "tangled/$f"; then
-    l=$(grep -v "^#line " "build/src/$f" | cmp - "tangled/$f" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
-    echo "tangled/$f:${l:-1}: differs from what the chapters say (edit the chapter, then make tangle)"; status=1
-  fi
-done
-for f in $(cd tangled && find . -type f ! -name .codesum | sed 's|^\./||' | sort); do
-  [ -f "build/src/$f" ] || { echo "tangled/$f:1: no chapter writes this file any more (run make tangle)"; status=1; }
-done
+tools/drift.sh build/src lines || status=1
 if [ $status = 0 ]; then echo "build: compiling the chapters (tangled into build/src)"
 else echo "build: the committed tangled/ is not what the chapters say; run make tangle, then build again"; fi
 exit $status

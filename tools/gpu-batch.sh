@@ -10,18 +10,21 @@
 # limited number of files), refreshed after each step; a summary is
 # printed last.
 cd "$(dirname "$0")/.." || exit 1
-[ -d .gpu-run/build ] || { echo "gpu-batch: no .gpu-run/build (run tools/gpu-pack.sh, and carry .gpu-run)"; exit 1; }
+[ -f .gpu-run/programs ] || { echo "gpu-batch: no .gpu-run/programs (run tools/gpu-pack.sh, and carry .gpu-run)"; exit 1; }
 OUT=${OUT:-build/gpu-out}; mkdir -p "$OUT"
 cp -rp .gpu-run/build . && { [ -d .gpu-run/.deps ] && cp -rp .gpu-run/.deps . || true; }
 export LD_LIBRARY_PATH=$PWD/.deps/cmocka/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export BOOK_COMMIT; BOOK_COMMIT=$(cat .gpu-run/commit)
-chs=$(cat .gpu-run/chapters); gpu=${GPU:-$(tools/gpu-slug.sh)} || exit 1
+# The programs of each kind (test, bench, solution), as make programs listed them.
+prog() { awk -v k="$1" '$1 == k { print $2 }' .gpu-run/programs; }
+mapfile -t T < <(prog test); mapfile -t S < <(prog solution); mapfile -t B < <(prog bench)
+chs=$(printf '%s\n' "${T[@]}" | sed 's|^build/||; s|/test$||')
+gpu=${GPU:-$(tools/gpu-slug.sh)} || exit 1
 steps=${GPU_STEPS:-test bench sanitize}
 L=build/logs; mkdir -p "$L"
 t0=$(date +%s); el() { echo "$(( $(date +%s) - t0 )) s"; }
 pack() { tar czf "$OUT/results.tgz" "$L" $(ls -d figures/data/"$gpu" 2>/dev/null); }
 { nvidia-smi; nvcc --version; date -u; } > "$L/machine.txt" 2>&1
-T=(); S=(); for c in $chs; do T+=("build/$c/test"); S+=($(find ".gpu-run/build/sol/$c" -type f 2>/dev/null | sed 's|^\.gpu-run/||' | sort)); done
 if [[ $steps == *test* ]]; then
   rm -f "$L"/test.*.log
   for t in "${T[@]}" "${S[@]}"; do
@@ -34,7 +37,6 @@ if [[ $steps == *test* ]]; then
   echo "tests done, $(el)"; pack
 fi
 if [[ $steps == *bench* ]]; then
-  B=(); for c in $chs; do [ -x "build/$c/bench" ] && B+=("build/$c/bench"); done
   timeout "${BENCH_LIMIT:-300}" tools/bench.sh "$gpu" "$chs" "${B[@]}" > "$L/bench.log" 2>&1
   echo "bench: exit $? (124: out of time), $(el)"; grep -E "failed" "$L/bench.log"; pack
 fi

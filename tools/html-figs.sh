@@ -9,21 +9,24 @@ set -eo pipefail
 cd "$(dirname "$0")/.."
 src=$1 out=$2
 mkdir -p "$out"; rm -f "$out"/*.svg
+width=$(tools/chapters.sh textwidth)
+[ -n "$width" ] || { echo "html-figs: book.yaml's geometry gives no textwidth"; exit 1; }
 {
   echo '\documentclass[multi=nwfigpage,border=3pt]{standalone}'
   echo '\usepackage{amsmath,amssymb}\usepackage{unicode-math}\usepackage{varwidth}'
-  echo '\setmainfont{DejaVu Serif}\setsansfont{DejaVu Sans}\setmonofont[Scale=0.85]{DejaVu Sans Mono}'
+  # The PDF's fonts and text width (book.yaml).
+  echo "\\setmainfont{$(tools/chapters.sh mainfont)}\\setsansfont{$(tools/chapters.sh sansfont)}\\setmonofont[$(tools/chapters.sh monofontoptions)]{$(tools/chapters.sh monofont)}"
   echo '\providecommand{\mainmatter}{}\providecommand{\hyperlink}[2]{#2}\providecommand{\hypertarget}[2]{#2}'
   echo '\input{tools/preamble.tex}'
   echo '\input{build/gpu.tex}'
   echo "\\input{$src/macros.tex}"
   echo '\begin{document}'
-  # Each figure in a box at most the PDF's text width (Makefile: geometry
-  # textwidth=6.3in), which is \linewidth inside, so that the figures that
-  # size themselves by \linewidth come out as in the book; the page is as
-  # wide as the figure, and html-site.awk sizes it against 6.3 in.
+  # Each figure in a box at most the PDF's text width (book.yaml's
+  # geometry), which is \linewidth inside, so that the figures that size
+  # themselves by \linewidth come out as in the book; the page is as wide
+  # as the figure, and html-site.awk sizes it against the same width.
   while read -r f; do
-    echo "\\begin{nwfigpage}\\begin{varwidth}{6.3in}\\centering\\input{figures/$f.tex}\\end{varwidth}\\end{nwfigpage}"
+    echo "\\begin{nwfigpage}\\begin{varwidth}{$width}\\centering\\input{figures/$f.tex}\\end{varwidth}\\end{nwfigpage}"
   done < "$src/figs.list"
   echo '\end{document}'
 } > "$src/figs.tex"

@@ -1,10 +1,13 @@
 # html-site.awk -- the web edition's pages from pandoc's HTML of the whole
 # book (pandoc --wrap=none, no template):
 #
-#   gawk -f tools/html-site.awk -v out=build/html book.yaml body.html
+#   gawk -f tools/html-site.awk -v out=build/html -v title=T -v subtitle=S \
+#        -v edition=E -v lang=L -v textwidth=6.3in body.html
+#
+# (the Makefile passes book.yaml's values, read by tools/chapters.sh).
 #
 # The body is cut into pages where nw2md.awk marked a chapter file
-# (<!-- nwfile chapters/NN-slug.nw --> gives NN-slug.html; the chunk and
+# (<!-- nwfile chapters/SLUG.nw --> gives SLUG.html; the chunk and
 # identifier indexes, <!-- nwfile index -->, give book-index.html).
 # Every link #id goes to the page that holds id (a link to an id that no
 # page holds is an error); a chunk used in code, the comment /*<name N>*/,
@@ -40,15 +43,8 @@ function letter_numbers(s,    out, v) {
 }
 function h(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
 function js(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
-function yaml(s) { sub(/^[a-z]+:[ \t]*/, "", s); gsub(/^"|"[ \t]*$/, "", s); return s }
 function entry(kind, text, url) { search = search (search == "" ? "" : ",\n") "[" js(kind) "," js(text) "," js(url) "]" }
 
-# book.yaml: the title and edition
-FILENAME ~ /book\.yaml$/ {
-    if (/^title:/) title = yaml($0); else if (/^subtitle:/) subtitle = yaml($0)
-    else if (/^edition:/) edition = yaml($0); else if (/^lang:/) lang = yaml($0)
-    next
-}
 # ---- pass 1: pages, ids, headings ----------------------------------------
 /^<!-- nwfile .* -->$/ {
     f = $3; np++
@@ -200,6 +196,12 @@ function toc_text(t) {      # a heading's HTML, its number kept as a span
     gsub(/<a [^>]*>|<\/a>/, "", t)
     return t
 }
+function points(len,   v) {              # a TeX length (in, cm, mm, pt) in pt
+    v = len + 0
+    if (len ~ /in$/) return v * 72; if (len ~ /cm$/) return v * 72 / 2.54
+    if (len ~ /mm$/) return v * 72 / 25.4; if (len ~ /pt$/) return v * 72 / 72.27
+    print "html-site.awk: textwidth=" len ": give it in in, cm, mm or pt" > "/dev/stderr"; exit 1
+}
 function svgsize(src,    f, l, w, hh) {   # width="Wpt" height="Hpt" of an SVG in build/html, as px
     f = out "/" src
     while ((getline l < f) > 0) if (l ~ /^<svg /) {
@@ -208,8 +210,10 @@ function svgsize(src,    f, l, w, hh) {   # width="Wpt" height="Hpt" of an SVG i
         break
     }
     close(f)
-    # its share of the column: the PDF's text width, 6.3 in = 453.6 pt, plus the 3 pt borders
-    return w == "" ? "" : sprintf(" width=\"%d\" height=\"%d\" style=\"--w: %.1f%%\"", w * 4 / 3 + 0.5, hh * 4 / 3 + 0.5, (w > 459.6 ? 100 : 100 * w / 459.6))
+    # its share of the column: the PDF's text width (textwidth, e.g. 6.3in =
+    # 453.6 pt), plus the 3 pt borders
+    col = points(textwidth) + 6
+    return w == "" ? "" : sprintf(" width=\"%d\" height=\"%d\" style=\"--w: %.1f%%\"", w * 4 / 3 + 0.5, hh * 4 / 3 + 0.5, (w > col ? 100 : 100 * w / col))
 }
 function widemath(s,    out, i, rest, j, tex) {   # class="wide" on long inline formulas
     out = ""

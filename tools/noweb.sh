@@ -3,7 +3,7 @@
 #   tools/noweb.sh markup FILE...   noweb's markup over the chapters, with CUDA
 #                                   launches (<<<) escaped for noweb first
 #   tools/noweb.sh weave FILE...    the same through finduses and noidx
-# File names in messages stay the authors' own (chapters/NN-slug.nw).
+# File names in messages stay the authors' own (chapters/SLUG.nw).
 set -e
 mode=$1; shift
 NWLIB=${NWLIB:-}

@@ -122,8 +122,8 @@ t_rebuilds_exactly_what_changed() {
 }
 t_draft_and_gpu_are_weave_inputs() {
   book "$tmp/g" && make -C "$tmp/g" -s build/book.md &&
-  [ -z "$(make -C "$tmp/g" -n build/book.md | grep nw2md)" ] &&
-  make -C "$tmp/g" -n build/book.md DRAFT=1 | grep -q nw2md &&
+  [ -z "$(make -C "$tmp/g" -n build/book.md | grep weave.sh)" ] &&
+  make -C "$tmp/g" -n build/book.md DRAFT=1 | grep -q weave.sh &&
   make -C "$tmp/g" -n build/book.md GPU=other | grep -q 'gpu=other'
 }
 t_bench_writes_its_gpu_folder() {

@@ -15,7 +15,7 @@ run() {   # run NAME COMMAND...: the command must exit 0
   if out=$("$@" 2>&1); then echo "[       OK ] $name"; else echo "$out" | tail -5; echo "[  FAILED  ] $name"; fi
 }
 markup() { tools/noweb.sh markup "$@"; }
-weave() { tools/noweb.sh weave "$@" | gawk -f tools/csv.awk -f tools/nw2md.awk; }
+weave() { tools/weave.sh "$@"; }
 # expect_fail STATUS-CHECK PATTERN COMMAND...: fails, and says PATTERN
 expect_fail() {
   local pat=$1; shift
@@ -26,11 +26,11 @@ expect_fail() {
 t_undefined_tangle() { expect_fail "$fx/undefined-chunk.nw:6: chunk <<Do the work>> is used but never defined" \
   bash -c "set -o pipefail; tools/noweb.sh markup $fx/undefined-chunk.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/a.cu"; }
 t_undefined_weave() { expect_fail "$fx/undefined-chunk.nw:6: chunk <<Do the work>> is used but never defined" \
-  bash -c "set -o pipefail; tools/noweb.sh weave $fx/undefined-chunk.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"; }
+  tools/weave.sh $fx/undefined-chunk.nw; }
 t_prose_shift_tangle() { expect_fail "$fx/prose-shift.nw:3: unescaped << in documentation chunk" \
   bash -c "set -o pipefail; tools/noweb.sh markup $fx/prose-shift.nw | gawk -f tools/tangle.awk -v mode=check"; }
 t_prose_shift_weave() { expect_fail "$fx/prose-shift.nw:3: unescaped << in documentation chunk" \
-  bash -c "set -o pipefail; tools/noweb.sh weave $fx/prose-shift.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"; }
+  tools/weave.sh $fx/prose-shift.nw; }
 t_unused_and_wide() {
   expect_fail "$fx/unused-and-wide.nw:7: chunk <<Never used>> is defined but never used" \
     bash -c "tools/noweb.sh markup $fx/unused-and-wide.nw | gawk -f tools/tangle.awk -v mode=check -v width=78" &&
@@ -62,14 +62,14 @@ t_weave_markdown() {
   grep -q '\\nwidentry{k}{\\hyperlink{nw1}{1}}{\\hyperlink{nw2}{2}}' "$tmp/good.md"
 }
 t_weave_html() {   # the same weave, its chunk markup in HTML for the web edition
-  tools/noweb.sh weave $fx/good.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v format=html > "$tmp/good.html.md" &&
+  tools/weave.sh -v format=html $fx/good.nw > "$tmp/good.html.md" &&
   grep -qF '<div class="nwchunk" id="nw1"><div class="nwhead"><a class="nwnum" href="#nw1">1</a> &#x27E8;tangled/fixture/good.cu&#x27E9;&#x2261;</div>' "$tmp/good.html.md" &&
   grep -qF '<div class="nwfoot">Defines <code>k</code> (used in <a href="#nw2">2</a>).' "$tmp/good.html.md" &&
   grep -qF '<li><code>k</code>: defined in <a href="#nw1">1</a>; used in <a href="#nw2">2</a></li>' "$tmp/good.html.md" &&
   ! grep -q 'nwbegin\|hyperlink\|{=latex}' "$tmp/good.html.md"
 }
 t_measured_data() {
-  tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk -v draft=1 > "$tmp/data.md" 2>/dev/null
+  tools/weave.sh -v draft=1 $fx/data.nw > "$tmp/data.md" 2>/dev/null
   grep -q 'Fast took 2.0 ms,' "$tmp/data.md" && grep -q '^4.0 times slow;' "$tmp/data.md" &&
   grep -q '^2.00 quarter.' "$tmp/data.md" && grep -q '^| slow | 100 |' "$tmp/data.md" &&
   grep -q 'Missing: \[not yet measured\]' "$tmp/data.md" &&
@@ -77,11 +77,11 @@ t_measured_data() {
   grep -q '^| slow | 8.0 |$' "$tmp/data.md" &&
   grep -q 'Missing product: \[not yet measured\]' "$tmp/data.md" &&
   expect_fail "$fx/data.nw:9: no data in tests/tools/fixtures/nothing.csv" \
-    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk" &&
+    tools/weave.sh $fx/data.nw &&
   expect_fail "$fx/data.nw:11: no column ns in tests/tools/fixtures/data.csv" \
-    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk" &&
+    tools/weave.sh $fx/data.nw &&
   expect_fail "$fx/data.nw:15: no row variant=medium in tests/tools/fixtures/data.csv" \
-    bash -c "tools/noweb.sh weave $fx/data.nw | gawk -f tools/csv.awk -f tools/nw2md.awk"
+    tools/weave.sh $fx/data.nw
 }
 # csvmul's factors: device facts (sms) and values of another file of the
 # same GPU, so that a per-SM figure types no SM count; a missing fact fails.
@@ -91,11 +91,11 @@ t_csvmul_factors() {
   printf '# gpu: fixture\nfact,value\nsms,132\n' > "$d/figures/data/fx/memory-device.csv" &&
   printf '# gpu: fixture\nvariant,ms\na,2.0\n' > "$d/figures/data/fx/other.csv" &&
   printf '# Mul\n\nPer SM {{csvmul:figures/data/$GPU/other.csv:variant=a:ms:1/2*sms:%%.5f}};\nproduct {{csvmul:figures/data/$GPU/other.csv:variant=a:ms:sms*other.csv!variant=a!ms:%%.1f}}.\n' > "$d/mul.nw" &&
-  (cd "$d" && "$top/tools/noweb.sh" weave mul.nw | gawk -f "$top/tools/csv.awk" -f "$top/tools/nw2md.awk" -v gpu=fx > mul.md) &&
+  (cd "$d" && "$top/tools/weave.sh" -v gpu=fx mul.nw > mul.md) &&
   grep -q '^Per SM 0.00758;' "$d/mul.md" && grep -q '^product 528.0.' "$d/mul.md" &&
   sed -i 's/1\/2\*sms/1\/2*nosuch/' "$d/mul.nw" &&
   expect_fail "mul.nw:3: no row fact=nosuch in figures/data/fx/memory-device.csv" \
-    bash -c "cd '$d' && '$top/tools/noweb.sh' weave mul.nw | gawk -f '$top/tools/csv.awk' -f '$top/tools/nw2md.awk' -v gpu=fx"
+    bash -c "cd '$d' && '$top/tools/weave.sh' -v gpu=fx mul.nw"
 }
 t_book_has_no_drift() { tools/check.sh; }
 t_bad_chapter_fails_make() {

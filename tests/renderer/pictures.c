@@ -1,4 +1,4 @@
-/* render-png.c DIR -- the renderer chapter's pictures, made when the book is built:
+/* pictures.c DIR -- the renderer chapter's pictures, made when the book is built:
  * the CPU reference (tangled/renderer/render_ref.h) renders every scene
  * at SIDE x SIDE and libpng writes DIR/<scene>.png; DIR/heat.png is the
  * number of circles whose box meets each 16 x 16 tile of biglittle at
@@ -86,7 +86,7 @@ static int heat(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: render-png DIR\n");
+        fprintf(stderr, "usage: pictures DIR\n");
         return 2;
     }
     static rgba img[SIDE * SIDE];
@@ -103,13 +103,13 @@ int main(int argc, char **argv)
         }
         snprintf(path, sizeof path, "%s/%s.png", argv[1], sc.name);
         if (write_png(path, rgb, SIDE, SIDE)) {
-            fprintf(stderr, "render-png: cannot write %s\n", path);
+            fprintf(stderr, "pictures: cannot write %s\n", path);
             return 1;
         }
         scene_free(&sc);
     }
     if (heat(argv[1])) {
-        fprintf(stderr, "render-png: cannot write the heat map\n");
+        fprintf(stderr, "pictures: cannot write the heat map\n");
         return 1;
     }
     return 0;
