@@ -149,6 +149,33 @@ t_prose_names_only_real_tests() {
   expect_fail "chapters/tiny.nw:[0-9]*: the prose names test no_such_test" bash -c "cd '$tmp/j' && tools/prose-refs.sh"
 }
 
+# Inserting a chapter touches book.yaml and the chapter's own files only:
+# a book of two chapters (tiny, and tail, which needs it) gains middle
+# between them; it builds, its test and the others pass, the weave puts it
+# second, and no other file of the book changed (make tangle rewrites
+# tangled/.codesum, the checksum over every chapter's code).
+t_insert_a_chapter() {
+  local b="$tmp/ins" fx=$top/tests/tools/fixtures/insert
+  book "$b" && cp "$fx/chapters/tail.nw" "$b/chapters/" && cp -r "$fx/tests/tail" "$b/tests/" &&
+  sed -i 's/^  - tiny$/  - tiny\n  - tail: {needs: [tiny]}/' "$b/book.yaml" &&
+  make -C "$b" -s tangle > /dev/null && make -C "$b" -s test > "$tmp/ins1.log" 2>&1 &&
+  grep -q '^\[       OK \] tail_null_is_refused' "$tmp/ins1.log" || { cat "$tmp/ins1.log"; return 1; }
+  snap() { (cd "$b" && find . -type f ! -path './build/*' ! -path './.deps/*' ! -name .codesum | LC_ALL=C sort | xargs sha256sum); }
+  snap > "$tmp/ins.before" &&
+  sed -i 's/^  - tiny$/  - tiny\n  - middle: {needs: [tiny]}/' "$b/book.yaml" &&
+  cp "$fx/chapters/middle.nw" "$b/chapters/" && cp -r "$fx/tests/middle" "$b/tests/" &&
+  make -C "$b" -s tangle > /dev/null && make -C "$b" -s check > /dev/null &&
+  make -C "$b" -s test > "$tmp/ins2.log" 2>&1 || { cat "$tmp/ins2.log"; return 1; }
+  for t in null_is_refused middle_null_is_refused tail_null_is_refused; do
+    grep -q "^\[       OK \] $t\$" "$tmp/ins2.log" || { echo "$t did not pass:"; cat "$tmp/ins2.log"; return 1; }
+  done
+  (cd "$b" && tools/weave.sh $(tools/chapters.sh | sed 's|.*|chapters/&.nw|')) > "$tmp/ins.md" &&
+  [ "$(grep -o '^# [A-Z][a-z]* {#ch:[a-z]*}' "$tmp/ins.md" | tr '\n' ' ')" = \
+    "# Tiny {#ch:tiny} # Middle {#ch:middle} # Tail {#ch:tail} " ] || { echo "weave order:"; grep '^# ' "$tmp/ins.md"; return 1; }
+  snap > "$tmp/ins.after"
+  changed=$(join -j 2 <(sort -k2 "$tmp/ins.before") <(sort -k2 "$tmp/ins.after") | awk '$2 != $3 { print $1 }')
+  [ "$changed" = ./book.yaml ] || { echo "files changed besides book.yaml: $changed"; return 1; }
+}
 run drift_stops_the_build "noweb nvcc" t_drift_stops_the_build
 run new_root_chunk_is_compiled "noweb nvcc" t_new_root_chunk_is_compiled
 run without_noweb_chapter_edit_stops_the_build "noweb nvcc" t_without_noweb_chapter_edit_stops_the_build
@@ -159,3 +186,4 @@ run draft_and_gpu_are_weave_inputs "noweb" t_draft_and_gpu_are_weave_inputs
 run bench_writes_its_gpu_folder "noweb" t_bench_writes_its_gpu_folder
 run cmocka_of_any_machine "noweb" t_cmocka_of_any_machine
 run prose_names_only_real_tests "noweb" t_prose_names_only_real_tests
+run insert_a_chapter "noweb nvcc" t_insert_a_chapter
