@@ -77,7 +77,7 @@ static int ed_gpu(enum ed_version how, const char *a, size_t la,
     return got;
 }
 
-static const char *const hname[] = {ED_VERSIONS(ED_VERSION_LAUNCHER)};
+static const char *const ed_launcher[] = {ED_VERSIONS(ED_VERSION_LAUNCHER)};
 static void expect(enum ed_version how, const char *a, size_t la,
                    const char *b, size_t lb, int want, uint64_t seed)
 {
@@ -86,7 +86,7 @@ static void expect(enum ed_version how, const char *a, size_t la,
     TK_CUDA(e);
     if (got != want)
         print_error("%s: lengths %zu and %zu: %d, expected %d (seed %llu)\n",
-                    hname[how], la, lb, got, want, (unsigned long long)seed);
+                    ed_launcher[how], la, lb, got, want, (unsigned long long)seed);
     assert_int_equal(got, want);
 }
 
