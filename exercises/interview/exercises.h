@@ -2,8 +2,8 @@
  * student writes in exercises/interview/NAME.cu;
  * tests/interview/ex_NAME.c tests them.  Device pointers; a bad
  * argument: cudaErrorInvalidValue, nothing launched. */
-#ifndef EX_15_INTERVIEW_H
-#define EX_15_INTERVIEW_H
+#ifndef EX_INTERVIEW_H
+#define EX_INTERVIEW_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #include "interview/tree.h"

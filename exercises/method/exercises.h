@@ -4,8 +4,8 @@
  * the launcher, then counted into; n < 2^32 (the counts are 32 bits); a
  * NULL pointer or a bigger n: cudaErrorInvalidValue, nothing launched.
  * x needs only its type's alignment. */
-#ifndef EX_14_METHOD_H
-#define EX_14_METHOD_H
+#ifndef EX_METHOD_H
+#define EX_METHOD_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

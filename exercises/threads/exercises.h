@@ -1,9 +1,9 @@
-/* exercises.h -- the threads chapter's code exercises: the launchers a student
- * writes in exercises/threads/NAME.cu; tests/threads/ex_NAME.c tests
+/* exercises.h -- the threads chapter's code exercises: the launchers a
+ * student writes in exercises/threads/NAME.cu; tests/threads/ex_NAME.c tests
  * them.  Device pointers; c = a + b elementwise; n == 0 does nothing and
  * succeeds. */
-#ifndef EX_01_THREADS_H
-#define EX_01_THREADS_H
+#ifndef EX_THREADS_H
+#define EX_THREADS_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

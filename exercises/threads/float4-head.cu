@@ -1,5 +1,5 @@
-// exercises/threads/float4-head.cu -- Exercise 3 of the threads chapter: float4
-// for pointers that are not 16-byte aligned, by peeling a short head.
+// exercises/threads/float4-head.cu -- Exercise 3 of the threads chapter:
+// float4 for pointers that are not 16-byte aligned, by peeling a short head.
 // Write vadd_float4_head (declared, with its contract, in exercises.h);
 // check it with  make exercise EX=threads/float4-head
 #include "common/book.h"

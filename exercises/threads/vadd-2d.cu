@@ -1,5 +1,5 @@
-// exercises/threads/vadd-2d.cu -- Exercise 2 of the threads chapter: vadd on a
-// two-dimensional grid.  Write vadd_2d (declared, with its contract, in
+// exercises/threads/vadd-2d.cu -- Exercise 2 of the threads chapter: vadd on
+// a two-dimensional grid.  Write vadd_2d (declared, with its contract, in
 // exercises.h); check it with  make exercise EX=threads/vadd-2d
 #include "common/book.h"
 #include "threads/threads.h"

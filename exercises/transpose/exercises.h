@@ -1,9 +1,9 @@
-/* exercises.h -- the transpose chapter's code exercises: the launchers a student
- * writes in exercises/transpose/NAME.cu; tests/transpose/ex_NAME.c
+/* exercises.h -- the transpose chapter's code exercises: the launchers a
+ * student writes in exercises/transpose/NAME.cu; tests/transpose/ex_NAME.c
  * tests them.  Device pointers to row-major matrices; an empty matrix does
  * nothing and succeeds. */
-#ifndef EX_03_TRANSPOSE_H
-#define EX_03_TRANSPOSE_H
+#ifndef EX_TRANSPOSE_H
+#define EX_TRANSPOSE_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

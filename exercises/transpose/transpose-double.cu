@@ -1,6 +1,6 @@
-// exercises/transpose/transpose-double.cu -- Exercise 4 of the transpose chapter:
-// transpose a matrix of doubles.  Write transpose_double (declared, with
-// its contract, in exercises.h); check it with
+// exercises/transpose/transpose-double.cu -- Exercise 4 of the transpose
+// chapter: transpose a matrix of doubles.  Write transpose_double (declared,
+// with its contract, in exercises.h); check it with
 //   make exercise EX=transpose/transpose-double
 #include "common/book.h"
 #include "transpose/transpose.h"

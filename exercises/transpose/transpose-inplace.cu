@@ -1,6 +1,7 @@
-// exercises/transpose/transpose-inplace.cu -- Exercise 5 of the transpose chapter:
-// the in-place transpose of a square matrix.  Write transpose_inplace
-// (declared, with its contract, in exercises.h); check it with
+// exercises/transpose/transpose-inplace.cu -- Exercise 5 of the transpose
+// chapter: the in-place transpose of a square matrix.  Write
+// transpose_inplace (declared, with its contract, in exercises.h); check
+// it with
 //   make exercise EX=transpose/transpose-inplace
 #include "common/book.h"
 #include "transpose/transpose.h"

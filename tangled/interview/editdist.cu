@@ -1,4 +1,4 @@
-// editdist.cu -- appendix A: the edit-distance wavefronts.
+// editdist.cu -- the edit-distance wavefronts.
 #include "common/book.h"
 #include "interview/editdist.h"
 

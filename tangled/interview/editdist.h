@@ -1,4 +1,4 @@
-// editdist.h -- appendix A: the Levenshtein distance on the GPU.
+// editdist.h -- the Levenshtein distance on the GPU.
 // Strings are bytes in device memory (a pointer may be null where its
 // length is 0); lengths at most ED_MAX_LEN, else cudaErrorInvalidValue.
 // The distance goes to *dist, one int in device memory.

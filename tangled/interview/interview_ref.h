@@ -1,5 +1,5 @@
-// interview_ref.h -- appendix A: the CPU references, for the tests and
-// the benchmark.  C and CUDA host code.
+// interview_ref.h -- the CPU references, for the tests and the
+// benchmark.  C and CUDA host code.
 #ifndef INTERVIEW_REF_H
 #define INTERVIEW_REF_H
 #include <stdint.h>

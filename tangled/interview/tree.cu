@@ -1,4 +1,4 @@
-// tree.cu -- appendix A: root-to-leaf numbers by pointer jumping.
+// tree.cu -- root-to-leaf numbers by pointer jumping.
 #include "common/book.h"
 #include "interview/tree.h"
 

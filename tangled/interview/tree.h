@@ -1,4 +1,4 @@
-// tree.h -- appendix A: the sum of root-to-leaf numbers on the GPU.
+// tree.h -- the sum of root-to-leaf numbers on the GPU.
 // left, right (int) and val (digits; any byte works) are device arrays of
 // n nodes; node 0 is the root, a child index outside [1, n) means none.
 // The sum of the leaves' numbers, mod 2^64, goes to *sum (device).  Only

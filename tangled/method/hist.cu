@@ -85,17 +85,11 @@ static cudaError_t hist_begin(const unsigned char *x, size_t n,
     BOOK_CLEAR_TO_LAUNCH();
     return cudaMemsetAsync(bins, 0, HIST_BINS * sizeof(unsigned));
 }
-static cudaError_t sm_count(int *v)
-{
-    int dev;
-    BOOK_TRY(cudaGetDevice(&dev));
-    return cudaDeviceGetAttribute(v, cudaDevAttrMultiProcessorCount, dev);
-}
 static cudaError_t hist_grid(size_t work, unsigned *grid)
 {
     static per_device<int> sms;
     int s = 0;
-    BOOK_TRY(once_per_device(sms, sm_count, &s));
+    BOOK_TRY(once_per_device(sms, book_sm_count, &s));
     size_t want = ceil_div(work, kHistBlock), most = (size_t)s * 8;
     *grid = (unsigned)(want < 1 ? 1 : want < most ? want : most);
     return cudaSuccess;

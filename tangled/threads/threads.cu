@@ -161,10 +161,8 @@ extern "C" cudaError_t vadd_grid_stride(const float *a, const float *b,
 {
     if (n == 0) return cudaSuccess;
     if (!a || !b || !c) return cudaErrorInvalidValue;
-    int dev, sms;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms;
+    BOOK_TRY(book_sm_count(&sms));
     size_t grid = ceil_div(n, kBlock);
     if (grid > (size_t)sms * 8) grid = (size_t)sms * 8;  // 8 blocks an SM
     BOOK_CLEAR_TO_LAUNCH();

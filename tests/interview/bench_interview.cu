@@ -1,15 +1,15 @@
-// bench_interview.cu -- appendix A's measurements (make bench): each GPU
-// version against the CPU reference (one thread), on the same inputs.
-// GPU times are kernels only (inputs already on the GPU), median of 20
-// runs after warm-up (for one kernel a diagonal beyond 20000 characters,
-// benchkit's rule for slow work, bk_timed_ms: at least 3 runs); gpu_h2d_ms
-// adds the upload of the inputs over PCIe, for the case where the data
-// starts on the host.  CPU times are the median of 3 runs (1 beyond 4000
-// characters; the batch's is ten times that of its first tenth; at 10^5 x
-// 10^5, 10^10 entries and some 15 s, the time of the table's first 3000
-// rows times 10^5 / 3000: every row is the same loop over 10^5 entries).
-// Writes interview.csv, then interview-shapes.csv (shapes; bench
-// --shapes writes only that).
+// bench_interview.cu -- the interview appendix's measurements
+// (make bench): each GPU version against the CPU reference (one thread),
+// on the same inputs.  GPU times are kernels only (inputs already on the
+// GPU), median of 20 runs after warm-up (for one kernel a diagonal beyond
+// 20000 characters, benchkit's rule for slow work, bk_timed_ms: at least 3
+// runs); gpu_h2d_ms adds the upload of the inputs over PCIe, for the case
+// where the data starts on the host.  CPU times are the median of 3 runs
+// (1 beyond 4000 characters; the batch's is ten times that of its first
+// tenth; at 10^5 x 10^5, 10^10 entries and some 15 s, the time of the
+// table's first 3000 rows times 10^5 / 3000: every row is the same loop
+// over 10^5 entries).  Writes interview.csv, then interview-shapes.csv
+// (shapes; bench --shapes writes only that).
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -19,6 +19,7 @@
 #include "interview/editdist.h"
 #include "interview/tree.h"
 #include "interview/interview_ref.h"
+#include "variants.h"
 
 static unsigned long long st = 0x1234567ull;
 static unsigned long long next_rand(void)
@@ -56,8 +57,13 @@ static double h2d_ms(const void *h, size_t bytes)
     return t;
 }
 
+// What a timing runs: an edit-distance version of variants.h (its
+// launcher's name keys the rows, its words say what it is), or the tree.
+enum { RUN_TREE = ED_NVERSIONS };
+static const char *const ed_launcher[] = {ED_VERSIONS(ED_VERSION_LAUNCHER)};
+static const char *const ed_what[] = {ED_VERSIONS(ED_VERSION_WHAT)};
 struct ctx {
-    int which;
+    int which;                // an enum ed_version, or RUN_TREE
     const char *a, *b; size_t la, lb; int *work, *twork, *dist;
     const char *s; size_t nchars; const size_t *off; size_t pairs;
     const int *l, *r; const unsigned char *v; size_t n; void *tw;
@@ -66,11 +72,18 @@ struct ctx {
 static cudaError_t run(void *p)
 {
     ctx *c = (ctx *)p;
-    if (c->which == 0) return ed_diagonals(c->a, c->la, c->b, c->lb, c->work, c->dist);
-    if (c->which == 1) return ed_block(c->a, c->la, c->b, c->lb, c->dist);
-    if (c->which == 2) return ed_batch(c->s, c->nchars, c->off, c->pairs, c->dist);
-    if (c->which == 4) return ed_tiled(c->a, c->la, c->b, c->lb, c->twork, c->dist);
-    return tree_path_sum(c->l, c->r, c->v, c->n, c->tw, c->sum);
+    switch (c->which) {
+    case ED_BY_DIAGONALS:
+        return ed_diagonals(c->a, c->la, c->b, c->lb, c->work, c->dist);
+    case ED_BY_BLOCK:
+        return ed_block(c->a, c->la, c->b, c->lb, c->dist);
+    case ED_BY_BATCH:
+        return ed_batch(c->s, c->nchars, c->off, c->pairs, c->dist);
+    case ED_BY_TILES:
+        return ed_tiled(c->a, c->la, c->b, c->lb, c->twork, c->dist);
+    default:
+        return tree_path_sum(c->l, c->r, c->v, c->n, c->tw, c->sum);
+    }
 }
 
 static FILE *f;
@@ -162,22 +175,24 @@ static void edit_distances(void)
             : cpu_ms([&] { ed_ref(a.data(), cpu_rows, b.data(), L); }, 1) *
                   ((double)L / cpu_rows);
         double h2d = h2d_ms(a.data(), 2 * L);
-        c.which = 0;
-        snprintf(key, sizeof key, "ed_diagonals_%zu", L);
+        c.which = ED_BY_DIAGONALS;
+        snprintf(key, sizeof key, "%s_%zu", ed_launcher[c.which], L);
         int reps;
-        row(key, "one kernel a diagonal", size,
+        row(key, ed_what[c.which], size,
             L <= 20000 ? bk_median_ms(run, &c, 20)
                        : bk_timed_ms(run, &c, &reps, NULL), h2d, cpu);
         same_distance(c.dist, &want, key);
         if (L <= ED_BLOCK_MAX) {
-            c.which = 1;
-            snprintf(key, sizeof key, "ed_block_%zu", L);
-            row(key, "one block", size, bk_median_ms(run, &c, 20), h2d, cpu);
+            c.which = ED_BY_BLOCK;
+            snprintf(key, sizeof key, "%s_%zu", ed_launcher[c.which], L);
+            row(key, ed_what[c.which], size, bk_median_ms(run, &c, 20), h2d,
+                cpu);
             same_distance(c.dist, &want, key);
         }
-        c.which = 4;
-        snprintf(key, sizeof key, "ed_tiled_%zu", L);
-        row(key, "tiles of 64x64", size, bk_median_ms(run, &c, 20), h2d, cpu);
+        c.which = ED_BY_TILES;
+        snprintf(key, sizeof key, "%s_%zu", ed_launcher[c.which], L);
+        row(key, ed_what[c.which], size, bk_median_ms(run, &c, 20), h2d,
+            cpu);
         same_distance(c.dist, &want, key);
     }
     // A batch of 10^5 pairs of lengths 32 to 127 over 4 letters.
@@ -185,7 +200,7 @@ static void edit_distances(void)
     batch bt = make_batch(pairs, 32, 96);
     const std::vector<size_t> &off = bt.off;
     const std::vector<char> &s = bt.s;
-    c.which = 2; c.s = bt.ds; c.nchars = s.size(); c.off = bt.doff; c.pairs = pairs;
+    c.which = ED_BY_BATCH; c.s = bt.ds; c.nchars = s.size(); c.off = bt.doff; c.pairs = pairs;
     // The CPU on the first tenth of the pairs, times ten (the pairs are
     // drawn alike; the whole batch would take the CPU seconds).
     double cpu = 10 * cpu_ms([&] {
@@ -195,7 +210,8 @@ static void edit_distances(void)
     }, 1);
     double h2d = h2d_ms(s.data(), s.size()) +
                  h2d_ms(off.data(), off.size() * sizeof(size_t));
-    row("ed_batch", "a warp a pair", "100000 pairs of 32-127",
+    row(ed_launcher[ED_BY_BATCH], ed_what[ED_BY_BATCH],
+        "100000 pairs of 32-127",
         bk_median_ms(run, &c, 20), h2d, cpu);
     BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(bt.ds));
     BOOK_CHECK(cudaFree(bt.doff));
@@ -237,7 +253,7 @@ static void trees(void)
         BOOK_CHECK(cudaMemcpy(dl, l.data(), n * sizeof(int), cudaMemcpyHostToDevice));
         BOOK_CHECK(cudaMemcpy(dr, r.data(), n * sizeof(int), cudaMemcpyHostToDevice));
         BOOK_CHECK(cudaMemcpy(dv, v.data(), n, cudaMemcpyHostToDevice));
-        c.which = 3; c.l = dl; c.r = dr; c.v = dv; c.n = n;
+        c.which = RUN_TREE; c.l = dl; c.r = dr; c.v = dv; c.n = n;
         double cpu = cpu_ms([&] { tree_ref(l.data(), r.data(), v.data(), n); },
                             n > 1000000 ? 1 : 3);
         double h2d = h2d_ms(l.data(), n * sizeof(int)) +
@@ -250,10 +266,10 @@ static void trees(void)
     }
 }
 
-// Other shapes (issue 17): short pairs (launch-bound), odd lengths (no
-// multiple of 4 or of the 64-entry tile, unequal), the headline 4000 and
-// 20000, and small and odd batches: ed_tiled, ed_block (where the shorter
-// string allows) and ed_batch against the one-thread CPU reference, as in
+// Other shapes: short pairs (launch-bound), odd lengths (no multiple of 4
+// or of the 64-entry tile, unequal), the headline 4000 and 20000, and
+// small and odd batches: ed_tiled, ed_block (where the shorter string
+// allows) and ed_batch against the one-thread CPU reference, as in
 // edit_distances (at 20000 the CPU's first 3000 rows, scaled).  Rate:
 // table entries a second.  Writes interview-shapes.csv; bench --shapes
 // runs only this.
@@ -284,16 +300,16 @@ static void shapes(void)
             : cpu_ms([&] { ed_ref(a.data(), cpu_rows, b.data(), e.lb); }, 1) *
                   ((double)e.la / cpu_rows);
         const double cells = (double)e.la * e.lb;
-        c.which = 4;
+        c.which = ED_BY_TILES;
         double t = bk_median_ms(run, &c, 20);
         same_distance(c.dist, &want, shape);
-        bk_shape_row(g, e.cls, shape, "ed_tiled", 1e3 * t, cells / (t * 1e9),
-                     "Gcell/s", "cpu", 1e3 * cpu);
+        bk_shape_row(g, e.cls, shape, ed_launcher[c.which], 1e3 * t,
+                     cells / (t * 1e9), "Gcell/s", "cpu", 1e3 * cpu);
         if (std::min(e.la, e.lb) <= ED_BLOCK_MAX) {
-            c.which = 1;
+            c.which = ED_BY_BLOCK;
             t = bk_median_ms(run, &c, 20);
             same_distance(c.dist, &want, shape);
-            bk_shape_row(g, e.cls, shape, "ed_block", 1e3 * t,
+            bk_shape_row(g, e.cls, shape, ed_launcher[c.which], 1e3 * t,
                          cells / (t * 1e9), "Gcell/s", "cpu", 1e3 * cpu);
         }
     }
@@ -317,7 +333,7 @@ static void shapes(void)
                               &s[off[2 * k + 1]],
                               off[2 * k + 2] - off[2 * k + 1]);
         }, 3);
-        c.which = 2; c.s = b.ds; c.nchars = s.size(); c.off = b.doff;
+        c.which = ED_BY_BATCH; c.s = b.ds; c.nchars = s.size(); c.off = b.doff;
         c.pairs = e.pairs;
         double t = bk_median_ms(run, &c, 20);
         char shape[32];
@@ -338,8 +354,8 @@ static void shapes(void)
                 exit(EXIT_FAILURE);
             }
         }
-        bk_shape_row(g, e.cls, shape, "ed_batch", 1e3 * t, cells / (t * 1e9),
-                     "Gcell/s", "cpu", 1e3 * cpu);
+        bk_shape_row(g, e.cls, shape, ed_launcher[c.which], 1e3 * t,
+                     cells / (t * 1e9), "Gcell/s", "cpu", 1e3 * cpu);
         BOOK_CHECK(cudaFree(b.ds)); BOOK_CHECK(cudaFree(b.doff));
     }
     bk_csv_close(g);

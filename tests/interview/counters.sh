@@ -1,12 +1,13 @@
 #!/bin/bash
-# counters.sh -- appendix A's counters, run by `make bench` after the
-# benchmark.  Nsight Compute profiles one launch of ed_tiled_kernel, the
-# diagonal of tiles 300 (301 tiles of 64 x 64, one warp each) of a pair of
-# 20000 characters (ED_TILED_PROFILE=1 build/interview/bench), and
-# writes figures/data/$BOOK_GPU/interview-ncu.csv: the kernel's time,
-# cycles and warp instructions, the warps a scheduler holds and has
-# eligible, the cycles an instruction and the stall reasons in cycles per
-# issued instruction.  One row a metric: metric,value,unit.
+# counters.sh -- the interview appendix's counters, run by `make bench`
+# after the benchmark.  Nsight Compute profiles one launch of
+# ed_tiled_kernel, the diagonal of tiles 300 (301 tiles of 64 x 64, one
+# warp each) of a pair of 20000 characters (ED_TILED_PROFILE=1
+# build/interview/bench), and writes
+# figures/data/$BOOK_GPU/interview-ncu.csv: the kernel's time, cycles and
+# warp instructions, the warps a scheduler holds and has eligible, the
+# cycles an instruction and the stall reasons in cycles per issued
+# instruction.  One row a metric: metric,value,unit.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start interview interview-ncu.csv || exit 1

@@ -1,29 +1,30 @@
-/* test_interview.c -- appendix A's tests: the four edit-distance
- * wavefronts against the CPU DP (empty, one empty, equal, random strings
- * over 2 and 26 letters, lengths 1 to 5000 with the tile's 64 and 128 and
- * one either side, pairs of 10^5 characters with a known distance, the
- * tiled version also on 1 x 10^5, 10^5 x 1 and a random 10^5 x 10^4 pair
- * against the CPU, batches with malformed offsets, and each malformed pair
- * alone); the root-to-leaf sum by pointer jumping against the CPU on a
- * single node, paths of 10^6, a complete tree, random trees of up to 10^6
- * nodes (any earlier node a parent) and one of 10^7 (a parent among the 64
- * nodes before: depth about 3 x 10^5, and a CPU walk that stays in cache),
- * a path whose number wraps mod 2^64, and trees with nodes that node 0
- * does not reach (forests known by hand; random trees with cut-off
- * subtrees, renamed, against a sum by index order that shares no code
- * with the reference), malformed trees that must stay in bounds.  Every
- * refusal the two headers promise, on the CPU where the launcher refuses
- * before it touches the device, and on the GPU, where a refused call must
- * leave its output's poison.  The CPU work is kept to a few seconds: the
- * one-kernel-a-diagonal version (a launch a diagonal) runs every pair with
- * the fixed seed and only the short ones with the fresh seed, and the CPU
- * runs the DP on every seventh pair of the batch of 10^5 (the others are
- * checked against the bounds of a distance). */
+/* test_interview.c -- the interview appendix's tests: the four edit-distance
+ * wavefronts against the CPU DP (empty, one empty, equal, random strings over
+ * 2 and 26 letters, lengths 1 to 5000 with the tile's 64 and 128 and one
+ * either side, pairs of 10^5 characters with a known distance, the tiled
+ * version also on 1 x 10^5, 10^5 x 1 and a random 10^5 x 10^4 pair against
+ * the CPU, batches with malformed offsets, and each malformed pair alone);
+ * the root-to-leaf sum by pointer jumping against the CPU on a single node,
+ * paths of 10^6, a complete tree, random trees of up to 10^6 nodes (any
+ * earlier node a parent) and one of 10^7 (a parent among the 64 nodes before:
+ * depth about 3 x 10^5, and a CPU walk that stays in cache), a path whose
+ * number wraps mod 2^64, and trees with nodes that node 0 does not reach
+ * (forests known by hand; random trees with cut-off subtrees, renamed,
+ * against a sum by index order that shares no code with the reference),
+ * malformed trees that must stay in bounds.  Every refusal the two headers
+ * promise, on the CPU where the launcher refuses before it touches the
+ * device, and on the GPU, where a refused call must leave its output's
+ * poison.  The CPU work is kept to a few seconds: the one-kernel-a-diagonal
+ * version (a launch a diagonal) runs every pair with the fixed seed and only
+ * the short ones with the fresh seed, and the CPU runs the DP on every
+ * seventh pair of the batch of 10^5 (the others are checked against the
+ * bounds of a distance). */
 #include "testkit.h"
 #include "interview/editdist.h"
 #include "interview/tree.h"
 #include "interview/interview_ref.h"
 #include "tree_cases.h"
+#include "variants.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -35,25 +36,25 @@ static void rand_string(char *s, size_t n, int letters, uint64_t *st)
         s[i] = (char)('a' + tk_next(st) % (uint64_t)letters);
 }
 
-/* The distance of a and b by one of the GPU versions (0 diagonals, 1 block,
- * 2 a batch of one pair, 3 tiled); the launcher's status in *err.  The
- * result is poisoned (-1) before the run; the tiled version's work is
- * poisoned and followed by 64 poisoned guard ints that must stay so. */
-static int ed_gpu(int how, const char *a, size_t la, const char *b,
-                  size_t lb, cudaError_t *err)
+/* The distance of a and b by one of the GPU versions of variants.h (the
+ * batch: a batch of one pair); the launcher's status in *err.  The result
+ * is poisoned (-1) before the run; the tiled version's work is poisoned
+ * and followed by 64 poisoned guard ints that must stay so. */
+static int ed_gpu(enum ed_version how, const char *a, size_t la,
+                  const char *b, size_t lb, cudaError_t *err)
 {
     char *d = tk_dev_bytes(la + lb + 1);
     int *dd = tk_dev_bytes(sizeof(int)), got = -7;
     if (la) tk_upload_bytes(d, a, la);
     if (lb) tk_upload_bytes(d + la, b, lb);
-    if (how == 0) {
+    if (how == ED_BY_DIAGONALS) {
         int *work = tk_dev_bytes(ED_WORK_INTS(la, lb) * sizeof(int));
         *err = ed_diagonals(la ? d : NULL, la, lb ? d + la : NULL, lb, work, dd);
         TK_CUDA(cudaDeviceSynchronize());
         tk_free(work);
-    } else if (how == 1) {
+    } else if (how == ED_BY_BLOCK) {
         *err = ed_block(la ? d : NULL, la, lb ? d + la : NULL, lb, dd);
-    } else if (how == 3) {
+    } else if (how == ED_BY_TILES) {
         size_t wi = ED_TILED_WORK_INTS(la, lb);
         int *work = tk_dev_bytes((wi + 64) * sizeof(int)), guard[64];
         *err = ed_tiled(la ? d : NULL, la, lb ? d + la : NULL, lb, work, dd);
@@ -61,7 +62,7 @@ static int ed_gpu(int how, const char *a, size_t la, const char *b,
         tk_download_bytes(guard, work + wi, sizeof guard);
         for (int g = 0; g < 64; g++) assert_int_equal(guard[g], -1);
         tk_free(work);
-    } else {
+    } else {                            /* ED_BY_BATCH */
         size_t off[3] = {0, la, la + lb};
         size_t *doff = tk_dev_bytes(sizeof off);
         tk_upload_bytes(doff, off, sizeof off);
@@ -76,16 +77,16 @@ static int ed_gpu(int how, const char *a, size_t la, const char *b,
     return got;
 }
 
-static const char *hname[] = {"diagonals", "block", "batch", "tiled"};
-static void expect(int how, const char *a, size_t la, const char *b,
-                   size_t lb, int want, uint64_t seed)
+static const char *const ed_launcher[] = {ED_VERSIONS(ED_VERSION_LAUNCHER)};
+static void expect(enum ed_version how, const char *a, size_t la,
+                   const char *b, size_t lb, int want, uint64_t seed)
 {
     cudaError_t e;
     int got = ed_gpu(how, a, la, b, lb, &e);
     TK_CUDA(e);
     if (got != want)
         print_error("%s: lengths %zu and %zu: %d, expected %d (seed %llu)\n",
-                    hname[how], la, lb, got, want, (unsigned long long)seed);
+                    ed_launcher[how], la, lb, got, want, (unsigned long long)seed);
     assert_int_equal(got, want);
 }
 
@@ -93,7 +94,7 @@ static void ed_edge_cases(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int how = 0; how < 4; how++) {
+    for (int how = 0; how < ED_NVERSIONS; how++) {
         expect(how, "", 0, "", 0, 0, 0);
         expect(how, "", 0, "abc", 3, 3, 0);
         expect(how, "abcd", 4, "", 0, 4, 0);
@@ -128,18 +129,20 @@ static void ed_random(void **s)
                 rand_string(b, lb, letters, &st);
                 int want = ed_ref(a, la, b, lb);
                 if ((round == 0 && !tk_small()) || la + lb <= diag_max)
-                    expect(0, a, la, b, lb, want, seed);
+                    expect(ED_BY_DIAGONALS, a, la, b, lb, want, seed);
                 if ((la < lb ? la : lb) <= ED_BLOCK_MAX)
-                    expect(1, a, la, b, lb, want, seed);
+                    expect(ED_BY_BLOCK, a, la, b, lb, want, seed);
                 if ((la < lb ? la : lb) <= ED_BATCH_MAX)
-                    expect(2, a, la, b, lb, want, seed);
-                expect(3, a, la, b, lb, want, seed);
+                    expect(ED_BY_BATCH, a, la, b, lb, want, seed);
+                expect(ED_BY_TILES, a, la, b, lb, want, seed);
                 if (y == 0) {                       /* equal strings */
                     if (round == 0 && 2 * la <= diag_max)
-                        expect(0, a, la, a, la, 0, seed);
-                    if (la <= ED_BLOCK_MAX) expect(1, a, la, a, la, 0, seed);
-                    if (la <= ED_BATCH_MAX) expect(2, a, la, a, la, 0, seed);
-                    expect(3, a, la, a, la, 0, seed);
+                        expect(ED_BY_DIAGONALS, a, la, a, la, 0, seed);
+                    if (la <= ED_BLOCK_MAX)
+                        expect(ED_BY_BLOCK, a, la, a, la, 0, seed);
+                    if (la <= ED_BATCH_MAX)
+                        expect(ED_BY_BATCH, a, la, a, la, 0, seed);
+                    expect(ED_BY_TILES, a, la, a, la, 0, seed);
                 }
                 free(a);
                 free(b);
@@ -163,9 +166,9 @@ static void ed_long_known(void **s)
     memcpy(b, a, n);
     int k = 0;
     for (size_t i = 0; i < n; i += 1 + tk_next(&st) % 2000, k++) b[i] = 'z';
-    expect(0, a, n, b, n, k, seed);
-    expect(3, a, n, b, n, k, seed);
-    expect(3, b, n, a, n, k, seed);
+    expect(ED_BY_DIAGONALS, a, n, b, n, k, seed);
+    expect(ED_BY_TILES, a, n, b, n, k, seed);
+    expect(ED_BY_TILES, b, n, a, n, k, seed);
     char *c = tk_malloc(n);
     size_t lc = 0;
     int kd = 0;
@@ -173,15 +176,15 @@ static void ed_long_known(void **s)
         if (tk_next(&st) % 1000 == 0) { kd++; continue; }   /* deleted */
         c[lc++] = a[i];
     }
-    expect(3, a, n, c, lc, kd, seed);
-    expect(3, c, lc, a, n, kd, seed);
+    expect(ED_BY_TILES, a, n, c, lc, kd, seed);
+    expect(ED_BY_TILES, c, lc, a, n, kd, seed);
     /* 1 x 10^5 and 10^5 x 1, and a random 10^5 x 10^4 pair (10^9 entries
      * of CPU DP, a second or two), by the CPU */
-    expect(3, b + 77, 1, a, n, ed_ref(b + 77, 1, a, n), seed);
-    expect(3, a, n, "z", 1, ed_ref(a, n, "z", 1), seed);
+    expect(ED_BY_TILES, b + 77, 1, a, n, ed_ref(b + 77, 1, a, n), seed);
+    expect(ED_BY_TILES, a, n, "z", 1, ed_ref(a, n, "z", 1), seed);
     rand_string(c, 10000, 4, &st);
-    expect(3, a, n, c, 10000, ed_ref(a, n, c, 10000), seed);
-    expect(3, c, 3001, b, n - 1, ed_ref(c, 3001, b, n - 1), seed);
+    expect(ED_BY_TILES, a, n, c, 10000, ed_ref(a, n, c, 10000), seed);
+    expect(ED_BY_TILES, c, 3001, b, n - 1, ed_ref(c, 3001, b, n - 1), seed);
     free(c);
     /* the known distance again, by the other two where they apply: the
      * first 4000 (block) and 256 (batch) characters and their copies */
@@ -190,11 +193,11 @@ static void ed_long_known(void **s)
         k4000 += b[i] == 'z';
         k256 += i < 256 && b[i] == 'z';
     }
-    expect(1, a, 4000, b, 4000, k4000, seed);
-    expect(2, a, 256, b, 256, k256, seed);
+    expect(ED_BY_BLOCK, a, 4000, b, 4000, k4000, seed);
+    expect(ED_BY_BATCH, a, 256, b, 256, k256, seed);
     /* a short string against a long one, by the CPU (6 x 10^7 entries) */
-    expect(1, a, 3000, b, 20000, ed_ref(a, 3000, b, 20000), seed);
-    expect(2, a, 200, b, 20000, ed_ref(a, 200, b, 20000), seed);
+    expect(ED_BY_BLOCK, a, 3000, b, 20000, ed_ref(a, 3000, b, 20000), seed);
+    expect(ED_BY_BATCH, a, 200, b, 20000, ed_ref(a, 200, b, 20000), seed);
     free(a);
     free(b);
 }

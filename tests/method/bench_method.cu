@@ -7,7 +7,8 @@
 //   method-shapes.csv the warp histogram against CUB at other sizes
 //                        (shapes; bench --shapes writes only this)
 // With --ncu it runs one launch of each histogram on 2^28 bytes of each
-// input, for tests/method/counters.sh.
+// input, for tests/method/counters.sh; with --variants it prints the
+// histograms' names (variants.h), one a line, for the same script.
 #include <cub/cub.cuh>
 #include <chrono>
 #include <cstring>
@@ -17,13 +18,12 @@
 #include "common/book.h"
 #include "method/hist.h"
 #include "method/probe.h"
+#include "variants.h"
 
 typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned *);
 struct variant { const char *name; hist_fn fn; };
-static const variant variants[] = {
-    {"global", hist_global}, {"shared", hist_shared},
-    {"shared_vec", hist_shared_vec}, {"warp", hist_warp}, {"runs", hist_runs},
-};
+#define VARIANT(name, fn, sixteen) {name, fn},
+static const variant variants[] = {METHOD_HISTOGRAMS(VARIANT)};
 struct ctx {
     const unsigned char *x; size_t n; unsigned *bins; hist_fn fn;
     void *tmp; size_t tmp_bytes;
@@ -135,11 +135,11 @@ static void histograms(void)
     BOOK_CHECK(cudaFree(c.tmp));
 }
 
-// Other shapes (issue 17): small (a few blocks: launch-bound), odd (n no
-// multiple of 4 or of the 16 bytes a thread reads) and the headline 2^28,
-// the warp histogram (the chapter's best) against CUB's HistogramEven in
-// the same run, uniform bytes (one repeated byte at the headline size
-// too).  Writes method-shapes.csv; bench --shapes runs only this.
+// Other shapes: small (a few blocks: launch-bound), odd (n no multiple of
+// 4 or of the 16 bytes a thread reads) and the headline 2^28, the warp
+// histogram (the chapter's best) against CUB's HistogramEven in the same
+// run, uniform bytes (one repeated byte at the headline size too).
+// Writes method-shapes.csv; bench --shapes runs only this.
 static void shapes(void)
 {
     static const struct { const char *cls; size_t n; bool same; } sh[] = {
@@ -269,6 +269,10 @@ static void probes(void)
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--ncu") == 0) return ncu_mode();
+    if (argc == 2 && strcmp(argv[1], "--variants") == 0) {
+        for (const variant &v : variants) printf("%s\n", v.name);
+        return 0;
+    }
     if (bk_shapes_only(argc, argv)) {
         shapes();
         return 0;

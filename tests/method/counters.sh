@@ -18,14 +18,17 @@ metrics=$(echo $metrics)
 ncu_header "one launch each on 2^28 bytes, ncu --clock-control none; stalls in cycles per issued instruction" \
   "variant,dram_pct,occupancy_pct,cpi,lg_throttle,long_sb,mio_throttle,short_sb,barrier" > "$tmp"
 # One process, ten launches (the five variants on uniform bytes, then on
-# one repeated byte); the log is split by ncu's result ID.
+# one repeated byte); the log is split by ncu's result ID.  The variants'
+# names, in their order, come from the benchmark (tests/method/variants.h).
+variants=$("$bench" --variants) && [ -n "$variants" ] ||
+  { echo "counters: $bench --variants listed no histograms"; exit 1; }
 if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
      --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
   echo "counters: ncu failed:"; cat "$log"; exit 1
 fi
 names=()
 for input in uniform same; do
-  for v in global shared shared_vec warp runs; do names+=("${v}_$input"); done
+  for v in $variants; do names+=("${v}_$input"); done
 done
 ncu_rows "$log" "$tmp" "$metrics" "${names[@]}" || exit 1
 mv "$tmp" "$out"

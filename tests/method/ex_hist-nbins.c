@@ -52,20 +52,19 @@ static void nbins_all_sizes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     static const int nb[] = {1, 2, 3, 64, 100, 255, 256};
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes(10000001); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            unsigned char *x = tk_malloc(n);
-            for (int kind = 0; kind < 2; kind++) {
-                unsigned char one = (unsigned char)tk_next(&st);
-                for (size_t i = 0; i < n; i++)
-                    x[i] = kind == 0 ? (unsigned char)tk_next(&st) : one;
-                for (size_t j = 0; j < sizeof nb / sizeof *nb; j++)
-                    check_nbins(x, n, nb[j], kind, seed);
-            }
-            free(x);
+    for (tk_sweep w = tk_sweep_start(10000001, 0); tk_sweep_next(&w);) {
+        size_t n = w.n;
+        uint64_t seed = w.seed, st = w.st;
+        unsigned char *x = tk_malloc(n);
+        for (int kind = 0; kind < 2; kind++) {
+            unsigned char one = (unsigned char)tk_next(&st);
+            for (size_t i = 0; i < n; i++)
+                x[i] = kind == 0 ? (unsigned char)tk_next(&st) : one;
+            for (size_t j = 0; j < sizeof nb / sizeof *nb; j++)
+                check_nbins(x, n, nb[j], kind, seed);
         }
+        free(x);
+    }
 }
 
 static void nbins_empty_zeroes(void **s)

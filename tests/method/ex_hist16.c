@@ -45,23 +45,22 @@ static void hist16_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes(10000001); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            unsigned short *x = tk_malloc(n * sizeof *x);
-            for (int kind = 0; kind < 3; kind++) {
-                unsigned short one = (unsigned short)tk_next(&st);
-                for (size_t i = 0; i < n; i++) {
-                    uint64_t r = tk_next(&st);
-                    x[i] = kind == 0 ? (unsigned short)r
-                         : kind == 1 ? one
-                         : (unsigned short)(r & 1 ? r % 4 : 65535 - r % 4);
-                }
-                check_hist16(x, n, kind, seed);
+    for (tk_sweep w = tk_sweep_start(10000001, 0); tk_sweep_next(&w);) {
+        size_t n = w.n;
+        uint64_t seed = w.seed, st = w.st;
+        unsigned short *x = tk_malloc(n * sizeof *x);
+        for (int kind = 0; kind < 3; kind++) {
+            unsigned short one = (unsigned short)tk_next(&st);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = tk_next(&st);
+                x[i] = kind == 0 ? (unsigned short)r
+                     : kind == 1 ? one
+                     : (unsigned short)(r & 1 ? r % 4 : 65535 - r % 4);
             }
-            free(x);
+            check_hist16(x, n, kind, seed);
         }
+        free(x);
+    }
 }
 
 static void hist16_empty_zeroes(void **s)

@@ -9,15 +9,24 @@
 #include "testkit.h"
 #include "method/hist.h"
 #include "method/probe.h"
+#include "variants.h"
 #include <stdio.h>
 #include <string.h>
 
 typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned *);
-static const hist_fn fns[] = {hist_global, hist_shared, hist_shared_vec,
-                              hist_warp, hist_runs};
-static const char *names[] = {"global", "shared", "shared_vec", "warp",
-                              "runs"};
-#define NFN 5
+#define HISTOGRAM(name, fn, sixteen) {name, fn, sixteen},
+static const struct { const char *name; hist_fn fn; int sixteen; } hists[] = {
+    METHOD_HISTOGRAMS(HISTOGRAM)
+};
+#define NFN ((int)(sizeof hists / sizeof hists[0]))
+/* The index in hists of the launcher fn. */
+static int index_of(hist_fn fn)
+{
+    int f = 0;
+    while (f < NFN && hists[f].fn != fn) f++;
+    assert_true(f < NFN);
+    return f;
+}
 enum { IN_UNIFORM, IN_SAME, IN_RUNS };
 static const char *inames[] = {"uniform", "same", "runs"};
 
@@ -51,7 +60,7 @@ static size_t compare(int f, const unsigned char *dx, size_t n,
                       const uint64_t *ref, const char *what, uint64_t seed)
 {
     unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
-    TK_CUDA(fns[f](dx, n, dbins));
+    TK_CUDA(hists[f].fn(dx, n, dbins));
     TK_CUDA(cudaDeviceSynchronize());
     unsigned got[HIST_BINS];
     tk_download_bytes(got, dbins, sizeof got);
@@ -59,7 +68,7 @@ static size_t compare(int f, const unsigned char *dx, size_t n,
     for (int b = 0; b < HIST_BINS; b++)
         if (got[b] != ref[b] && bad++ < 5)
             print_error("%s, %s, n %zu: bin %d is %u, expected %llu (seed "
-                        "%llu)\n", names[f], what, n, b, got[b],
+                        "%llu)\n", hists[f].name, what, n, b, got[b],
                         (unsigned long long)ref[b], (unsigned long long)seed);
     tk_free(dbins);
     return bad;
@@ -82,28 +91,30 @@ static size_t check(int f, size_t n, int kind, int round)
     return bad;
 }
 
-static void sizes(int f)
+/* Histogram fn on every size of the ladder up to 10^7 + 1 and n = 0, each
+ * kind of input, both seeds (the fixed one only under the sanitizer);
+ * sizes past 10^7 with the fixed seed and two kinds only. */
+static void sizes(hist_fn fn)
 {
-    for (int round = 0; round < (tk_small() ? 1 : 2); round++)
+    const int f = index_of(fn);
+    const int flags = TK_SWEEP_ZERO | TK_SWEEP_SMALL_ONE_ROUND;
+    for (tk_sweep w = tk_sweep_start(10000001, flags); tk_sweep_next(&w);)
         for (int kind = IN_UNIFORM; kind <= IN_RUNS; kind++) {
-            assert_int_equal(check(f, 0, kind, round), 0);
-            for (size_t z = 0; z < tk_nsizes(10000001); z++) {
-                size_t n = tk_size(z);
-                if (n > 10000000 && (round > 0 || kind == IN_RUNS)) continue;
-                assert_int_equal(check(f, n, kind, round), 0);
-                /* every tail length after the last full 16 bytes */
-                if (n == 4097)
-                    for (size_t t = 1; t < 16; t++)
-                        assert_int_equal(check(f, 4096 + t, kind, round), 0);
-            }
+            size_t n = w.n;
+            if (n > 10000000 && (w.round > 0 || kind == IN_RUNS)) continue;
+            assert_int_equal(check(f, n, kind, w.round), 0);
+            /* every tail length after the last full 16 bytes */
+            if (n == 4097)
+                for (size_t t = 1; t < 16; t++)
+                    assert_int_equal(check(f, 4096 + t, kind, w.round), 0);
         }
 }
 
-static void global_atomics(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(0); }
-static void shared_private(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(1); }
-static void shared_vec(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(2); }
-static void warp_copies(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(3); }
-static void runs_aggregated(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(4); }
+static void global_atomics(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_global); }
+static void shared_private(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_shared); }
+static void shared_vec(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_shared_vec); }
+static void warp_copies(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_warp); }
+static void runs_aggregated(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_runs); }
 
 /* 2^28 + 3 uniform bytes: many grid-stride rounds, a tail of three.  The
  * input is made, uploaded and counted on the CPU once for all five. */
@@ -135,17 +146,18 @@ static void bad_arguments_refused(void **s)
     const unsigned char *x = (const unsigned char *)(uintptr_t)4096;
     unsigned *bins = (unsigned *)(uintptr_t)8192;
     for (int f = 0; f < NFN; f++) {
-        assert_int_equal(fns[f](NULL, 10, bins), cudaErrorInvalidValue);
-        assert_int_equal(fns[f](NULL, 0, bins), cudaErrorInvalidValue);
-        assert_int_equal(fns[f](x, 10, NULL), cudaErrorInvalidValue);
-        assert_int_equal(fns[f](x, (size_t)1 << 32, bins),
-                         cudaErrorInvalidValue);
-        assert_int_equal(fns[f](x, SIZE_MAX, bins), cudaErrorInvalidValue);
+        hist_fn fn = hists[f].fn;
+        assert_int_equal(fn(NULL, 10, bins), cudaErrorInvalidValue);
+        assert_int_equal(fn(NULL, 0, bins), cudaErrorInvalidValue);
+        assert_int_equal(fn(x, 10, NULL), cudaErrorInvalidValue);
+        assert_int_equal(fn(x, (size_t)1 << 32, bins), cudaErrorInvalidValue);
+        assert_int_equal(fn(x, SIZE_MAX, bins), cudaErrorInvalidValue);
     }
     /* The sixteen-byte loads need 16-byte alignment: every other offset. */
-    for (int f = 2; f < NFN; f++)
-        for (size_t off = 1; off < 16; off++)
-            assert_int_equal(fns[f](x + off, 10, bins), cudaErrorInvalidValue);
+    for (int f = 0; f < NFN; f++)
+        for (size_t off = 1; hists[f].sixteen && off < 16; off++)
+            assert_int_equal(hists[f].fn(x + off, 10, bins),
+                             cudaErrorInvalidValue);
     assert_int_equal(probe_empty(0, 32), cudaErrorInvalidValue);
     assert_int_equal(probe_empty(1, 0), cudaErrorInvalidValue);
     assert_int_equal(probe_empty(1, 1025), cudaErrorInvalidValue);
@@ -173,13 +185,13 @@ static void refusals_write_nothing(void **s)
     tk_upload_bytes(dx, x, sizeof x);
     unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
     for (int f = 0; f < NFN; f++) {
-        assert_int_equal(fns[f](NULL, 10, dbins), cudaErrorInvalidValue);
-        assert_int_equal(fns[f](dx, (size_t)1 << 32, dbins),
+        assert_int_equal(hists[f].fn(NULL, 10, dbins), cudaErrorInvalidValue);
+        assert_int_equal(hists[f].fn(dx, (size_t)1 << 32, dbins),
                          cudaErrorInvalidValue);
     }
-    for (int f = 2; f < NFN; f++)
-        for (size_t off = 1; off < 16; off++)
-            assert_int_equal(fns[f](dx + off, 10, dbins),
+    for (int f = 0; f < NFN; f++)
+        for (size_t off = 1; hists[f].sixteen && off < 16; off++)
+            assert_int_equal(hists[f].fn(dx + off, 10, dbins),
                              cudaErrorInvalidValue);
     TK_CUDA(cudaDeviceSynchronize());
     unsigned got[HIST_BINS];
@@ -188,9 +200,11 @@ static void refusals_write_nothing(void **s)
     tk_free(dbins);
     uint64_t ref[HIST_BINS];
     hist_ref(x + 1, 10, ref);
-    assert_int_equal(compare(0, dx + 1, 10, ref, "offset 1", seed), 0);
+    assert_int_equal(compare(index_of(hist_global), dx + 1, 10, ref,
+                             "offset 1", seed), 0);
     hist_ref(x + 3, 50, ref);
-    assert_int_equal(compare(1, dx + 3, 50, ref, "offset 3", seed), 0);
+    assert_int_equal(compare(index_of(hist_shared), dx + 3, 50, ref,
+                             "offset 3", seed), 0);
     TK_CUDA(probe_empty(1, 1024));
     TK_CUDA(cudaDeviceSynchronize());
     long long *dt = tk_dev_bytes(sizeof *dt), ticks = 0;

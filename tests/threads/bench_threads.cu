@@ -5,45 +5,36 @@
 #include "benchkit.h"
 #include "common/book.h"
 #include "threads/threads.h"
+#include "variants.h"
 
 struct ctx { float *a, *b, *c; size_t n, rows, cols; };
-static cudaError_t run_vadd(void *p)
-{
-    ctx *k = (ctx *)p;
-    return vadd(k->a, k->b, k->c, k->n);
-}
-static cudaError_t run_vadd_float4(void *p)
-{
-    ctx *k = (ctx *)p;
-    return vadd_float4(k->a, k->b, k->c, k->n);
-}
-static cudaError_t run_vadd_grid_stride(void *p)
-{
-    ctx *k = (ctx *)p;
-    return vadd_grid_stride(k->a, k->b, k->c, k->n);
-}
-static cudaError_t run_madd(void *p)
-{
-    ctx *k = (ctx *)p;
-    return madd(k->a, k->b, k->c, 16384, k->n / 16384);
-}
-static cudaError_t run_madd_float4(void *p)
-{
-    ctx *k = (ctx *)p;
-    return madd_float4(k->a, k->b, k->c, 16384, k->n / 16384);
-}
+// The adds of variants.h on the headline arrays: the vector adds on n
+// floats, the matrix adds on 16384 rows of n / 16384.
+#define RUN_VECTOR_ADD(fn)                                              \
+    static cudaError_t run_##fn(void *p)                                \
+    {                                                                   \
+        ctx *k = (ctx *)p;                                              \
+        return fn(k->a, k->b, k->c, k->n);                              \
+    }
+#define RUN_MATRIX_ADD(fn)                                              \
+    static cudaError_t run_##fn(void *p)                                \
+    {                                                                   \
+        ctx *k = (ctx *)p;                                              \
+        return fn(k->a, k->b, k->c, 16384, k->n / 16384);               \
+    }
+THREADS_VECTOR_ADDS(RUN_VECTOR_ADD)
+THREADS_MATRIX_ADDS(RUN_MATRIX_ADD)
 static cudaError_t run_saxpy(void *p)
 {
     ctx *k = (ctx *)p;
     return saxpy(2.5f, k->a, k->c, k->n);
 }
-// The variants, one row each.
+// The variants, one row each, named as variants.h says.
+#define VECTOR_ROW(fn) {#fn, run_##fn},
+#define MATRIX_ROW(fn) {#fn "_16384x16384", run_##fn},
 static const struct { const char *name; bk_work run; } variants[] = {
-    {"vadd", run_vadd},
-    {"vadd_float4", run_vadd_float4},
-    {"vadd_grid_stride", run_vadd_grid_stride},
-    {"madd_16384x16384", run_madd},
-    {"madd_float4_16384x16384", run_madd_float4},
+    THREADS_VECTOR_ADDS(VECTOR_ROW)
+    THREADS_MATRIX_ADDS(MATRIX_ROW)
     {"saxpy", run_saxpy},
 };
 

@@ -1,5 +1,5 @@
-/* ex_float4-head.c -- exercise 3 of the threads chapter, vadd_float4_head: exact on
- * the book's ladder of sizes at every 4-byte offset from a 16-byte
+/* ex_float4-head.c -- exercise 3 of the threads chapter, vadd_float4_head:
+ * exact on the book's ladder of sizes at every 4-byte offset from a 16-byte
  * boundary (the same for a, b and c), and the pointers it must refuse. */
 #include "ex_vadd.h"
 #include "threads/threads.h"
@@ -23,11 +23,9 @@ static void float4_head_all_sizes_and_offsets(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes(10000001); k++)
-            for (size_t off = 0; off < 4; off++)
-                ex_vadd_check(vadd_float4_head, tk_size(k), off, off, off,
-                              round);
+    for (tk_sweep w = tk_sweep_start(10000001, 0); tk_sweep_next(&w);)
+        for (size_t off = 0; off < 4; off++)
+            ex_vadd_check(vadd_float4_head, w.n, off, off, off, w.round);
 }
 
 int main(void)

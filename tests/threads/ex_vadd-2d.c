@@ -1,6 +1,6 @@
-/* ex_vadd-2d.c -- exercise 2 of the threads chapter, vadd_2d: exact on the book's
- * ladder of sizes up to 10^7 + 1, then past one row of 65535 blocks
- * (a second and a fourth row of the grid), the limit refused. */
+/* ex_vadd-2d.c -- exercise 2 of the threads chapter, vadd_2d: exact on the
+ * book's ladder of sizes up to 10^7 + 1, then past one row of 65535 blocks (a
+ * second and a fourth row of the grid), the limit refused. */
 #include "ex_vadd.h"
 #include "threads/threads.h"
 #include "threads/exercises.h"
@@ -20,9 +20,8 @@ static void vadd_2d_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes(10000001); k++)
-            ex_vadd_check(vadd_2d, tk_size(k), 0, 0, 0, round);
+    for (tk_sweep w = tk_sweep_start(10000001, 0); tk_sweep_next(&w);)
+        ex_vadd_check(vadd_2d, w.n, 0, 0, 0, w.round);
     /* One block past a full first row of blocks, and one element more. */
     ex_vadd_check(vadd_2d, (size_t)65535 * 256 + 1, 0, 0, 0, 1);
     ex_vadd_check(vadd_2d, (size_t)65535 * 256 * 3 + 257, 1, 2, 3, 1);

@@ -1,6 +1,7 @@
-/* ex_vadd.h -- what the threads chapter's exercise drivers share: run c = a + b at
- * element offsets into fresh, poisoned device buffers and compare exactly
- * with the CPU (a float sum is correctly rounded, in any order). */
+/* ex_vadd.h -- what the threads chapter's exercise drivers share: run
+ * c = a + b at element offsets into fresh, poisoned device buffers and
+ * compare exactly with the CPU (a float sum is correctly rounded, in any
+ * order). */
 #include "exkit.h"
 #include <stdio.h>
 

@@ -1,18 +1,34 @@
-/* test_threads.c -- the threads chapter's tests: every launcher against a double
- * precision CPU reference, edge sizes, bad arguments, and the listing that
- * is wrong on purpose. */
+/* test_threads.c -- the threads chapter's tests: every launcher against a
+ * double precision CPU reference, edge sizes, bad arguments, and the listing
+ * that is wrong on purpose. */
 #include "testkit.h"
 #include "threads/threads.h"
+#include "variants.h"
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The book's ladder of sizes (testkit), up to 10^7 + 1. */
-/* Under the sanitizer the largest sizes are left out: it is slow. */
-static size_t nsizes(void) { return tk_nsizes(10000001); }
+/* The largest size of the book's ladder (testkit) that the tests take;
+ * under the sanitizer the ladder is a short one: it is slow. */
+#define MAX_N ((size_t)10000001)
 
 typedef cudaError_t (*binary_op)(const float *, const float *, float *, size_t);
+typedef cudaError_t (*matrix_op)(const float *, const float *, float *,
+                                 size_t, size_t);
+
+/* The adds of variants.h, with their names. */
+#define VECTOR_ADD(fn) {#fn, fn},
+#define MATRIX_ADD(fn) {#fn, fn},
+static const struct { const char *name; binary_op fn; } vector_adds[] = {
+    THREADS_VECTOR_ADDS(VECTOR_ADD)
+};
+static const struct { const char *name; matrix_op fn; } matrix_adds[] = {
+    THREADS_MATRIX_ADDS(MATRIX_ADD)
+};
+#define NVECTOR_ADDS (sizeof vector_adds / sizeof vector_adds[0])
+#define NMATRIX_ADDS (sizeof matrix_adds / sizeof matrix_adds[0])
 
 /* Run op on random a, b of n floats (offset floats into their buffers) and
  * compare c with the double sum; returns the number of wrong elements. */
@@ -41,9 +57,8 @@ static size_t check_add(binary_op op, size_t n, size_t offset, int round)
 static void all_sizes(binary_op op, size_t offset)
 {
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++)
-            assert_int_equal(check_add(op, tk_size(k), offset, round), 0);
+    for (tk_sweep s = tk_sweep_start(MAX_N, 0); tk_sweep_next(&s);)
+        assert_int_equal(check_add(op, s.n, offset, s.round), 0);
 }
 
 static void vadd_all_sizes(void **s) { (void)s; all_sizes(vadd, 0); }
@@ -51,9 +66,6 @@ static void vadd_float4_all_sizes(void **s) { (void)s; all_sizes(vadd_float4, 0)
 static void vadd_float4_misaligned(void **s) { (void)s; all_sizes(vadd_float4, 1); }
 static void vadd_float4_offset_by_4(void **s) { (void)s; all_sizes(vadd_float4, 4); }
 static void vadd_grid_stride_all_sizes(void **s) { (void)s; all_sizes(vadd_grid_stride, 0); }
-
-typedef cudaError_t (*matrix_op)(const float *, const float *, float *,
-                                 size_t, size_t);
 
 /* Run op on random rows x cols matrices (offset floats into their
  * buffers), c poisoned, against the double sum. */
@@ -159,25 +171,23 @@ static void saxpy_all_sizes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     const float alpha = 2.5f;
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
-            double *ref = tk_malloc(n * sizeof *ref);
-            tk_fill(x, n, -1, 1, &st);
-            tk_fill(y, n, -1, 1, &st);
-            for (size_t i = 0; i < n; i++) ref[i] = (double)alpha * x[i] + y[i];
-            float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
-            tk_upload(dx, x, n);
-            tk_upload(dy, y, n);
-            TK_CUDA(saxpy(alpha, dx, dy, n));
-            TK_CUDA(cudaDeviceSynchronize());
-            tk_download(y, dy, n);
-            assert_int_equal(tk_compare("saxpy", y, ref, n, 1e-6, 0.0, seed), 0);
-            tk_free(dx); tk_free(dy);
-            free(x); free(y); free(ref);
-        }
+    for (tk_sweep w = tk_sweep_start(MAX_N, 0); tk_sweep_next(&w);) {
+        size_t n = w.n;
+        float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+        double *ref = tk_malloc(n * sizeof *ref);
+        tk_fill(x, n, -1, 1, &w.st);
+        tk_fill(y, n, -1, 1, &w.st);
+        for (size_t i = 0; i < n; i++) ref[i] = (double)alpha * x[i] + y[i];
+        float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
+        tk_upload(dx, x, n);
+        tk_upload(dy, y, n);
+        TK_CUDA(saxpy(alpha, dx, dy, n));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(y, dy, n);
+        assert_int_equal(tk_compare("saxpy", y, ref, n, 1e-6, 0.0, w.seed), 0);
+        tk_free(dx); tk_free(dy);
+        free(x); free(y); free(ref);
+    }
 }
 
 /* n random inputs a (host and device, da) for a + a, and room for the
@@ -259,29 +269,25 @@ static void past_2_to_32(void **s)
     float *a = tk_dev_floats(big), *c = tk_dev_floats(big);
     TK_CUDA(cudaMemset(a, 0x3f, EDGE * sizeof(float)));
     TK_CUDA(cudaMemset(a + EDGE, 0x40, (big - EDGE) * sizeof(float)));
-    TK_CUDA(vadd(a, a, c, n));
-    TK_CUDA(cudaDeviceSynchronize());
-    assert_int_equal(check_past_edge(c, n, "vadd"), 0);
-    tk_poison(c, n * sizeof(float));
-    TK_CUDA(vadd_float4(a, a, c, n));
-    TK_CUDA(cudaDeviceSynchronize());
-    assert_int_equal(check_past_edge(c, n, "vadd_float4"), 0);
-    tk_poison(c, n * sizeof(float));
-    TK_CUDA(vadd_grid_stride(a, a, c, n));
-    TK_CUDA(cudaDeviceSynchronize());
-    assert_int_equal(check_past_edge(c, n, "vadd_grid_stride"), 0);
+    for (size_t v = 0; v < NVECTOR_ADDS; v++) {
+        tk_poison(c, n * sizeof(float));
+        TK_CUDA(vector_adds[v].fn(a, a, c, n));
+        TK_CUDA(cudaDeviceSynchronize());
+        assert_int_equal(check_past_edge(c, n, vector_adds[v].name), 0);
+    }
     TK_CUDA(cudaMemcpy(c, a, n * sizeof(float), cudaMemcpyDeviceToDevice));
     TK_CUDA(saxpy(1.0f, a, c, n));                 /* 1 * a + a: exact */
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(check_past_edge(c, n, "saxpy"), 0);
-    tk_poison(c, big * sizeof(float));
-    TK_CUDA(madd(a, a, c, rows, cols));
-    TK_CUDA(cudaDeviceSynchronize());
-    assert_int_equal(check_past_edge(c, big, "madd 65537 x 65536"), 0);
-    tk_poison(c, big * sizeof(float));
-    TK_CUDA(madd_float4(a, a, c, rows, cols));
-    TK_CUDA(cudaDeviceSynchronize());
-    assert_int_equal(check_past_edge(c, big, "madd_float4 65537 x 65536"), 0);
+    for (size_t v = 0; v < NMATRIX_ADDS; v++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s %zu x %zu", matrix_adds[v].name,
+                 rows, cols);
+        tk_poison(c, big * sizeof(float));
+        TK_CUDA(matrix_adds[v].fn(a, a, c, rows, cols));
+        TK_CUDA(cudaDeviceSynchronize());
+        assert_int_equal(check_past_edge(c, big, what), 0);
+    }
     tk_poison(c, big * sizeof(float));
     /* The scalar path: an odd width, 65538 x 65535 = 2^32 + 65534. */
     TK_CUDA(madd_float4(a, a, c, rows + 1, cols - 1));
@@ -332,9 +338,12 @@ static void null_pointers_refused(void **s)
 {
     (void)s;
     float *p = (float *)(uintptr_t)256;   /* never dereferenced */
-    assert_int_equal(vadd(NULL, p, p, 10), cudaErrorInvalidValue);
-    assert_int_equal(vadd_float4(p, NULL, p, 10), cudaErrorInvalidValue);
-    assert_int_equal(vadd_grid_stride(p, p, NULL, 10), cudaErrorInvalidValue);
+    for (size_t v = 0; v < NVECTOR_ADDS; v++) {
+        binary_op fn = vector_adds[v].fn;
+        assert_int_equal(fn(NULL, p, p, 10), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, NULL, p, 10), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, p, NULL, 10), cudaErrorInvalidValue);
+    }
     assert_int_equal(madd(p, p, NULL, 2, 2), cudaErrorInvalidValue);
     /* madd: 524280 rows at most, 65535 blocks of 8 down the grid. */
     assert_int_equal(madd(p, p, p, 65535u * 8 + 1, 1), cudaErrorInvalidValue);
@@ -360,11 +369,14 @@ static void null_pointers_refused(void **s)
 static void empty_sizes_do_nothing(void **s)
 {
     (void)s;
-    assert_int_equal(vadd(NULL, NULL, NULL, 0), cudaSuccess);
-    assert_int_equal(vadd_float4(NULL, NULL, NULL, 0), cudaSuccess);
-    assert_int_equal(madd(NULL, NULL, NULL, 0, 5), cudaSuccess);
-    assert_int_equal(madd_float4(NULL, NULL, NULL, 0, 5), cudaSuccess);
-    assert_int_equal(madd_float4(NULL, NULL, NULL, 5, 0), cudaSuccess);
+    for (size_t v = 0; v < NVECTOR_ADDS; v++)
+        assert_int_equal(vector_adds[v].fn(NULL, NULL, NULL, 0), cudaSuccess);
+    for (size_t v = 0; v < NMATRIX_ADDS; v++) {
+        assert_int_equal(matrix_adds[v].fn(NULL, NULL, NULL, 0, 5),
+                         cudaSuccess);
+        assert_int_equal(matrix_adds[v].fn(NULL, NULL, NULL, 5, 0),
+                         cudaSuccess);
+    }
     assert_int_equal(saxpy(1.0f, NULL, NULL, 0), cudaSuccess);
 }
 

@@ -7,23 +7,30 @@
 //   bench --shapes        writes only transpose-shapes.csv.
 //   bench --ncu VARIANT   runs VARIANT once on 4096 x 4096 and exits
 //                         (for tests/transpose/counters.sh and ncu).
+//   bench --variants      prints the variants' names, one a line, and
+//                         exits (counters.sh profiles each).
 #include "benchkit.h"
 #include "common/book.h"
 #include "transpose/transpose.h"
+#include "variants.h"
 #include <cublas_v2.h>
 #include <cstring>
 #include <vector>
 
 typedef cudaError_t (*transpose_fn)(const float *, float *, size_t, size_t);
+#define VARIANT(name, fn) {name, fn},
 static const struct { const char *name; transpose_fn fn; } variants[] = {
-    {"naive", transpose_naive},
-    {"naive_colread", transpose_naive_colread},
-    {"tile", transpose_tile},
-    {"tile_padded", transpose_tile_padded},
-    {"tile_swizzled", transpose_tile_swizzled},
-    {"tile64_padded", transpose_tile64},
+    TRANSPOSE_VARIANTS(VARIANT)
 };
 static const int kVariants = sizeof variants / sizeof variants[0];
+// The name variants.h gives the launcher fn.
+static const char *name_of(transpose_fn fn)
+{
+    for (const auto &v : variants)
+        if (v.fn == fn) return v.name;
+    fprintf(stderr, "bench: a launcher that variants.h does not list\n");
+    exit(2);
+}
 
 struct ctx {
     const float *in;
@@ -90,10 +97,8 @@ static void shapes(ctx k)
         {"odd", kShapeMaxRows, 16384}, {"odd", 16383, 16385},
         {"odd", 32, 4194304},      {"headline", 16384, 16384},
     };
-    static const struct { const char *name; transpose_fn fn; } best[] = {
-        {"tile64_padded", transpose_tile64},
-        {"tile_padded", transpose_tile_padded},
-    };
+    static const transpose_fn best[] = {transpose_tile64,
+                                        transpose_tile_padded};
     FILE *f = bk_shapes_open("transpose");
     for (const auto &s : sh) {
         char name[32];
@@ -110,12 +115,12 @@ static void shapes(ctx k)
         spot_check("cublasSgeam", k.in, k.out, s.rows, s.cols, 256);
         bk_shape_row(f, s.cls, name, "cublas_geam", geam_us, gb / geam_us,
                      "GB/s", "copy", copy_us);
-        for (const auto &v : best) {
-            k.fn = v.fn;
+        for (transpose_fn fn : best) {
+            k.fn = fn;
             BOOK_CHECK(cudaMemset(k.out, 0, s.rows * s.cols * 4));
             double us = 1e3 * bk_median_ms(run, &k, 50);
-            spot_check(v.name, k.in, k.out, s.rows, s.cols, 256);
-            bk_shape_row(f, s.cls, name, v.name, us, gb / us, "GB/s",
+            spot_check(name_of(fn), k.in, k.out, s.rows, s.cols, 256);
+            bk_shape_row(f, s.cls, name, name_of(fn), us, gb / us, "GB/s",
                          "cublas_geam", geam_us);
         }
     }
@@ -124,6 +129,10 @@ static void shapes(ctx k)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--variants") == 0) {
+        for (const auto &v : variants) printf("%s\n", v.name);
+        return 0;
+    }
     bool ncu = argc == 3 && strcmp(argv[1], "--ncu") == 0;
     size_t rows = ncu ? 4096 : 16384, cols = rows, n = rows * cols;
     size_t bytes = n * sizeof(float);

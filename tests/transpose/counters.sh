@@ -1,8 +1,10 @@
 #!/bin/bash
-# counters.sh -- the transpose chapter's hardware counters, run by `make bench` after
-# the benchmarks.  Nsight Compute profiles one launch of each transpose on a
-# 4096 x 4096 matrix (build/transpose/bench --ncu VARIANT) and reads the
-# shared-memory bank-conflict counters and the HBM bytes; the counts go to
+# counters.sh -- the transpose chapter's hardware counters, run by
+# `make bench` after the benchmarks.  Nsight Compute profiles one launch of
+# each transpose (the benchmark lists them: bench --variants, from
+# tests/transpose/variants.h) on a 4096 x 4096 matrix
+# (build/transpose/bench --ncu VARIANT) and reads the shared-memory
+# bank-conflict counters and the HBM bytes; the counts go to
 # figures/data/$BOOK_GPU/transpose-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
@@ -12,7 +14,9 @@ st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics="$ld $st dram__bytes_read.sum dram__bytes_write.sum"
 ncu_header "one launch each on 4096 x 4096 floats, ncu --clock-control none" \
   "variant,ld_conflicts,st_conflicts,dram_read_mb,dram_write_mb" > "$tmp"
-for v in naive naive_colread tile tile_padded tile_swizzled tile64_padded; do
+variants=$("$bench" --variants) && [ -n "$variants" ] ||
+  { echo "counters: $bench --variants listed no transposes"; exit 1; }
+for v in $variants; do
   if ! "$NCU" --clock-control none --kernel-name regex:transpose \
        --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
     echo "counters: ncu failed for $v:"; cat "$log"; exit 1

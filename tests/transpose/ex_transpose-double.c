@@ -1,7 +1,7 @@
-/* ex_transpose-double.c -- exercise 4 of the transpose chapter, transpose_double:
- * exact (a transpose moves bits) on shapes around the tile's side, one
- * past and one short, tall and wide, and 4097 x 4099; nothing written
- * outside the output (poison at its end). */
+/* ex_transpose-double.c -- exercise 4 of the transpose chapter,
+ * transpose_double: exact (a transpose moves bits) on shapes around the
+ * tile's side, one past and one short, tall and wide, and 4097 x 4099;
+ * nothing written outside the output (poison at its end). */
 #include "exkit.h"
 #include "transpose/transpose.h"
 #include "transpose/exercises.h"

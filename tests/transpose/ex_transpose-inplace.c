@@ -1,6 +1,7 @@
-/* ex_transpose-inplace.c -- exercise 5 of the transpose chapter, transpose_inplace:
- * exact on sides around the tile's (1, 31, 32, 33, ...) up to 4097, and
- * twice in a row gives back the input. */
+/* ex_transpose-inplace.c -- exercise 5 of the transpose chapter,
+ * transpose_inplace: exact on sides around the tile's
+ * (1, 31, 32, 33, ...) up to 4097, and twice in a row gives back the
+ * input. */
 #include "exkit.h"
 #include "transpose/transpose.h"
 #include "transpose/exercises.h"

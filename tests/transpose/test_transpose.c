@@ -1,23 +1,21 @@
-/* test_transpose.c -- the transpose chapter's tests: every transpose against the CPU's,
- * exactly, on square and non-square shapes that are and are not multiples
- * of the tile; bad arguments; the conflict degree of each shared-memory
- * layout, computed on the CPU; and the tile without its barrier, whose race
- * make sanitize shows with racecheck (sanitize.expect). */
+/* test_transpose.c -- the transpose chapter's tests: every transpose
+ * against the CPU's, exactly, on square and non-square shapes that are and
+ * are not multiples of the tile; bad arguments; the conflict degree of each
+ * shared-memory layout, computed on the CPU; and the tile without its
+ * barrier, whose race make sanitize shows with racecheck
+ * (sanitize.expect). */
 #include "testkit.h"
 #include "transpose/transpose.h"
+#include "variants.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 typedef cudaError_t (*transpose_fn)(const float *, float *, size_t, size_t);
 
+#define VARIANT(name, fn) {name, fn},
 static const struct { const char *name; transpose_fn fn; } variants[] = {
-    {"naive", transpose_naive},
-    {"naive_colread", transpose_naive_colread},
-    {"tile", transpose_tile},
-    {"tile_padded", transpose_tile_padded},
-    {"tile_swizzled", transpose_tile_swizzled},
-    {"tile64_padded", transpose_tile64},
+    TRANSPOSE_VARIANTS(VARIANT)
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -52,20 +50,24 @@ static size_t run_case(transpose_fn fn, const char *name, size_t rows,
     return bad;
 }
 
-static void all_shapes(size_t v)
+/* Every shape, both seeds, for the variant whose launcher is fn. */
+static void all_shapes(transpose_fn fn)
 {
     TK_REQUIRE_GPU();
+    size_t v = 0;
+    while (v < NVARIANTS && variants[v].fn != fn) v++;
+    assert_true(v < NVARIANTS);
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nshapes(); k++)
             assert_int_equal(run_case(variants[v].fn, variants[v].name,
                                       shapes[k][0], shapes[k][1], round), 0);
 }
-static void naive_all_shapes(void **s) { (void)s; all_shapes(0); }
-static void naive_colread_all_shapes(void **s) { (void)s; all_shapes(1); }
-static void tile_all_shapes(void **s) { (void)s; all_shapes(2); }
-static void tile_padded_all_shapes(void **s) { (void)s; all_shapes(3); }
-static void tile_swizzled_all_shapes(void **s) { (void)s; all_shapes(4); }
-static void tile64_padded_all_shapes(void **s) { (void)s; all_shapes(5); }
+static void naive_all_shapes(void **s) { (void)s; all_shapes(transpose_naive); }
+static void naive_colread_all_shapes(void **s) { (void)s; all_shapes(transpose_naive_colread); }
+static void tile_all_shapes(void **s) { (void)s; all_shapes(transpose_tile); }
+static void tile_padded_all_shapes(void **s) { (void)s; all_shapes(transpose_tile_padded); }
+static void tile_swizzled_all_shapes(void **s) { (void)s; all_shapes(transpose_tile_swizzled); }
+static void tile64_padded_all_shapes(void **s) { (void)s; all_shapes(transpose_tile64); }
 
 /* A transpose twice is the identity: the large square case, and the
  * output of one variant fed to another. */

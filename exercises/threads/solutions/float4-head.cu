@@ -1,8 +1,8 @@
-// Solution to exercise 3 of the threads chapter: float4 after a scalar head.  With
-// the three pointers at the same address modulo 16, the same number of
-// elements, head = (16 - address % 16) / 4 % 4, brings all three to a
-// 16-byte boundary; the float4 body and a scalar tail of fewer than four
-// elements follow.  Each thread adds at most one head and one tail element.
+// Solution to exercise 3 of the threads chapter: float4 after a scalar head.
+// With the three pointers at the same address modulo 16, the same number of
+// elements, head = (16 - address % 16) / 4 % 4, brings all three to a 16-byte
+// boundary; the float4 body and a scalar tail of fewer than four elements
+// follow.  Each thread adds at most one head and one tail element.
 #include "common/book.h"
 #include "threads/threads.h"
 #include "threads/exercises.h"

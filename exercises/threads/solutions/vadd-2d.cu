@@ -1,6 +1,7 @@
-// Solution to exercise 2 of the threads chapter: vadd on a two-dimensional grid.
-// The blocks are numbered row by row, blockIdx.y * gridDim.x + blockIdx.x,
-// in 64 bits; the last row of blocks may run past n, hence the test.
+// Solution to exercise 2 of the threads chapter: vadd on a two-dimensional
+// grid.  The blocks are numbered row by row,
+// blockIdx.y * gridDim.x + blockIdx.x, in 64 bits; the last row of blocks
+// may run past n, hence the test.
 #include "common/book.h"
 #include "threads/threads.h"
 #include "threads/exercises.h"

@@ -1,8 +1,9 @@
-// Solution to exercise 4 of the transpose chapter: transpose of doubles, the tiled
-// kernel of the chapter with eight-byte words.  A warp's 32 doubles are
-// 256 bytes, served as two 128-byte halves; reading a column of the tile,
-// row r at word 2 (33 r + c) mod 32 in the padded layout, the 16 lanes of
-// a half hit 16 different even banks with both words each: conflict-free.
+// Solution to exercise 4 of the transpose chapter: transpose of doubles,
+// the tiled kernel of the chapter with eight-byte words.  A warp's 32
+// doubles are 256 bytes, served as two 128-byte halves; reading a column of
+// the tile, row r at word 2 (33 r + c) mod 32 in the padded layout, the 16
+// lanes of a half hit 16 different even banks with both words each:
+// conflict-free.
 #include "common/book.h"
 #include "transpose/transpose.h"
 #include "transpose/exercises.h"

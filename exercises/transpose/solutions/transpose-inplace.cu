@@ -1,5 +1,5 @@
-// Solution to exercise 5 of the transpose chapter: the in-place transpose.  Block
-// (bx, by) with by <= bx owns the pair of tiles (by, bx) and (bx, by):
+// Solution to exercise 5 of the transpose chapter: the in-place transpose.
+// Block (bx, by) with by <= bx owns the pair of tiles (by, bx) and (bx, by):
 // it reads both into shared memory, waits at the barrier, and writes each
 // transposed into the other's place.  No other block touches the pair, and
 // every read of it comes before every write, so no element is overwritten
