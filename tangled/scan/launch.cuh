@@ -74,10 +74,8 @@ cudaError_t scan_lookback(const T *in, T *out, size_t n, bool exclusive,
 template <typename K>
 cudaError_t resident_grid(K kernel, size_t tiles, unsigned *grid)
 {
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, kernel, kDevThreads, 0));
     const size_t g = (size_t)sms * (per_sm > 0 ? per_sm : 1);

@@ -77,7 +77,7 @@ static cudaError_t rate_run(void *p)
 static double fp32_ops_per_s(void)
 {
     int sms = 0;
-    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    BOOK_CHECK(book_sm_count(&sms));
     rate_ctx r = {NULL, sms * 8, 4096};
     BOOK_CHECK(cudaMalloc(&r.out, sizeof(float)));
     const double ms = bk_median_ms(rate_run, &r, 20);
