@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The book's ladder of sizes (testkit), up to 2^28. */
-static size_t nsizes(void) { return tk_nsizes((size_t)1 << 28); }
+/* The book's ladder of sizes (testkit), up to 2^28; under the sanitizer
+ * (BOOK_SMALL=1) its short ladder, which the sweeps run from the fixed
+ * seed alone. */
+#define LADDER_MAX ((size_t)1 << 28)
+static size_t nsizes(void) { return tk_nsizes(LADDER_MAX); }
 static size_t size_at(size_t z) { return tk_size(z); }
-static int rounds(void) { return tk_small() ? 1 : 2; }
 
 enum { D_NONE, D_ALL, D_ALTERNATING, D_1, D_50, D_99 };
 static const char *dname[] = {"none", "all", "alternating", "1%", "50%",
@@ -103,19 +105,18 @@ static size_t check_compact(int algo, size_t n, int d, int round)
 
 static void densities(int algo)
 {
-    for (int round = 0; round < rounds(); round++)
-        for (int d = D_NONE; d <= D_99; d++)
-            for (size_t z = 0; z < nsizes(); z++) {
-                size_t n = size_at(z);
-                /* 2^28 from the fixed seed only: every density for the
-                 * single pass, 1%, 50% and 99% for the staged ones, 50%
-                 * for the three passes. */
-                if (n > 10000000 &&
-                    (round > 0 || (algo == C_THREE_PASS && d != D_50) ||
-                     (algo >= C_STAGED_SCATTER && d < D_1)))
-                    continue;
-                assert_int_equal(check_compact(algo, n, d, round), 0);
-            }
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
+        for (int d = D_NONE; d <= D_99; d++) {
+            /* 2^28 from the fixed seed only: every density for the
+             * single pass, 1%, 50% and 99% for the staged ones, 50%
+             * for the three passes. */
+            if (sw.n > 10000000 &&
+                (sw.round > 0 || (algo == C_THREE_PASS && d != D_50) ||
+                 (algo >= C_STAGED_SCATTER && d < D_1)))
+                continue;
+            assert_int_equal(check_compact(algo, sw.n, d, sw.round), 0);
+        }
 }
 
 static void three_pass_densities(void **s)
@@ -217,13 +218,12 @@ static void find_repeats_all_sizes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     static const double ps[] = {0.0, 0.01, 0.5, 0.99, 1.0};
-    for (int round = 0; round < rounds(); round++)
-        for (size_t q = 0; q < 5; q++)
-            for (size_t z = 0; z < nsizes(); z++) {
-                size_t n = size_at(z);
-                if (n > 10000000 && (round > 0 || q != 2)) continue;
-                assert_int_equal(check_repeats(n, ps[q], round), 0);
-            }
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
+        for (size_t q = 0; q < 5; q++) {
+            if (sw.n > 10000000 && (sw.round > 0 || q != 2)) continue;
+            assert_int_equal(check_repeats(sw.n, ps[q], sw.round), 0);
+        }
 }
 
 /* The example of the chapter. */

@@ -15,9 +15,9 @@
 /* The book's ladder of sizes (testkit) up to 10^6 + 1; under the
  * sanitizer (BOOK_SMALL=1) its short ladder and one seed: the four tools
  * together must finish in minutes.  12289 is still four tiles. */
-static size_t nsizes(void) { return tk_nsizes(1000001); }
+#define LADDER_MAX ((size_t)1000001)
+static size_t nsizes(void) { return tk_nsizes(LADDER_MAX); }
 static size_t size_at(size_t z) { return tk_size(z); }
-static int rounds(void) { return tk_small() ? 1 : 2; }
 #define BIG ((size_t)1 << 28)
 /* Every device-wide algorithm, in the order of scan_device_algo. */
 #define NALGOS (SCAN_LOOKBACK_RAKED + 1)
@@ -455,34 +455,37 @@ static const int tile_algos[] = {SCAN_TILE_HILLIS_STEELE, SCAN_TILE_WARPS,
                                  SCAN_TILE_BLELLOCH_UNPADDED,
                                  SCAN_TILE_BLELLOCH_GEMS};
 
+/* Each round of seeds, each size of the ladder: every tile algorithm on
+ * ints and floats, both kinds. */
 static void tiles_all_algorithms(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < rounds(); round++)
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
         for (size_t a = 0; a < 5; a++)
             for (int t = 0; t < 2; t++)
                 for (int k = 0; k < 2; k++)
-                    for (size_t z = 0; z < nsizes(); z++)
-                        assert_int_equal(
-                            check_scan(t ? T_F32 : T_I32, tile_algos[a],
-                                       SCAN_LOOKBACK, size_at(z),
-                                       (scan_kind)k, P_RANDOM, round), 0);
+                    assert_int_equal(
+                        check_scan(t ? T_F32 : T_I32, tile_algos[a],
+                                   SCAN_LOOKBACK, sw.n, (scan_kind)k,
+                                   P_RANDOM, sw.round), 0);
 }
 
+/* The same for every device-wide algorithm on all three types. */
 static void device_all_algorithms(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < rounds(); round++)
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
         for (int a = 0; a < NALGOS; a++)
             for (int t = 0; t < 3; t++)
                 for (int k = 0; k < 2; k++)
-                    for (size_t z = 0; z < nsizes(); z++)
-                        assert_int_equal(
-                            check_scan((elem_t)t, NO_TILE,
-                                       (scan_device_algo)a, size_at(z),
-                                       (scan_kind)k, P_RANDOM, round), 0);
+                    assert_int_equal(
+                        check_scan((elem_t)t, NO_TILE, (scan_device_algo)a,
+                                   sw.n, (scan_kind)k, P_RANDOM, sw.round),
+                        0);
 }
 
 /* The header: the staged, paired and raked scans need 64 KB of shared
