@@ -96,7 +96,7 @@ static int ncu_mode(int argc, char **argv)
     return 0;
 }
 
-// Other shapes (issue 17): small (few pixels, few circles: launch-bound),
+// The shapes a user brings: small (few pixels, few circles: launch-bound),
 // odd (sides that are no multiple of the 16-pixel tile, nor of 4) and the
 // headline scenes at 1024 x 1024: the binned renderer and the step before
 // it (tile_scan), each against the floor computed as in main (the CPU
