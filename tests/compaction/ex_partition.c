@@ -1,6 +1,7 @@
-/* ex_partition.c -- exercise 1 of the compaction chapter, partition_gt: exact against
- * the CPU's stable partition on the ladder of sizes up to 10^7 + 1, at
- * densities of kept elements 0, 1/2 and 1; out and count poisoned before. */
+/* ex_partition.c -- the compaction chapter's exercise 1, partition_gt:
+ * exact against the CPU's stable partition on the ladder of sizes up to
+ * 10^7 + 1, at densities of kept elements 0, 1/2 and 1; out and count
+ * poisoned before. */
 #include "exkit.h"
 #include "scan/scan.h"
 #include "compaction/compact.h"

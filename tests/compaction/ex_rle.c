@@ -1,7 +1,7 @@
-/* ex_rle.c -- exercise 5 of the compaction chapter, rle_i32: exact against the CPU's
- * encoding on the ladder of sizes up to 10^7 + 1, for runs of random
- * lengths (1 to 8), all distinct values (n runs of 1) and one value (one
- * run of n); outputs poisoned before. */
+/* ex_rle.c -- the compaction chapter's exercise 5, rle_i32: exact against
+ * the CPU's encoding on the ladder of sizes up to 10^7 + 1, for runs of
+ * random lengths (1 to 8), all distinct values (n runs of 1) and one value
+ * (one run of n); outputs poisoned before. */
 #include "exkit.h"
 #include "scan/scan.h"
 #include "compaction/compact.h"

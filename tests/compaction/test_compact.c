@@ -1,6 +1,7 @@
-/* test_compact.c -- the compaction chapter's tests: both compactions and find_repeats
- * against a CPU reference, at densities none, all, alternating, 1%, 50%
- * and 99%, at the sizes of the scan chapter; bad arguments. */
+/* test_compact.c -- the compaction chapter's tests: every compaction and
+ * find_repeats against a CPU reference, at densities none, all,
+ * alternating, 1%, 50% and 99%, at the scan chapter's sizes; bad
+ * arguments. */
 #include "testkit.h"
 #include "compaction/compact.h"
 #include "variants.h"     /* the compactions: C_THREE_PASS ... */

@@ -1,8 +1,9 @@
-/* ex_hs-double.c -- exercise 1 of the scan chapter, scan_tiles_hs_double: each
- * tile of SCAN_TILE scanned on its own, inclusive and exclusive, on the
- * ladder of sizes up to 10^7 + 1: exact for inputs from {-1, 0, 1}, and
- * for inputs in [-1, 1) within 2 log2(SCAN_TILE) u of the prefix's sum of
- * |x| (each output is a tree of at most log2(SCAN_TILE) additions). */
+/* ex_hs-double.c -- the scan chapter's exercise 1, scan_tiles_hs_double:
+ * each tile of SCAN_TILE scanned on its own, inclusive and exclusive, on
+ * the ladder of sizes up to 10^7 + 1: exact for inputs from {-1, 0, 1},
+ * and for inputs in [-1, 1) within 2 log2(SCAN_TILE) u of the prefix's
+ * sum of |x| (each output is a tree of at most log2(SCAN_TILE)
+ * additions). */
 #include "exkit.h"
 #include "scan/scan.h"
 #include "scan/exercises.h"

@@ -1,7 +1,8 @@
-/* ex_max-scan.c -- exercise 4 of the scan chapter, scan_max_i32: exact against
- * the CPU, inclusive and exclusive (INT_MIN first), on the ladder of sizes
- * up to 10^7 + 1, for random ints of the whole range, an increasing sequence
- * (every prefix changes) and a decreasing one (none after the first). */
+/* ex_max-scan.c -- the scan chapter's exercise 4, scan_max_i32: exact
+ * against the CPU, inclusive and exclusive (INT_MIN first), on the ladder
+ * of sizes up to 10^7 + 1, for random ints of the whole range, an
+ * increasing sequence (every prefix changes) and a decreasing one (none
+ * after the first). */
 #include "exkit.h"
 #include "scan/scan.h"
 #include "scan/exercises.h"

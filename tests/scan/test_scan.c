@@ -1,8 +1,9 @@
-/* test_scan.c -- the scan chapter's tests: every tile scan and every device-wide
- * scan against the CPU reference (exact for integers, a derived bound for
- * floats), edge sizes, all-zero and all-one inputs, 2^28 elements, an
- * index past 2^32, bad arguments, the bank-conflict model of the Blelloch
- * padding, and the listings that are wrong on purpose. */
+/* test_scan.c -- the scan chapter's tests: every tile scan and every
+ * device-wide scan against the CPU reference (exact for integers, a
+ * derived bound for floats), edge sizes, all-zero and all-one inputs,
+ * 2^28 elements, an index past 2^32, bad arguments, the bank-conflict
+ * model of the Blelloch padding, and the listings that are wrong on
+ * purpose. */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "scan/scan.h"
@@ -743,10 +744,11 @@ static void repeat_runs(void **s)
 }
 
 /* The staged kernels opt in to 64 KB of shared memory once per kernel and
- * device (once_per_device in the softmax chapter's per_device.cuh).  Eight host
- * threads make the first staged and raked calls at once, on their own
- * buffers, released together by a barrier: float and int scans, inclusive
- * and exclusive.  Registered before every other test that uses them. */
+ * device (once_per_device, in common/per_device.cuh, which the softmax
+ * chapter writes).  Eight host threads make the first staged and raked
+ * calls at once, on their own buffers, released together by a barrier:
+ * float and int scans, inclusive and exclusive.  Registered before every
+ * other test that uses them. */
 #define NTHREADS 8
 struct scan_job {
     elem_t t;
