@@ -1,6 +1,7 @@
 // device_scan.cuh -- the kernels of the device-wide scans.
 #ifndef SCAN_DEVICE_SCAN_CUH
 #define SCAN_DEVICE_SCAN_CUH
+#include <cuda_pipeline.h>
 #include "scan/tile_status.cuh"
 #include "scan/tiles.cuh"
 #include "scan/warp_scan.cuh"
