@@ -1,6 +1,6 @@
-// exercises/compaction/partition.cu -- Exercise 1 of the compaction chapter: a
-// stable partition.  Write partition_gt (declared, with its contract, in
-// exercises.h); check it with  make exercise EX=compaction/partition
+// exercises/compaction/partition.cu -- the compaction chapter's exercise
+// 1: a stable partition.  Write partition_gt (declared, with its contract,
+// in exercises.h); check it with  make exercise EX=compaction/partition
 #include "common/book.h"
 #include "scan/scan.h"
 #include "compaction/compact.h"
@@ -12,8 +12,8 @@ extern "C" cudaError_t partition_gt(const int *in, int *out, size_t n,
 {
     (void)in; (void)out; (void)n; (void)threshold; (void)count;
     (void)scratch; (void)bytes;
-    // TODO: refuse bad arguments and launch your kernels (the scan chapter's
-    // scan_i32 is linked in).  Where does a rejected element go, given
-    // the scan of the flags at its index?
+    // TODO: refuse bad arguments and launch your kernels (scan_i32, from
+    // the scan chapter, is linked in).  Where does a rejected element go,
+    // given the scan of the flags at its index?
     return cudaErrorNotYetImplemented;
 }

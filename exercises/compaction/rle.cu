@@ -1,6 +1,6 @@
-// exercises/compaction/rle.cu -- Exercise 5 of the compaction chapter: run-length
-// encoding.  Write rle_i32 (declared, with its contract, in exercises.h);
-// check it with  make exercise EX=compaction/rle
+// exercises/compaction/rle.cu -- the compaction chapter's exercise 5:
+// run-length encoding.  Write rle_i32 (declared, with its contract, in
+// exercises.h); check it with  make exercise EX=compaction/rle
 #include "common/book.h"
 #include "scan/scan.h"
 #include "compaction/compact.h"
@@ -12,8 +12,8 @@ extern "C" cudaError_t rle_i32(const int *in, size_t n, int *values,
 {
     (void)in; (void)n; (void)values; (void)lengths; (void)runs;
     (void)scratch; (void)bytes;
-    // TODO: refuse bad arguments and launch your kernels (the scan chapter's
-    // scan_i32 is linked in).  Which elements start a run, and which
-    // parts of find_repeats carry over?
+    // TODO: refuse bad arguments and launch your kernels (scan_i32, from
+    // the scan chapter, is linked in).  Which elements start a run, and
+    // which parts of find_repeats carry over?
     return cudaErrorNotYetImplemented;
 }

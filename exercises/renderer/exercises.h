@@ -4,8 +4,8 @@
  * and the limits as in render.h: 1 <= width, height <= RENDER_MAX_SIDE,
  * n <= RENDER_MAX_CIRCLES, the list may be NULL when n is 0.  Bad
  * arguments: cudaErrorInvalidValue, nothing launched. */
-#ifndef EX_13_RENDERER_H
-#define EX_13_RENDERER_H
+#ifndef EX_RENDERER_H
+#define EX_RENDERER_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #include "renderer/circle.h"

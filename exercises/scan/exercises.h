@@ -1,10 +1,10 @@
-/* exercises.h -- the scan chapter's code exercises: the launchers a student
- * writes in exercises/scan/NAME.cu; tests/scan/ex_NAME.c tests
+/* exercises.h -- the scan chapter's code exercises: the launchers a
+ * student writes in exercises/scan/NAME.cu; tests/scan/ex_NAME.c tests
  * them.  Device pointers; n == 0 does nothing and succeeds; NULL pointers
  * or a kind other than SCAN_INCLUSIVE and SCAN_EXCLUSIVE:
  * cudaErrorInvalidValue. */
-#ifndef EX_09_SCAN_H
-#define EX_09_SCAN_H
+#ifndef EX_SCAN_H
+#define EX_SCAN_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #include "scan/scan.h"

@@ -1,4 +1,4 @@
-// exercises/scan/hs-double.cu -- Exercise 1 of the scan chapter: the
+// exercises/scan/hs-double.cu -- the scan chapter's exercise 1: the
 // Hillis-Steele tile scan on two shared arrays, one barrier a step.  Write
 // scan_tiles_hs_double (declared, with its contract, in exercises.h);
 // check it with  make exercise EX=scan/hs-double

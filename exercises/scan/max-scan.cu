@@ -1,6 +1,6 @@
-// exercises/scan/max-scan.cu -- Exercise 4 of the scan chapter: a device-wide
-// scan with another associative operator, max.  Write scan_max_i32
-// (declared, with its contract, in exercises.h); check it with
+// exercises/scan/max-scan.cu -- the scan chapter's exercise 4: a
+// device-wide scan with another associative operator, max.  Write
+// scan_max_i32 (declared, with its contract, in exercises.h); check it with
 //   make exercise EX=scan/max-scan
 #include "common/book.h"
 #include "scan/scan.h"

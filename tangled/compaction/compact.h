@@ -1,5 +1,5 @@
-/* compact.h -- stream compaction.  All pointers are device
- * pointers; n < 2^31; *count receives the number of outputs. */
+/* compact.h -- stream compaction.  All pointers are device pointers;
+ * n < 2^31; *count receives the number of outputs. */
 #ifndef COMPACT_H
 #define COMPACT_H
 #include <cuda_runtime_api.h>

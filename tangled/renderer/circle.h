@@ -1,5 +1,5 @@
-/* circle.h -- renderer: a circle, a pixel, the shading modes, the
- * limits.  Plain C, no CUDA. */
+/* circle.h -- the renderer's circle, pixel, shading modes and limits.
+ * Plain C, no CUDA. */
 #ifndef CIRCLE_H
 #define CIRCLE_H
 

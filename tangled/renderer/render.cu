@@ -1,4 +1,4 @@
-// render.cu -- renderer: the circle renderers.
+// render.cu -- the circle renderers.
 #include "common/book.h"
 #include "scan/scan.cuh"
 #include "renderer/render.h"

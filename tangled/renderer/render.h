@@ -1,4 +1,4 @@
-/* render.h -- renderer: renderers of semi-transparent circles, blended
+/* render.h -- the renderers of semi-transparent circles, blended
  * in input order.  circles and image are device pointers, 16-byte
  * aligned, that do not overlap; the image is width x height rgba pixels,
  * row by row from the top; 1 <= width, height <= RENDER_MAX_SIDE;

@@ -1,4 +1,4 @@
-/* render_ref.h -- renderer: the CPU reference renderer and the scenes.
+/* render_ref.h -- the CPU reference renderer and the scenes.
  * C (and C++); include after the C library headers it needs. */
 #ifndef RENDER_REF_H
 #define RENDER_REF_H

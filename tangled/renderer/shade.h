@@ -1,4 +1,4 @@
-/* shade.h -- renderer: what the CPU reference and every kernel share:
+/* shade.h -- what the CPU reference and every renderer kernel share:
  * float operations rounded one at a time, a circle's box of pixels, the
  * covering test and the blend.  Compiles as C and as CUDA C++. */
 #ifndef SHADE_H

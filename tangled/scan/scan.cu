@@ -1,5 +1,5 @@
-// scan.cu -- tile scans, and launchers for the device-wide
-// scans of scan.cuh.
+// scan.cu -- the tile scans, and the launchers of the device-wide scans
+// (their templates: scan.cuh).
 #include "scan/scan.cuh"
 
 // <<Write a tile from its inclusive scan in shared memory>>

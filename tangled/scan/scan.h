@@ -1,5 +1,5 @@
-/* scan.h -- prefix sums.  All pointers are device pointers;
- * n counts elements and may exceed 2^32. */
+/* scan.h -- prefix sums.  All pointers are device pointers; n counts
+ * elements and may exceed 2^32. */
 #ifndef SCAN_H
 #define SCAN_H
 #include <cuda_runtime_api.h>

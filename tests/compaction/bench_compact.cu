@@ -12,29 +12,27 @@
 #include "benchkit.h"
 #include "common/book.h"
 #include "compaction/compact.h"
+#include "variants.h"
 
 struct greater_than {
     int t;
     __host__ __device__ bool operator()(const int &x) const { return x > t; }
 };
 
-typedef cudaError_t (*compact_fn)(const int *, int *, size_t, int, size_t *,
-                                  void *, size_t);
 static cudaError_t cub_select_if(const int *in, int *out, size_t n, int t,
                                  size_t *count, void *scratch, size_t bytes)
 {
     return cub::DeviceSelect::If(scratch, bytes, in, out, count, n,
                                  greater_than{t});
 }
-// The variants, one row each at every density; CUB, last, is the reference.
+// The variants (variants.h), one row each at every density; CUB, last, is
+// the reference.
+#define COMPACT_BENCH_ROW(id, fn, name) {name, fn},
 static const struct { const char *name; compact_fn fn; } variants[] = {
-    {"three_pass", compact_gt_three_pass},
-    {"single_pass", compact_gt},
-    {"staged_scatter", compact_gt_staged_scatter},
-    {"staged", compact_gt_staged},
-    {"ballot", compact_gt_ballot},
+    COMPACT_VARIANTS(COMPACT_BENCH_ROW)
     {"cub_select_if", cub_select_if},
 };
+#undef COMPACT_BENCH_ROW
 enum { NV = sizeof variants / sizeof variants[0], CUB = NV - 1 };
 
 struct ctx {

@@ -1,10 +1,11 @@
 #!/bin/bash
-# counters.sh -- the compaction chapter's counters, run by `make bench` after the
-# benchmarks.  Nsight Compute profiles one launch each of the staged and
-# the ballot compaction at 1% and 99% on 2^26 ints (build/compaction/bench
-# --ncu): DRAM throughput, cycles between a warp's instructions and the
-# part of them spent at a barrier (cycles per issued instruction), and warp
-# instructions; the values go to figures/data/$BOOK_GPU/compaction-ncu.csv.
+# counters.sh -- the compaction chapter's counters, which `make bench` runs
+# after the benchmarks.  Nsight Compute profiles one launch each of the
+# staged and the ballot compaction at 1% and 99% on 2^26 ints
+# (build/compaction/bench --ncu): DRAM throughput, cycles between a warp's
+# instructions and the part of them spent at a barrier (cycles per issued
+# instruction), and warp instructions; the values go to
+# figures/data/$BOOK_GPU/compaction-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start compaction compaction-ncu.csv || exit 1

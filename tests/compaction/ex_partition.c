@@ -1,6 +1,7 @@
-/* ex_partition.c -- exercise 1 of the compaction chapter, partition_gt: exact against
- * the CPU's stable partition on the ladder of sizes up to 10^7 + 1, at
- * densities of kept elements 0, 1/2 and 1; out and count poisoned before. */
+/* ex_partition.c -- the compaction chapter's exercise 1, partition_gt:
+ * exact against the CPU's stable partition on the ladder of sizes up to
+ * 10^7 + 1, at densities of kept elements 0, 1/2 and 1; out and count
+ * poisoned before. */
 #include "exkit.h"
 #include "scan/scan.h"
 #include "compaction/compact.h"
@@ -28,47 +29,47 @@ static void partition_sizes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     static const int threshold[] = {1000, 0, -1000};   /* none, half, all */
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k <= tk_nsizes(10000001); k++) {
-            size_t n = k < tk_nsizes(10000001) ? tk_size(k) : 0;
-            uint64_t seed = tk_seed(round), st = seed;
-            size_t sb = partition_scratch_bytes(n), count;
-            int *x = tk_malloc((n + 1) * sizeof *x), *got = tk_malloc((n + 1) * sizeof *got);
-            int *want = tk_malloc((n + 1) * sizeof *want);
-            int *dx = tk_dev_ints(n + 1), *dy = tk_dev_ints(n + 1);
-            size_t *dc = tk_dev_bytes(sizeof(size_t));
-            void *scratch = tk_dev_bytes(sb);
+    for (tk_sweep sw = tk_sweep_start(10000001, TK_SWEEP_ZERO);
+         tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        size_t sb = partition_scratch_bytes(n), count;
+        int *x = tk_malloc((n + 1) * sizeof *x), *got = tk_malloc((n + 1) * sizeof *got);
+        int *want = tk_malloc((n + 1) * sizeof *want);
+        int *dx = tk_dev_ints(n + 1), *dy = tk_dev_ints(n + 1);
+        size_t *dc = tk_dev_bytes(sizeof(size_t));
+        void *scratch = tk_dev_bytes(sb);
+        for (size_t i = 0; i < n; i++)
+            x[i] = (int)(tk_next(&st) % 1999) - 999;  /* in (-1000, 1000) */
+        tk_upload_bytes(dx, x, n * sizeof *x);
+        for (int d = 0; d < 3; d++) {
+            size_t kept = 0, j = 0;
+            for (size_t i = 0; i < n; i++) if (x[i] > threshold[d]) want[j++] = x[i];
+            kept = j;
+            for (size_t i = 0; i < n; i++) if (!(x[i] > threshold[d])) want[j++] = x[i];
+            tk_poison(dy, (n + 1) * sizeof(int));
+            tk_poison(dc, sizeof(size_t));
+            EX_CUDA(partition_gt(dx, dy, n, threshold[d], dc, scratch, sb));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download_bytes(got, dy, (n + 1) * sizeof *got);
+            tk_download_bytes(&count, dc, sizeof count);
+            size_t bad = 0;
+            if (count != kept && bad++ == 0)
+                print_error("%s n=%zu threshold %d seed=%llu: count %zu, "
+                            "want %zu\n", EX_NAME, n, threshold[d],
+                            (unsigned long long)seed, count, kept);
             for (size_t i = 0; i < n; i++)
-                x[i] = (int)(tk_next(&st) % 1999) - 999;  /* in (-1000, 1000) */
-            tk_upload_bytes(dx, x, n * sizeof *x);
-            for (int d = 0; d < 3; d++) {
-                size_t kept = 0, j = 0;
-                for (size_t i = 0; i < n; i++) if (x[i] > threshold[d]) want[j++] = x[i];
-                kept = j;
-                for (size_t i = 0; i < n; i++) if (!(x[i] > threshold[d])) want[j++] = x[i];
-                tk_poison(dy, (n + 1) * sizeof(int));
-                tk_poison(dc, sizeof(size_t));
-                EX_CUDA(partition_gt(dx, dy, n, threshold[d], dc, scratch, sb));
-                TK_CUDA(cudaDeviceSynchronize());
-                tk_download_bytes(got, dy, (n + 1) * sizeof *got);
-                tk_download_bytes(&count, dc, sizeof count);
-                size_t bad = 0;
-                if (count != kept && bad++ == 0)
-                    print_error("%s n=%zu threshold %d seed=%llu: count %zu, "
-                                "want %zu\n", EX_NAME, n, threshold[d],
-                                (unsigned long long)seed, count, kept);
-                for (size_t i = 0; i < n; i++)
-                    if (got[i] != want[i] && bad++ < 5)
-                        print_error("%s n=%zu threshold %d seed=%llu: out[%zu] "
-                                    "= %d, want %d\n", EX_NAME, n, threshold[d],
-                                    (unsigned long long)seed, i, got[i], want[i]);
-                if (got[n] != -1 && bad++ < 5)
-                    print_error("%s n=%zu: wrote past the output\n", EX_NAME, n);
-                if (bad) fail();
-            }
-            tk_free(dx); tk_free(dy); tk_free(dc); tk_free(scratch);
-            free(x); free(got); free(want);
+                if (got[i] != want[i] && bad++ < 5)
+                    print_error("%s n=%zu threshold %d seed=%llu: out[%zu] "
+                                "= %d, want %d\n", EX_NAME, n, threshold[d],
+                                (unsigned long long)seed, i, got[i], want[i]);
+            if (got[n] != -1 && bad++ < 5)
+                print_error("%s n=%zu: wrote past the output\n", EX_NAME, n);
+            if (bad) fail();
         }
+        tk_free(dx); tk_free(dy); tk_free(dc); tk_free(scratch);
+        free(x); free(got); free(want);
+    }
 }
 
 int main(void)

@@ -1,17 +1,21 @@
-/* test_compact.c -- the compaction chapter's tests: both compactions and find_repeats
- * against a CPU reference, at densities none, all, alternating, 1%, 50%
- * and 99%, at the sizes of the scan chapter; bad arguments. */
+/* test_compact.c -- the compaction chapter's tests: every compaction and
+ * find_repeats against a CPU reference, at densities none, all,
+ * alternating, 1%, 50% and 99%, at the scan chapter's sizes; bad
+ * arguments. */
 #include "testkit.h"
 #include "compaction/compact.h"
+#include "variants.h"     /* the compactions: C_THREE_PASS ... */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The book's ladder of sizes (testkit), up to 2^28. */
-static size_t nsizes(void) { return tk_nsizes((size_t)1 << 28); }
+/* The book's ladder of sizes (testkit), up to 2^28; under the sanitizer
+ * (BOOK_SMALL=1) its short ladder, which the sweeps run from the fixed
+ * seed alone. */
+#define LADDER_MAX ((size_t)1 << 28)
+static size_t nsizes(void) { return tk_nsizes(LADDER_MAX); }
 static size_t size_at(size_t z) { return tk_size(z); }
-static int rounds(void) { return tk_small() ? 1 : 2; }
 
 enum { D_NONE, D_ALL, D_ALTERNATING, D_1, D_50, D_99 };
 static const char *dname[] = {"none", "all", "alternating", "1%", "50%",
@@ -34,17 +38,6 @@ static void fill_density(int *x, size_t n, int d, uint64_t *st)
     }
 }
 
-/* The compactions, in the order of the chapter. */
-enum { C_THREE_PASS, C_SINGLE, C_STAGED_SCATTER, C_STAGED, C_BALLOT,
-       C_COUNT };
-static const char *cname[] = {"three-pass", "single-pass",
-                              "staged scatter", "staged", "ballot"};
-typedef cudaError_t (*compact_fn)(const int *, int *, size_t, int,
-                                  size_t *, void *, size_t);
-static const compact_fn cfn[] = {compact_gt_three_pass, compact_gt,
-                                 compact_gt_staged_scatter,
-                                 compact_gt_staged, compact_gt_ballot};
-
 /* Elements by which input and output are offset into their buffers: 1
  * makes them misaligned for 16-byte vectors (the scalar paths). */
 static size_t g_offset = 0;
@@ -63,8 +56,9 @@ static size_t check_compact(int algo, size_t n, int d, int round)
     dcount = tk_dev_bytes(sizeof *dcount);
     scratch = tk_dev_bytes(sb);
     tk_upload_bytes(din + g_offset, x, n * sizeof *x);
-    cudaError_t e = cfn[algo](din + g_offset, dout + g_offset, n, THRESHOLD,
-                              dcount, scratch, sb);
+    const compact_variant *v = &compact_variants[algo];
+    cudaError_t e = v->fn(din + g_offset, dout + g_offset, n, THRESHOLD,
+                          dcount, scratch, sb);
     TK_SKIP_IF_NOT_SUPPORTED(e, "the staged compaction (over 64 KB of shared memory a block)");
     TK_CUDA(e);
     TK_CUDA(cudaDeviceSynchronize());
@@ -78,13 +72,13 @@ static size_t check_compact(int algo, size_t n, int d, int round)
         if (x[i] <= THRESHOLD) continue;
         if (k < count && got[k] != x[i] && bad++ < 5)
             print_error("%s compaction, n %zu, density %s: out[%zu] is %d, "
-                        "expected %d (seed %llu)\n", cname[algo], n, dname[d],
+                        "expected %d (seed %llu)\n", v->name, n, dname[d],
                         k, got[k], x[i], (unsigned long long)seed);
         k++;
     }
     if (count != k) {
         print_error("%s compaction, n %zu, density %s: count %zu, expected "
-                    "%zu (seed %llu)\n", cname[algo], n, dname[d], count, k,
+                    "%zu (seed %llu)\n", v->name, n, dname[d], count, k,
                     (unsigned long long)seed);
         bad++;
     }
@@ -103,19 +97,18 @@ static size_t check_compact(int algo, size_t n, int d, int round)
 
 static void densities(int algo)
 {
-    for (int round = 0; round < rounds(); round++)
-        for (int d = D_NONE; d <= D_99; d++)
-            for (size_t z = 0; z < nsizes(); z++) {
-                size_t n = size_at(z);
-                /* 2^28 from the fixed seed only: every density for the
-                 * single pass, 1%, 50% and 99% for the staged ones, 50%
-                 * for the three passes. */
-                if (n > 10000000 &&
-                    (round > 0 || (algo == C_THREE_PASS && d != D_50) ||
-                     (algo >= C_STAGED_SCATTER && d < D_1)))
-                    continue;
-                assert_int_equal(check_compact(algo, n, d, round), 0);
-            }
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
+        for (int d = D_NONE; d <= D_99; d++) {
+            /* 2^28 from the fixed seed only: every density for the
+             * single pass, 1%, 50% and 99% for the staged ones, 50%
+             * for the three passes. */
+            if (sw.n > 10000000 &&
+                (sw.round > 0 || (algo == C_THREE_PASS && d != D_50) ||
+                 (algo >= C_STAGED_SCATTER && d < D_1)))
+                continue;
+            assert_int_equal(check_compact(algo, sw.n, d, sw.round), 0);
+        }
 }
 
 static void three_pass_densities(void **s)
@@ -217,13 +210,12 @@ static void find_repeats_all_sizes(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     static const double ps[] = {0.0, 0.01, 0.5, 0.99, 1.0};
-    for (int round = 0; round < rounds(); round++)
-        for (size_t q = 0; q < 5; q++)
-            for (size_t z = 0; z < nsizes(); z++) {
-                size_t n = size_at(z);
-                if (n > 10000000 && (round > 0 || q != 2)) continue;
-                assert_int_equal(check_repeats(n, ps[q], round), 0);
-            }
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
+        for (size_t q = 0; q < 5; q++) {
+            if (sw.n > 10000000 && (sw.round > 0 || q != 2)) continue;
+            assert_int_equal(check_repeats(sw.n, ps[q], sw.round), 0);
+        }
 }
 
 /* The example of the chapter. */
@@ -292,12 +284,13 @@ static void bad_arguments_refused(void **s)
                                            (char *)sc + 4, need),
                      cudaErrorInvalidValue);
     for (int a = C_STAGED_SCATTER; a < C_COUNT; a++) {
-        assert_int_equal(cfn[a](NULL, p, 1000, 0, c, sc, need),
+        const compact_fn fn = compact_variants[a].fn;
+        assert_int_equal(fn(NULL, p, 1000, 0, c, sc, need),
                          cudaErrorInvalidValue);
-        assert_int_equal(cfn[a](p, p, 1000, 0, c, sc, need - 1),
+        assert_int_equal(fn(p, p, 1000, 0, c, sc, need - 1),
                          cudaErrorInvalidValue);
-        assert_int_equal(cfn[a](p, p, (size_t)INT_MAX + 1, 0, c, sc,
-                                (size_t)-1), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, p, (size_t)INT_MAX + 1, 0, c, sc,
+                            (size_t)-1), cudaErrorInvalidValue);
     }
     assert_int_equal(compact_gt(p, p, (size_t)INT_MAX + 1, 0, c, sc,
                                 (size_t)-1), cudaErrorInvalidValue);
@@ -309,7 +302,7 @@ static void bad_arguments_refused(void **s)
      * missing, not 256-byte aligned or short of compact_scratch_bytes(n);
      * n of 2^31 or more; a null in, out or count; n = 0 without count. */
     compact_fn all[C_COUNT + 1];
-    for (int a = 0; a < C_COUNT; a++) all[a] = cfn[a];
+    for (int a = 0; a < C_COUNT; a++) all[a] = compact_variants[a].fn;
     all[C_COUNT] = repeats_as_compact;
     for (int a = 0; a <= C_COUNT; a++) {
         assert_int_equal(all[a](p, p, 1000, 0, c, NULL, need),

@@ -20,14 +20,12 @@
 #include "common/book.h"
 #include "renderer/render.h"
 #include "renderer/render_ref.h"
+#include "variants.h"        // the renderers, V_WRONG to V_BINNED
 
 static const int kW = 1024, kH = 1024;
 // dx, dy, two squares, their sum, the test; 1 - a; 4 x (2 mul + add).
 static const double kOpsPerBlend = 19;
 
-enum { V_WRONG, V_PIXEL, V_BATCH, V_SCAN, V_BINNED, NV };
-static const char *vname[NV] = {"per_circle_wrong", "per_pixel",
-                                "tile_batch", "tile_scan", "binned"};
 struct ctx {
     int v;
     const circle *c;
@@ -42,18 +40,8 @@ struct ctx {
 static cudaError_t run(void *p)
 {
     const ctx *x = (const ctx *)p;
-    switch (x->v) {
-    case V_WRONG: return render_per_circle_wrong(x->c, x->n, x->mode, x->bg,
-                                                 x->img, x->w, x->h);
-    case V_PIXEL: return render_per_pixel(x->c, x->n, x->mode, x->bg, x->img,
-                                          x->w, x->h);
-    case V_BATCH: return render_tile_batch(x->c, x->n, x->mode, x->bg,
-                                           x->img, x->w, x->h);
-    case V_SCAN: return render_tile_scan(x->c, x->n, x->mode, x->bg, x->img,
-                                         x->w, x->h);
-    default: return render_binned(x->c, x->n, x->mode, x->bg, x->img,
-                                  x->w, x->h, x->scratch, x->bytes);
-    }
+    return render_variant(x->v, x->c, x->n, x->mode, x->bg, x->img, x->w,
+                          x->h, x->scratch, x->bytes);
 }
 
 // Separately rounded multiplies and adds a second: 8 independent chains.
@@ -77,7 +65,7 @@ static cudaError_t rate_run(void *p)
 static double fp32_ops_per_s(void)
 {
     int sms = 0;
-    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    BOOK_CHECK(book_sm_count(&sms));
     rate_ctx r = {NULL, sms * 8, 4096};
     BOOK_CHECK(cudaMalloc(&r.out, sizeof(float)));
     const double ms = bk_median_ms(rate_run, &r, 20);
@@ -108,7 +96,7 @@ static int ncu_mode(int argc, char **argv)
     return 0;
 }
 
-// Other shapes (issue 17): small (few pixels, few circles: launch-bound),
+// The shapes a user brings: small (few pixels, few circles: launch-bound),
 // odd (sides that are no multiple of the 16-pixel tile, nor of 4) and the
 // headline scenes at 1024 x 1024: the binned renderer and the step before
 // it (tile_scan), each against the floor computed as in main (the CPU
@@ -224,9 +212,9 @@ int main(int argc, char **argv)
                               cudaMemcpyHostToDevice));
         x.bytes = render_binned_scratch_bytes(s.n, kW, kH);
         if (x.bytes) BOOK_CHECK(cudaMalloc(&x.scratch, x.bytes));
-        double ms[NV];
-        int reps[NV];
-        for (int v = 0; v < NV; v++) {
+        double ms[V_COUNT];
+        int reps[V_COUNT];
+        for (int v = 0; v < V_COUNT; v++) {
             x.v = v;
             ms[v] = bk_timed_ms(run, &x, &reps[v], NULL);  // the rule: benchkit.h
         }
@@ -247,11 +235,11 @@ int main(int argc, char **argv)
         bk_row(csv, "%s/cpu_ref,%zu,%zu,%.4f,1,1,%.4g,%.4g,%.4g,%.4g\n",
                s.name, s.n, blends, cpu_ms, ms[V_PIXEL] / cpu_ms,
                ms[V_BATCH] / cpu_ms, ms[V_SCAN] / cpu_ms, floor_ms / cpu_ms);
-        for (int v = 0; v < NV; v++)
+        for (int v = 0; v < V_COUNT; v++)
             bk_row(csv, "%s/%s,%zu,%zu,%.4f,%d,%.4g,%.4g,%.4g,%.4g,%.4g\n",
-                   s.name, vname[v], s.n, blends, ms[v], reps[v],
-                   cpu_ms / ms[v], ms[V_PIXEL] / ms[v], ms[V_BATCH] / ms[v],
-                   ms[V_SCAN] / ms[v], floor_ms / ms[v]);
+                   s.name, render_variant_names[v], s.n, blends, ms[v],
+                   reps[v], cpu_ms / ms[v], ms[V_PIXEL] / ms[v],
+                   ms[V_BATCH] / ms[v], ms[V_SCAN] / ms[v], floor_ms / ms[v]);
         bk_row(csv, "%s/floor,%zu,%zu,%.4f,0,%.4g,%.4g,%.4g,%.4g,1\n", s.name,
                s.n, blends, floor_ms, cpu_ms / floor_ms,
                ms[V_PIXEL] / floor_ms, ms[V_BATCH] / floor_ms,

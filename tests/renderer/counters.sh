@@ -1,11 +1,11 @@
 #!/bin/bash
-# counters.sh -- the renderer chapter's counters, run by `make bench` after the
-# benchmark.  Nsight Compute profiles one launch of step 3 (tile_batch) and
-# one of step 4 (tile_scan) on rand100k at 1024 x 1024 (build/renderer/
-# bench --ncu batch|scan): warp instructions executed, shared-memory
-# wavefronts, the share of branches whose threads all went one way, the
-# average active threads an instruction, and the kernel's time.  Output:
-# figures/data/$BOOK_GPU/renderer-ncu.csv.
+# counters.sh -- the renderer chapter's counters, which `make bench` runs
+# after the benchmark.  Nsight Compute profiles one launch of step 3
+# (tile_batch) and one of step 4 (tile_scan) on rand100k at 1024 x 1024
+# (build/renderer/bench --ncu batch|scan): warp instructions executed,
+# shared-memory wavefronts, the share of branches whose threads all went
+# one way, the average active threads an instruction, and the kernel's
+# time.  Output: figures/data/$BOOK_GPU/renderer-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start renderer renderer-ncu.csv || exit 1

@@ -11,11 +11,8 @@
 #include <string.h>
 #include "renderer/render.h"
 #include "renderer/render_ref.h"
+#include "variants.h"      /* the renderers, V_WRONG to V_BINNED */
 
-/* The correct renderers, in the order of the chapter. */
-enum { V_PIXEL, V_BATCH, V_SCAN, V_BINNED, V_COUNT };
-static const char *vname[] = {"per_pixel", "tile_batch", "tile_scan",
-                              "binned"};
 #define TW 250
 #define TH 190
 
@@ -29,12 +26,7 @@ static cudaError_t gpu_render(int v, const circle *c, size_t n,
     if (n) tk_upload_bytes(dc, c, n * sizeof *c);
     size_t sb = render_binned_scratch_bytes(n, w, h);
     void *scratch = sb ? tk_dev_bytes(sb) : NULL;
-    cudaError_t e =
-        v == V_PIXEL ? render_per_pixel(dc, n, mode, bg, di, w, h)
-      : v == V_BATCH ? render_tile_batch(dc, n, mode, bg, di, w, h)
-      : v == V_SCAN  ? render_tile_scan(dc, n, mode, bg, di, w, h)
-      : v == V_BINNED ? render_binned(dc, n, mode, bg, di, w, h, scratch, sb)
-                      : render_per_circle_wrong(dc, n, mode, bg, di, w, h);
+    cudaError_t e = render_variant(v, dc, n, mode, bg, di, w, h, scratch, sb);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e == cudaSuccess)
         tk_download_bytes(got, di, (size_t)w * h * sizeof *got);
@@ -73,7 +65,8 @@ static void check_exact(const char *what, const circle *c, size_t n,
         assert_int_equal(gpu_render(v, c, n, mode, bg, got, w, h),
                          cudaSuccess);
         char name[160];
-        snprintf(name, sizeof name, "%s %s %dx%d", what, vname[v], w, h);
+        snprintf(name, sizeof name, "%s %s %dx%d", what,
+                 render_variant_names[v], w, h);
         size_t bad = bits_differ(name, got, ref, w, h);
         if (bad) print_error("%s: %zu pixels differ\n", name, bad);
         assert_int_equal(bad, 0);
@@ -81,7 +74,8 @@ static void check_exact(const char *what, const circle *c, size_t n,
     free(got);
     free(ref);
 }
-#define ALL_VARIANTS ((1u << V_COUNT) - 1)
+/* Every correct renderer: all but the one wrong on purpose. */
+#define ALL_VARIANTS (((1u << V_COUNT) - 1) & ~(1u << V_WRONG))
 
 /* ---- CPU side ---------------------------------------------------------- */
 
@@ -214,33 +208,33 @@ static void bad_arguments_refused(void **s)
     circle *c = (circle *)(uintptr_t)256;       /* never dereferenced */
     rgba *im = (rgba *)(uintptr_t)(1u << 20);
     const rgba bg = {0, 0, 0, 1};
-    typedef cudaError_t (*fn)(const circle *, size_t, render_mode, rgba,
-                              rgba *, int, int);
-    const fn f[] = {render_per_pixel, render_tile_batch, render_tile_scan,
-                    render_per_circle_wrong};
-    for (int v = 0; v < 4; v++) {
-        assert_int_equal(f[v](c, 10, RENDER_FLAT, bg, NULL, 8, 8),
+    /* Every renderer but the binned one (below), scratch unused. */
+#define F(...) render_variant(v, __VA_ARGS__, NULL, 0)
+    for (int v = 0; v < V_COUNT; v++) {
+        if (v == V_BINNED) continue;
+        assert_int_equal(F(c, 10, RENDER_FLAT, bg, NULL, 8, 8),
                          cudaErrorInvalidValue);
-        assert_int_equal(f[v](NULL, 10, RENDER_FLAT, bg, im, 8, 8),
+        assert_int_equal(F(NULL, 10, RENDER_FLAT, bg, im, 8, 8),
                          cudaErrorInvalidValue);
-        assert_int_equal(f[v](c, 10, RENDER_FLAT, bg, im, 0, 8),
+        assert_int_equal(F(c, 10, RENDER_FLAT, bg, im, 0, 8),
                          cudaErrorInvalidValue);
-        assert_int_equal(f[v](c, 10, RENDER_FLAT, bg, im, 8, -1),
+        assert_int_equal(F(c, 10, RENDER_FLAT, bg, im, 8, -1),
                          cudaErrorInvalidValue);
-        assert_int_equal(f[v](c, 10, RENDER_FLAT, bg, im,
-                              RENDER_MAX_SIDE + 1, 8), cudaErrorInvalidValue);
-        assert_int_equal(f[v](c, 10, (render_mode)7, bg, im, 8, 8),
+        assert_int_equal(F(c, 10, RENDER_FLAT, bg, im,
+                           RENDER_MAX_SIDE + 1, 8), cudaErrorInvalidValue);
+        assert_int_equal(F(c, 10, (render_mode)7, bg, im, 8, 8),
                          cudaErrorInvalidValue);
-        assert_int_equal(f[v]((circle *)((char *)c + 4), 10, RENDER_FLAT, bg,
-                              im, 8, 8), cudaErrorInvalidValue);
-        assert_int_equal(f[v](c, 10, RENDER_FLAT, bg, (rgba *)((char *)im + 8),
-                              8, 8), cudaErrorInvalidValue);
-        assert_int_equal(f[v](c, (size_t)RENDER_MAX_CIRCLES + 1, RENDER_FLAT,
-                              bg, im, 8, 8), cudaErrorInvalidValue);
+        assert_int_equal(F((circle *)((char *)c + 4), 10, RENDER_FLAT, bg,
+                           im, 8, 8), cudaErrorInvalidValue);
+        assert_int_equal(F(c, 10, RENDER_FLAT, bg, (rgba *)((char *)im + 8),
+                           8, 8), cudaErrorInvalidValue);
+        assert_int_equal(F(c, (size_t)RENDER_MAX_CIRCLES + 1, RENDER_FLAT,
+                           bg, im, 8, 8), cudaErrorInvalidValue);
         /* circles and image overlapping */
-        assert_int_equal(f[v](c, 10, RENDER_FLAT, bg, (rgba *)c, 8, 8),
+        assert_int_equal(F(c, 10, RENDER_FLAT, bg, (rgba *)c, 8, 8),
                          cudaErrorInvalidValue);
     }
+#undef F
     const size_t n = 5000, need = render_binned_scratch_bytes(n, 100, 100);
     void *sc = (void *)(uintptr_t)(1u << 30);
     assert_true(need > 0);
@@ -263,23 +257,21 @@ static void bad_arguments_refused(void **s)
  * included, refuses each bad argument that render.h names, one at a time,
  * before touching a pointer (the addresses are never dereferenced).  The
  * binned one also refuses a missing, misaligned or short scratch, and
- * render_binned_scratch_bytes is 0 wherever the launchers refuse. */
-enum { R_PIXEL, R_BATCH, R_SCAN, R_WRONG, R_BINNED_FEW, R_BINNED, R_COUNT };
-static const char *rname[R_COUNT] = {"per_pixel", "tile_batch", "tile_scan",
-                                     "per_circle_wrong", "binned (few)",
-                                     "binned"};
-static cudaError_t refuse_call(int v, const circle *c, size_t n,
+ * render_binned_scratch_bytes is 0 wherever the launchers refuse.  The
+ * rows: every renderer of variants.h, then the binned one again with
+ * fewer than RENDER_BIN_MIN circles. */
+enum { R_BINNED_FEW = V_COUNT, R_COUNT };
+static const char *refusal_name(int r)
+{
+    return r == R_BINNED_FEW ? "binned (few)" : render_variant_names[r];
+}
+static cudaError_t refuse_call(int r, const circle *c, size_t n,
                                render_mode mode, rgba *im, int w, int h,
                                void *sc, size_t bytes)
 {
     const rgba bg = {0, 0, 0, 1};
-    switch (v) {
-    case R_PIXEL: return render_per_pixel(c, n, mode, bg, im, w, h);
-    case R_BATCH: return render_tile_batch(c, n, mode, bg, im, w, h);
-    case R_SCAN: return render_tile_scan(c, n, mode, bg, im, w, h);
-    case R_WRONG: return render_per_circle_wrong(c, n, mode, bg, im, w, h);
-    default: return render_binned(c, n, mode, bg, im, w, h, sc, bytes);
-    }
+    return render_variant(r == R_BINNED_FEW ? V_BINNED : r, c, n, mode, bg,
+                          im, w, h, sc, bytes);
 }
 static void refusals_every_launcher(void **s)
 {
@@ -293,17 +285,17 @@ static void refusals_every_launcher(void **s)
                                    RENDER_MAX_SIDE + 16, -2147483647 - 1,
                                    2147483647};
     for (int v = 0; v < R_COUNT; v++) {
-        const size_t n = v == R_BINNED ? RENDER_BIN_MIN + 7
+        const size_t n = v == V_BINNED ? RENDER_BIN_MIN + 7
                        : v == R_BINNED_FEW ? RENDER_BIN_MIN - 1 : 300;
         const size_t need = render_binned_scratch_bytes(n, W, H);
-        assert_true(v == R_BINNED ? need > 0 : need == 0);
+        assert_true(v == V_BINNED ? need > 0 : need == 0);
         const size_t cb = n * sizeof *c, ib = (size_t)W * H * sizeof *im;
 #define REFUSED(what, cc, nn, mm, ii, ww, hh)                              \
         do {                                                               \
             cudaError_t e_ = refuse_call(v, cc, nn, mm, ii, ww, hh, sc,    \
                                          need);                            \
             if (e_ != cudaErrorInvalidValue)                               \
-                print_error("%s: %s returned %d\n", rname[v], what,        \
+                print_error("%s: %s returned %d\n", refusal_name(v), what, \
                             (int)e_);                                      \
             assert_int_equal(e_, cudaErrorInvalidValue);                   \
         } while (0)
@@ -492,7 +484,7 @@ static void per_circle_wrong_differs(void **s)
     rgba *ref = tk_malloc((size_t)w * h * sizeof *ref);
     rgba *got = tk_malloc((size_t)w * h * sizeof *got);
     render_ref(sc.c, sc.n, sc.mode, sc.background, ref, w, h);
-    assert_int_equal(gpu_render(V_COUNT, sc.c, sc.n, sc.mode, sc.background,
+    assert_int_equal(gpu_render(V_WRONG, sc.c, sc.n, sc.mode, sc.background,
                                 got, w, h), cudaSuccess);
     unsigned *m = coverage(&sc, w, h);
     size_t differ = 0, overlapped = 0, differ_single = 0;

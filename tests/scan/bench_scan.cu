@@ -11,9 +11,11 @@
 // 2^28 elements.
 #include <cub/cub.cuh>
 #include <cstring>
+#include <vector>
 #include "benchkit.h"
 #include "common/book.h"
 #include "scan/scan.h"
+#include "variants.h"
 
 struct ctx {
     const void *in;
@@ -117,8 +119,12 @@ static int ncu_i64(void)
     BOOK_CHECK(cudaMalloc(&scratch, sb));
     fill_ints<<<1024, 256>>>((int *)in, 2 * n, 201);
     BOOK_CHECK(cudaGetLastError());
-    const int algos[4] = {SCAN_LOOKBACK_STAGED, SCAN_LOOKBACK_PAIRED,
-                          SCAN_LOOKBACK_RAKED, -1};
+    // The 64 KiB tiles (staged, paired, raked) in variants.h's order, then
+    // CUB (-1): the order counters.sh reads the launches in.
+    std::vector<int> algos;
+    for (const scan_device_variant &d : scan_device_variants)
+        if (d.big_tile) algos.push_back((int)d.algo);
+    algos.push_back(-1);
     for (int a : algos) {
         ctx c = {in, out, n, 2, -1, a, scratch, sb};
         BOOK_CHECK(run(&c));
@@ -181,33 +187,35 @@ int main(int argc, char **argv)
     FILE *f = bk_csv_open("scan",
                           "variant,type,n,bytes,ms,gbps,of_copy,of_cub");
 
-    struct variant { const char *name; int type, tile, dev; };
-    const variant vs[] = {
-        {"cub_f32", 0, -1, -1},
-        {"tiles_hillis_steele", 0, SCAN_TILE_HILLIS_STEELE, -1},
-        {"tiles_warps", 0, SCAN_TILE_WARPS, -1},
-        {"tiles_blelloch_unpadded", 0, SCAN_TILE_BLELLOCH_UNPADDED, -1},
-        {"tiles_blelloch", 0, SCAN_TILE_BLELLOCH, -1},
-        {"tiles_blelloch_gems", 0, SCAN_TILE_BLELLOCH_GEMS, -1},
-        {"propagate_f32", 0, -1, SCAN_PROPAGATE},
-        {"reduce_then_scan_f32", 0, -1, SCAN_REDUCE_THEN_SCAN},
-        {"lookback_f32", 0, -1, SCAN_LOOKBACK},
-        {"lookback_packed_f32", 0, -1, SCAN_LOOKBACK_PACKED},
-        {"lookback_ahead_f32", 0, -1, SCAN_LOOKBACK_AHEAD},
-        {"lookback_staged_f32", 0, -1, SCAN_LOOKBACK_STAGED},
-        {"lookback_raked_f32", 0, -1, SCAN_LOOKBACK_RAKED},
-        {"cub_i32", 1, -1, -1},
-        {"lookback_i32", 1, -1, SCAN_LOOKBACK},
-        {"lookback_packed_i32", 1, -1, SCAN_LOOKBACK_PACKED},
-        {"lookback_ahead_i32", 1, -1, SCAN_LOOKBACK_AHEAD},
-        {"lookback_staged_i32", 1, -1, SCAN_LOOKBACK_STAGED},
-        {"lookback_raked_i32", 1, -1, SCAN_LOOKBACK_RAKED},
-        {"cub_i64", 2, -1, -1},
-        {"lookback_i64", 2, -1, SCAN_LOOKBACK},
-        {"lookback_staged_i64", 2, -1, SCAN_LOOKBACK_STAGED},
-        {"lookback_paired_i64", 2, -1, SCAN_LOOKBACK_PAIRED},
-        {"lookback_raked_i64", 2, -1, SCAN_LOOKBACK_RAKED},
-    };
+    // The rows of scan.csv, from variants.h: for each type CUB's scan,
+    // then (floats only) the tile scans, then the device-wide scans the
+    // list times on that type.
+    struct variant { char name[64]; int type, tile, dev; };
+    static const char *suffix[3] = {"f32", "i32", "i64"};
+    static const int type_bit[3] = {SCAN_TYPE_F32, SCAN_TYPE_I32,
+                                    SCAN_TYPE_I64};
+    struct tile_row { int algo; const char *name; };
+#define TILE_ROW(algo, name) {algo, name},
+    static const tile_row tile_rows[] = {SCAN_TILE_VARIANTS(TILE_ROW)};
+#undef TILE_ROW
+    std::vector<variant> vs;
+    for (int t = 0; t < 3; t++) {
+        variant v = {"", t, -1, -1};
+        snprintf(v.name, sizeof v.name, "cub_%s", suffix[t]);
+        vs.push_back(v);
+        if (t == 0)
+            for (const tile_row &r : tile_rows) {
+                variant w = {"", 0, r.algo, -1};
+                snprintf(w.name, sizeof w.name, "%s", r.name);
+                vs.push_back(w);
+            }
+        for (const scan_device_variant &d : scan_device_variants) {
+            if (!(d.bench_types & type_bit[t])) continue;
+            variant w = {"", t, -1, (int)d.algo};
+            snprintf(w.name, sizeof w.name, "%s_%s", d.name, suffix[t]);
+            vs.push_back(w);
+        }
+    }
     const char *tnames[3] = {"float", "int", "long long"};
     double cub_gbps[3] = {0, 0, 0};
     for (const variant &v : vs) {

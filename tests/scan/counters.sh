@@ -1,9 +1,10 @@
 #!/bin/bash
-# counters.sh -- the scan chapter's bank-conflict counts, run by `make bench` after
-# the benchmarks.  Nsight Compute profiles one launch of each Blelloch tile
-# scan on 2^20 floats (build/scan/bench --ncu VARIANT): unpadded, padded,
-# and with the padding macro as printed in GPU Gems 3.  The shared-memory
-# bank-conflict counters go to figures/data/$BOOK_GPU/scan-banks.csv.
+# counters.sh -- the scan chapter's bank-conflict counts, which `make bench`
+# runs after the benchmarks.  Nsight Compute profiles one launch of each
+# Blelloch tile scan on 2^20 floats (build/scan/bench --ncu VARIANT):
+# unpadded, padded, and with the padding macro as printed in GPU Gems 3.
+# The shared-memory bank-conflict counters go to
+# figures/data/$BOOK_GPU/scan-banks.csv.
 # Then the 64-bit single passes and CUB's (see below), to
 # figures/data/$BOOK_GPU/scan-lookback.csv.
 # With the argument lookback it runs only the second part.

@@ -1,7 +1,8 @@
-/* ex_max-scan.c -- exercise 4 of the scan chapter, scan_max_i32: exact against
- * the CPU, inclusive and exclusive (INT_MIN first), on the ladder of sizes
- * up to 10^7 + 1, for random ints of the whole range, an increasing sequence
- * (every prefix changes) and a decreasing one (none after the first). */
+/* ex_max-scan.c -- the scan chapter's exercise 4, scan_max_i32: exact
+ * against the CPU, inclusive and exclusive (INT_MIN first), on the ladder
+ * of sizes up to 10^7 + 1, for random ints of the whole range, an
+ * increasing sequence (every prefix changes) and a decreasing one (none
+ * after the first). */
 #include "exkit.h"
 #include "scan/scan.h"
 #include "scan/exercises.h"
@@ -27,40 +28,39 @@ static void max_scan_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes(10000001); k++) {
-            size_t n = tk_size(k), sb = scan_max_scratch_bytes(n);
-            uint64_t seed = tk_seed(round), st = seed;
-            int *x = tk_malloc(n * sizeof *x), *got = tk_malloc(n * sizeof *got);
-            int *dx = tk_dev_ints(n), *dy = tk_dev_ints(n);
-            void *scratch = tk_dev_bytes(sb);
-            for (int kind = 0; kind < 3; kind++)
-                for (int excl = 0; excl < 2; excl++) {
-                    for (size_t i = 0; i < n; i++)
-                        x[i] = kind == 0 ? (int)(uint32_t)tk_next(&st)
-                             : kind == 1 ? (int)(i / 3) - 5 : -(int)(i / 3);
-                    tk_upload_bytes(dx, x, n * sizeof *x);
-                    tk_poison(dy, n * sizeof *dy);
-                    EX_CUDA(scan_max_i32(dx, dy, n, excl ? SCAN_EXCLUSIVE
-                                         : SCAN_INCLUSIVE, scratch, sb));
-                    TK_CUDA(cudaDeviceSynchronize());
-                    tk_download_bytes(got, dy, n * sizeof *got);
-                    size_t bad = 0;
-                    int m = INT_MIN;
-                    for (size_t i = 0; i < n; i++) {
-                        if (!excl && x[i] > m) m = x[i];
-                        if (got[i] != m && bad++ < 5)
-                            print_error("%s n=%zu kind %d %s seed=%llu: out[%zu] "
-                                        "= %d, want %d\n", EX_NAME, n, kind,
-                                        excl ? "exclusive" : "inclusive",
-                                        (unsigned long long)seed, i, got[i], m);
-                        if (excl && x[i] > m) m = x[i];
-                    }
-                    if (bad) fail();
+    for (tk_sweep sw = tk_sweep_start(10000001, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n, sb = scan_max_scratch_bytes(n);
+        uint64_t seed = sw.seed, st = sw.st;
+        int *x = tk_malloc(n * sizeof *x), *got = tk_malloc(n * sizeof *got);
+        int *dx = tk_dev_ints(n), *dy = tk_dev_ints(n);
+        void *scratch = tk_dev_bytes(sb);
+        for (int kind = 0; kind < 3; kind++)
+            for (int excl = 0; excl < 2; excl++) {
+                for (size_t i = 0; i < n; i++)
+                    x[i] = kind == 0 ? (int)(uint32_t)tk_next(&st)
+                         : kind == 1 ? (int)(i / 3) - 5 : -(int)(i / 3);
+                tk_upload_bytes(dx, x, n * sizeof *x);
+                tk_poison(dy, n * sizeof *dy);
+                EX_CUDA(scan_max_i32(dx, dy, n, excl ? SCAN_EXCLUSIVE
+                                     : SCAN_INCLUSIVE, scratch, sb));
+                TK_CUDA(cudaDeviceSynchronize());
+                tk_download_bytes(got, dy, n * sizeof *got);
+                size_t bad = 0;
+                int m = INT_MIN;
+                for (size_t i = 0; i < n; i++) {
+                    if (!excl && x[i] > m) m = x[i];
+                    if (got[i] != m && bad++ < 5)
+                        print_error("%s n=%zu kind %d %s seed=%llu: out[%zu] "
+                                    "= %d, want %d\n", EX_NAME, n, kind,
+                                    excl ? "exclusive" : "inclusive",
+                                    (unsigned long long)seed, i, got[i], m);
+                    if (excl && x[i] > m) m = x[i];
                 }
-            tk_free(dx); tk_free(dy); tk_free(scratch);
-            free(x); free(got);
-        }
+                if (bad) fail();
+            }
+        tk_free(dx); tk_free(dy); tk_free(scratch);
+        free(x); free(got);
+    }
 }
 
 int main(void)

@@ -1,12 +1,14 @@
-/* test_scan.c -- the scan chapter's tests: every tile scan and every device-wide
- * scan against the CPU reference (exact for integers, a derived bound for
- * floats), edge sizes, all-zero and all-one inputs, 2^28 elements, an
- * index past 2^32, bad arguments, the bank-conflict model of the Blelloch
- * padding, and the listings that are wrong on purpose. */
+/* test_scan.c -- the scan chapter's tests: every tile scan and every
+ * device-wide scan against the CPU reference (exact for integers, a
+ * derived bound for floats), edge sizes, all-zero and all-one inputs,
+ * 2^28 elements, an index past 2^32, bad arguments, the bank-conflict
+ * model of the Blelloch padding, and the listings that are wrong on
+ * purpose. */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "scan/scan.h"
 #include "scan/scan_ref.h"
+#include "variants.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +17,27 @@
 /* The book's ladder of sizes (testkit) up to 10^6 + 1; under the
  * sanitizer (BOOK_SMALL=1) its short ladder and one seed: the four tools
  * together must finish in minutes.  12289 is still four tiles. */
-static size_t nsizes(void) { return tk_nsizes(1000001); }
+#define LADDER_MAX ((size_t)1000001)
+static size_t nsizes(void) { return tk_nsizes(LADDER_MAX); }
 static size_t size_at(size_t z) { return tk_size(z); }
-static int rounds(void) { return tk_small() ? 1 : 2; }
 #define BIG ((size_t)1 << 28)
-/* Every device-wide algorithm, in the order of scan_device_algo. */
-#define NALGOS (SCAN_LOOKBACK_RAKED + 1)
+/* Every device-wide algorithm, as variants.h lists them (all of them). */
+#define NALGOS ((int)SCAN_NDEVICE)
+_Static_assert(SCAN_NDEVICE == SCAN_LOOKBACK_RAKED + 1,
+               "variants.h lists every scan_device_algo");
+static scan_device_algo algo_at(int a) { return scan_device_variants[a].algo; }
+static const char *algo_name(scan_device_algo algo)
+{
+    for (int a = 0; a < NALGOS; a++)
+        if (scan_device_variants[a].algo == algo)
+            return scan_device_variants[a].name;
+    return "unknown";
+}
+/* The correct tile algorithms, in variants.h's order. */
+#define TILE_ALGO(algo, name) algo,
+static const int tile_algos[] = {SCAN_TILE_VARIANTS(TILE_ALGO)};
+#undef TILE_ALGO
+#define NTILE ((int)(sizeof tile_algos / sizeof tile_algos[0]))
 
 typedef enum { T_I32, T_I64, T_F32 } elem_t;
 static const char *tname[] = {"int", "long long", "float"};
@@ -186,10 +203,14 @@ static size_t check_scan(elem_t t, int tile_algo, scan_device_algo algo,
                 (pattern == P_ONES && n <= ((size_t)1 << 24)) ||
                 (pattern == P_SMALL_INTS && n <= ((size_t)1 << 21));
     char what[160];
-    snprintf(what, sizeof what, "%s scan of %s, %s %d, pattern %d",
-             kind == SCAN_EXCLUSIVE ? "exclusive" : "inclusive", tname[t],
-             tile_algo != NO_TILE ? "tile algorithm" : "device algorithm",
-             tile_algo != NO_TILE ? tile_algo : (int)algo, pattern);
+    if (tile_algo != NO_TILE)
+        snprintf(what, sizeof what, "%s scan of %s, tile algorithm %d, "
+                 "pattern %d", kind == SCAN_EXCLUSIVE ? "exclusive"
+                 : "inclusive", tname[t], tile_algo, pattern);
+    else
+        snprintf(what, sizeof what, "%s scan of %s, %s, pattern %d",
+                 kind == SCAN_EXCLUSIVE ? "exclusive" : "inclusive",
+                 tname[t], algo_name(algo), pattern);
     size_t bad = compare_scan(t, x, got, n,
                               tile_algo != NO_TILE ? SCAN_TILE : n, kind,
                               exact, seed, what);
@@ -399,7 +420,7 @@ static void bad_arguments_refused(void **s)
     for (int t = T_I32; t <= T_F32; t++) {
         size_t nb = scan_scratch_bytes(1000, esize((elem_t)t));
         for (int a = 0; a < NALGOS; a++) {
-            scan_device_algo al = (scan_device_algo)a;
+            scan_device_algo al = algo_at(a);
             assert_int_equal(run_scan((elem_t)t, NO_TILE, al, p, p, 1000,
                                       SCAN_EXCLUSIVE, NULL, nb),
                              cudaErrorInvalidValue);
@@ -450,39 +471,37 @@ static void scratch_bytes_as_derived(void **s)
 
 /* ---- GPU tests ------------------------------------------------------- */
 
-static const int tile_algos[] = {SCAN_TILE_HILLIS_STEELE, SCAN_TILE_WARPS,
-                                 SCAN_TILE_BLELLOCH,
-                                 SCAN_TILE_BLELLOCH_UNPADDED,
-                                 SCAN_TILE_BLELLOCH_GEMS};
-
+/* Each round of seeds, each size of the ladder: every tile algorithm on
+ * ints and floats, both kinds. */
 static void tiles_all_algorithms(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < rounds(); round++)
-        for (size_t a = 0; a < 5; a++)
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
+        for (int a = 0; a < NTILE; a++)
             for (int t = 0; t < 2; t++)
                 for (int k = 0; k < 2; k++)
-                    for (size_t z = 0; z < nsizes(); z++)
-                        assert_int_equal(
-                            check_scan(t ? T_F32 : T_I32, tile_algos[a],
-                                       SCAN_LOOKBACK, size_at(z),
-                                       (scan_kind)k, P_RANDOM, round), 0);
+                    assert_int_equal(
+                        check_scan(t ? T_F32 : T_I32, tile_algos[a],
+                                   SCAN_LOOKBACK, sw.n, (scan_kind)k,
+                                   P_RANDOM, sw.round), 0);
 }
 
+/* The same for every device-wide algorithm on all three types. */
 static void device_all_algorithms(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < rounds(); round++)
+    for (tk_sweep sw = tk_sweep_start(LADDER_MAX, TK_SWEEP_SMALL_ONE_ROUND);
+         tk_sweep_next(&sw);)
         for (int a = 0; a < NALGOS; a++)
             for (int t = 0; t < 3; t++)
                 for (int k = 0; k < 2; k++)
-                    for (size_t z = 0; z < nsizes(); z++)
-                        assert_int_equal(
-                            check_scan((elem_t)t, NO_TILE,
-                                       (scan_device_algo)a, size_at(z),
-                                       (scan_kind)k, P_RANDOM, round), 0);
+                    assert_int_equal(
+                        check_scan((elem_t)t, NO_TILE, algo_at(a),
+                                   sw.n, (scan_kind)k, P_RANDOM, sw.round),
+                        0);
 }
 
 /* The header: the staged, paired and raked scans need 64 KB of shared
@@ -497,8 +516,6 @@ static void staged_refused_only_where_memory_is_short(void **s)
     TK_CUDA(cudaGetDevice(&dev));
     TK_CUDA(cudaDeviceGetAttribute(
         &most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    static const int algos[] = {SCAN_LOOKBACK_STAGED, SCAN_LOOKBACK_PAIRED,
-                                SCAN_LOOKBACK_RAKED};
     const size_t n = 1000;
     unsigned char got[8 * 1000], poison[8 * 1000];
     memset(poison, 0xff, sizeof poison);
@@ -507,10 +524,11 @@ static void staged_refused_only_where_memory_is_short(void **s)
         const size_t sb = scan_scratch_bytes(n, esize((elem_t)t));
         void *din = tk_dev_bytes(bytes), *dout = tk_dev_bytes(bytes);
         void *scratch = tk_dev_bytes(sb);
-        for (int a = 0; a < 3; a++) {
+        for (int a = 0; a < NALGOS; a++) {
+            if (!scan_device_variants[a].big_tile) continue;
             tk_poison(dout, bytes);
             cudaError_t e = run_scan((elem_t)t, NO_TILE,
-                                     (scan_device_algo)algos[a], din, dout,
+                                     algo_at(a), din, dout,
                                      n, SCAN_INCLUSIVE, scratch, sb);
             TK_CUDA(cudaDeviceSynchronize());
             if (most <= 65536) {
@@ -536,19 +554,19 @@ static void device_big_tile_edges(void **s)
     static const size_t sizes[] = {8191, 8192, 8193, 16383, 16384, 16385,
                                    24577, 32769, 10000003};
     const size_t ns = tk_small() ? 3 : sizeof sizes / sizeof sizes[0];
-    static const int algos[] = {SCAN_LOOKBACK_STAGED, SCAN_LOOKBACK_PAIRED,
-                                SCAN_LOOKBACK_RAKED};
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < NALGOS; a++) {
+        if (!scan_device_variants[a].big_tile) continue;
         for (int t = 0; t < 3; t++)
             for (int k = 0; k < 2; k++)
                 for (size_t z = tk_small() ? 1 : 0; z < ns; z++)
                     for (int p = P_RANDOM; p <= P_WIDE; p += P_WIDE) {
                         if (p == P_WIDE && t != T_I64) continue;
                         assert_int_equal(
-                            check_scan((elem_t)t, NO_TILE,
-                                       (scan_device_algo)algos[a], sizes[z],
-                                       (scan_kind)k, p, z % 2), 0);
+                            check_scan((elem_t)t, NO_TILE, algo_at(a),
+                                       sizes[z], (scan_kind)k, p, z % 2),
+                            0);
                     }
+    }
 }
 
 /* Misaligned input and output take the scalar path of every tile. */
@@ -561,7 +579,7 @@ static void device_misaligned(void **s)
         for (int t = 0; t < 3; t++)
             for (size_t z = 0; z < nsizes(); z += 2)
                 assert_int_equal(check_scan((elem_t)t, NO_TILE,
-                                            (scan_device_algo)a, size_at(z),
+                                            algo_at(a), size_at(z),
                                             SCAN_INCLUSIVE, P_RANDOM, 0), 0);
     g_offset = 0;
 }
@@ -571,13 +589,17 @@ static void floats_exact_with_small_integers(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     const size_t n = tk_small() ? 12289 : (size_t)1 << 21;
+    /* The three tile algorithms; the other two Blelloch kernels differ
+     * only in their padding. */
+    static const int exact_tiles[] = {SCAN_TILE_HILLIS_STEELE,
+                                      SCAN_TILE_WARPS, SCAN_TILE_BLELLOCH};
     for (int k = 0; k < 2; k++) {
         for (int a = 0; a < NALGOS; a++)
-            assert_int_equal(check_scan(T_F32, NO_TILE, (scan_device_algo)a,
+            assert_int_equal(check_scan(T_F32, NO_TILE, algo_at(a),
                                         n, (scan_kind)k, P_SMALL_INTS, 1),
                              0);
         for (size_t a = 0; a < 3; a++)
-            assert_int_equal(check_scan(T_F32, tile_algos[a], SCAN_LOOKBACK,
+            assert_int_equal(check_scan(T_F32, exact_tiles[a], SCAN_LOOKBACK,
                                         n, (scan_kind)k, P_SMALL_INTS, 1),
                              0);
     }
@@ -596,7 +618,7 @@ static void all_zero_and_all_one(void **s)
                     for (int k = 0; k < 2; k++)
                         assert_int_equal(
                             check_scan((elem_t)t, NO_TILE,
-                                       (scan_device_algo)a, size_at(z),
+                                       algo_at(a), size_at(z),
                                        (scan_kind)k, p, 0), 0);
                 }
     if (tk_small()) return;
@@ -655,9 +677,9 @@ static void device_2_to_28(void **s)
  * by what its look-back found published, which depends on timing, so the
  * property checked is that every run is within the chapter's bound, and
  * the test prints how many runs differed from the first. */
-static int float_repeats_bitwise(int a)
+static int float_repeats_bitwise(scan_device_algo algo)
 {
-    return a == SCAN_PROPAGATE || a == SCAN_REDUCE_THEN_SCAN;
+    return algo == SCAN_PROPAGATE || algo == SCAN_REDUCE_THEN_SCAN;
 }
 
 static void repeat_runs(void **s)
@@ -668,6 +690,8 @@ static void repeat_runs(void **s)
     const int runs = tk_small() ? 2 : 5;
     for (int t = 0; t < 3; t++)
         for (int a = 0; a < NALGOS; a++) {
+            const scan_device_algo algo = algo_at(a);
+            const char *name = scan_device_variants[a].name;
             uint64_t seed = tk_seed(1), st = seed;
             const size_t es = esize((elem_t)t), bytes = n * es;
             const size_t sbytes = scan_scratch_bytes(n, es);
@@ -681,7 +705,7 @@ static void repeat_runs(void **s)
             for (int r = 0; r < runs; r++) {
                 tk_poison(dout, bytes);
                 cudaError_t e = run_scan((elem_t)t, NO_TILE,
-                                         (scan_device_algo)a, din, dout, n,
+                                         algo, din, dout, n,
                                          SCAN_INCLUSIVE, scratch, sbytes);
                 TK_SKIP_IF_NOT_SUPPORTED(e, "the staged scan (over 64 KB of shared memory a block)");
                 TK_CUDA(e);
@@ -689,8 +713,8 @@ static void repeat_runs(void **s)
                 tk_download_bytes(r ? got : first, dout, bytes);
                 if (r == 0 || t == T_F32) {
                     char what[96];
-                    snprintf(what, sizeof what, "%s, algorithm %d, run %d",
-                             tname[t], a, r);
+                    snprintf(what, sizeof what, "%s, %s, run %d",
+                             tname[t], name, r);
                     assert_int_equal(compare_scan((elem_t)t, x,
                                                   r ? got : first, n, n,
                                                   SCAN_INCLUSIVE,
@@ -699,17 +723,17 @@ static void repeat_runs(void **s)
                 }
                 if (r && memcmp(got, first, bytes) != 0) {
                     differ++;
-                    if (t != T_F32 || float_repeats_bitwise(a)) {
-                        print_error("%s scan, algorithm %d: run %d differs "
-                                    "from run 0\n", tname[t], a, r);
+                    if (t != T_F32 || float_repeats_bitwise(algo)) {
+                        print_error("%s scan, %s: run %d differs "
+                                    "from run 0\n", tname[t], name, r);
                         fail();
                     }
                 }
             }
-            if (t == T_F32 && !float_repeats_bitwise(a))
-                print_message("float single pass, algorithm %d: %d of %d "
+            if (t == T_F32 && !float_repeats_bitwise(algo))
+                print_message("float single pass %s: %d of %d "
                               "runs differ from the first in some bit\n",
-                              a, differ, runs - 1);
+                              name, differ, runs - 1);
             tk_free(din);
             tk_free(dout);
             tk_free(scratch);
@@ -720,10 +744,11 @@ static void repeat_runs(void **s)
 }
 
 /* The staged kernels opt in to 64 KB of shared memory once per kernel and
- * device (once_per_device in the softmax chapter's per_device.cuh).  Eight host
- * threads make the first staged and raked calls at once, on their own
- * buffers, released together by a barrier: float and int scans, inclusive
- * and exclusive.  Registered before every other test that uses them. */
+ * device (once_per_device, in common/per_device.cuh, which the softmax
+ * chapter writes).  Eight host threads make the first staged and raked
+ * calls at once, on their own buffers, released together by a barrier:
+ * float and int scans, inclusive and exclusive.  Registered before every
+ * other test that uses them. */
 #define NTHREADS 8
 struct scan_job {
     elem_t t;

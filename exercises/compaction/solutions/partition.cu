@@ -1,8 +1,9 @@
-// Solution to exercise 1 of the compaction chapter: the stable partition.  The same
-// exclusive scan of the flags that compaction uses gives both halves: a
-// kept element i goes to pos[i], the number of kept elements before it; a
-// rejected one to count + (i - pos[i]), count being all the kept ones and
-// i - pos[i] the rejected ones before it.  Flags, scan, scatter.
+// Solution to the compaction chapter's exercise 1: the stable partition.
+// The same exclusive scan of the flags that compaction uses gives both
+// halves: a kept element i goes to pos[i], the number of kept elements
+// before it; a rejected one to count + (i - pos[i]), count being all the
+// kept ones and i - pos[i] the rejected ones before it.  Flags, scan,
+// scatter.
 #include "common/book.h"
 #include "scan/scan.h"
 #include "compaction/compact.h"

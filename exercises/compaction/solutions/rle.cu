@@ -1,8 +1,9 @@
-// Solution to exercise 5 of the compaction chapter: run-length encoding.  Element i
-// starts a run when i == 0 or in[i] != in[i - 1] (find_repeats' test,
-// turned around); the exclusive scan of those flags numbers the runs, so
-// a start i writes its value and its index to run pos[i]; the lengths are
-// the differences of consecutive starts, the last run ending at n.
+// Solution to the compaction chapter's exercise 5: run-length encoding.
+// Element i starts a run when i == 0 or in[i] != in[i - 1] (find_repeats'
+// test, turned around); the exclusive scan of those flags numbers the
+// runs, so a start i writes its value and its index to run pos[i]; the
+// lengths are the differences of consecutive starts, the last run ending
+// at n.
 #include "common/book.h"
 #include "scan/scan.h"
 #include "compaction/compact.h"

@@ -1,5 +1,5 @@
-// Solution to exercise 1 of the scan chapter: Hillis-Steele on two arrays.  Step
-// d reads only array p and writes only array 1 - p, so no thread can
+// Solution to the scan chapter's exercise 1: Hillis-Steele on two arrays.
+// Step d reads only array p and writes only array 1 - p, so no thread can
 // overwrite a value another thread has yet to read in the same step: the
 // one barrier a step separates a step's writes from the next step's reads.
 // One element a thread, SCAN_TILE threads a block, one block a tile.

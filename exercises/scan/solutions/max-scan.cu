@@ -1,4 +1,4 @@
-// Solution to exercise 4 of the scan chapter: scan-then-propagate with max.
+// Solution to the scan chapter's exercise 4: scan-then-propagate with max.
 // (1) Each block scans its tile of 1024 elements (Hillis-Steele on two
 // arrays, INT_MIN, the identity, past n) and writes the tile's maximum to
 // the scratch.  (2) One block turns the tile maxima into exclusive
