@@ -2,7 +2,7 @@
 #include "common/book.h"
 #include "common/reduce.cuh"
 #include "common/per_device.cuh"
-#include "softmax/md.h"
+#include "softmax/online_pair.h"
 #include "softmax/softmax.h"
 #include <cooperative_groups.h>
 

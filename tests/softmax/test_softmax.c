@@ -5,7 +5,7 @@
  * purpose. */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
-#include "softmax/md.h"
+#include "softmax/online_pair.h"
 #include "softmax/softmax.h"
 #include "softmax/softmax_ref.h"
 #include <math.h>
