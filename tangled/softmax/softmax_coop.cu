@@ -107,8 +107,7 @@ template <typename K> static cudaError_t coop_plan(K kernel, FusedPlan *p)
     BOOK_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch,
                                     dev));
     if (!coop) return cudaSuccess;
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaDeviceGetAttribute(
         &per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
     BOOK_TRY(cudaDeviceGetAttribute(

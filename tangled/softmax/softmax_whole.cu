@@ -69,10 +69,8 @@ __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
 template <int U, bool BACKWARD>
 static cudaError_t whole_wave(int *wave)
 {
-    int dev, sms, a, b;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms, a, b;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &a, softmax_partials_kernel<U>, kSmBlock, 0));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
