@@ -77,10 +77,8 @@ template <class K>
 static cudaError_t resident_grid(K kernel, unsigned threads, size_t n,
                                  unsigned *grid)
 {
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, kernel, (int)threads, 0));
     size_t g = (size_t)sms * (per_sm > 0 ? per_sm : 1);
