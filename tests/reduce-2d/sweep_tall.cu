@@ -4,7 +4,8 @@
 // stdout: reduce-2d-sweep.csv, headed by tools/provenance.sh's lines:
 // nvcc -std=c++17 -O3 -arch=sm_90 -Ibuild/src -Itests/common -Itangled
 //   -o sweep tests/reduce-2d/sweep_tall.cu
-//   build/obj/reduce-2d/reduce2d.o build/obj/benchkit.o
+//   build/obj/reduce-2d/reduce2d.o build/obj/reduce-2d/reduce2d_in_flight.o
+//   build/obj/benchkit.o
 // tools/provenance.sh > reduce-2d-sweep.csv && ./sweep >> reduce-2d-sweep.csv
 #include <cstdio>
 #include <cstring>
