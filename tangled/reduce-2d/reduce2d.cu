@@ -128,9 +128,8 @@ extern "C" cudaError_t row_sums(const float *a, size_t rows, size_t cols,
         return vec ? row_warp_launch<float4>(a, rows, cols, out, lanes)
                    : row_warp_launch<float>(a, rows, cols, out, lanes);
     // <<Use several blocks per row when there are few rows>>
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, row_chunk_kernel<float4>, (int)kBlock2d, 0));
     size_t resident = (size_t)sms * (per_sm > 0 ? per_sm : 1);
@@ -238,10 +237,8 @@ static cudaError_t col_launch(const float *a, size_t rows, size_t cols,
     size_t units = cols / width_of<V>();
     unsigned bx = pow2_at_most_32(units), by = kBlock2d / bx;
     size_t gx = ceil_div(units, bx);
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, col_partial_kernel<V>, (int)kBlock2d, 0));
     size_t resident = (size_t)sms * (per_sm > 0 ? per_sm : 1);
@@ -309,10 +306,8 @@ template <class V>
 static cudaError_t dot_launch(const float *x, const float *y, size_t n,
                               float *out, float *partial)
 {
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, dot_kernel<V>, (int)kBlock2d, 0));
     size_t g = (size_t)sms * (per_sm > 0 ? per_sm : 1);
