@@ -1,5 +1,5 @@
-/* test_layernorm.c -- the layernorm chapter's tests: Welford and Chan on the CPU,
- * every layer-norm launcher and RMSNorm against a double reference on
+/* test_layernorm.c -- the layernorm chapter's tests: Welford and Chan on the
+ * CPU, every layer-norm launcher and RMSNorm against a double reference on
  * random rows, rows with a large offset, constant rows and odd widths, and
  * the E[x^2] - E[x]^2 listing that is wrong on purpose. */
 #include "testkit.h"

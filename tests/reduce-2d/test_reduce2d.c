@@ -1,5 +1,5 @@
-/* test_reduce2d.c -- the reduce-2d chapter's tests: row and column sums on the
- * chapter's shapes against double sums (random inputs within the derived
+/* test_reduce2d.c -- the reduce-2d chapter's tests: row and column sums on
+ * the chapter's shapes against double sums (random inputs within the derived
  * tolerance, inputs from {-1, 0, 1} exactly), a misaligned matrix, the
  * dot product on the reduce chapter's sizes, and bad arguments. */
 #include "testkit.h"

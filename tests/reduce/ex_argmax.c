@@ -1,6 +1,6 @@
-/* ex_argmax.c -- exercise 5 of the reduce chapter, reduce_argmax: the index of the
- * first maximum, exact against the CPU on the book's ladder of sizes up to
- * 10^7 + 1, with ties (inputs from a few values), all -inf, the
+/* ex_argmax.c -- exercise 5 of the reduce chapter, reduce_argmax: the index
+ * of the first maximum, exact against the CPU on the book's ladder of sizes
+ * up to 10^7 + 1, with ties (inputs from a few values), all -inf, the
  * maximum at either end, and a maximum of -0 before +0 (equal: the first
  * wins). */
 #include "exkit.h"

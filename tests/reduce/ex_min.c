@@ -1,5 +1,5 @@
-/* ex_min.c -- exercise 5 of the reduce chapter, reduce_min: exact against the CPU
- * on the book's ladder of sizes up to 10^7 + 1 (past the 1024 blocks of
+/* ex_min.c -- exercise 5 of the reduce chapter, reduce_min: exact against the
+ * CPU on the book's ladder of sizes up to 10^7 + 1 (past the 1024 blocks of
  * 256, so the grid-stride loop turns; 2^28 would cost seconds of CPU
  * time), for inputs of both signs, all negative, with infinities, and
  * empty (+inf). */

@@ -1,6 +1,6 @@
-/* test_reduce.c -- the reduce chapter's tests: every sum against a double reference
- * with the tolerance derived in the chapter, exact sums of inputs from
- * {-1, 0, 1} and of all-equal inputs, mean and max, determinism of the
+/* test_reduce.c -- the reduce chapter's tests: every sum against a double
+ * reference with the tolerance derived in the chapter, exact sums of inputs
+ * from {-1, 0, 1} and of all-equal inputs, mean and max, determinism of the
  * deterministic finishes, bad arguments, and the two listings that are
  * wrong on purpose. */
 #include "testkit.h"

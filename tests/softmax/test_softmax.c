@@ -1,5 +1,5 @@
-/* test_softmax.c -- the softmax chapter's tests: the (m, d) algebra on the CPU, the
- * naive listing's overflow, every row launcher against the double
+/* test_softmax.c -- the softmax chapter's tests: the (m, d) algebra on the
+ * CPU, the naive listing's overflow, every row launcher against the double
  * reference on random and edge rows, the whole-array softmax up to
  * 2^28 + 3 elements, and the per-block normalization that is wrong on
  * purpose. */
