@@ -1,5 +1,4 @@
-// reduce2d.cu -- row sums, column sums and the dot product (the variants
-// for narrow shapes are in reduce2d_in_flight.cu).
+// reduce2d.cu -- row sums, column sums and the dot product.
 #include "reduce-2d/reduce2d_parts.cuh"
 
 // <<Row sums: a warp per row>>

@@ -1,5 +1,4 @@
-// reduce2d_in_flight.cu -- row and column sums with several rows a
-// thread in flight, for the narrow shapes.
+// reduce2d_in_flight.cu -- sums of narrow shapes, several rows in flight.
 #include "reduce-2d/reduce2d_parts.cuh"
 
 // <<Row sums: several rows a thread in flight>>

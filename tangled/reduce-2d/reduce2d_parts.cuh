@@ -1,5 +1,4 @@
-// reduce2d_parts.cuh -- what both files of row and column sums share:
-// block sizes and limits, and adding a float or a float4.
+// reduce2d_parts.cuh -- block sizes, limits, float and float4 helpers.
 #ifndef REDUCE2D_PARTS_CUH
 #define REDUCE2D_PARTS_CUH
 #include "common/book.h"

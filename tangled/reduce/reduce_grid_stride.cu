@@ -1,6 +1,4 @@
-// reduce_grid_stride.cu -- step 7's grid-stride loop and what is built
-// on it: cross-block finishes, compensated sum, mean and max; and a
-// fence used as a grid barrier, wrong on purpose.
+// reduce_grid_stride.cu -- step 7 and the sums, mean and max built on it.
 #include <cooperative_groups.h>
 #include "reduce/reduce_parts.cuh"
 

@@ -1,5 +1,4 @@
-// reduce_ladder.cu -- steps 0 to 6 of the reduction ladder, a tile a
-// block in passes, and the volatile warp unroll, wrong on purpose.
+// reduce_ladder.cu -- steps 0 to 6, a tile a block, and the volatile unroll.
 #include "reduce/reduce_parts.cuh"
 
 // <<The workspace a call needs>>

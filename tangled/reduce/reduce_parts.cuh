@@ -1,5 +1,4 @@
-// reduce_parts.cuh -- what both reduction files share: the block size,
-// the workspace's layout, and writing one value from the device.
+// reduce_parts.cuh -- block size, workspace layout, the one-value kernel.
 #ifndef REDUCE_PARTS_CUH
 #define REDUCE_PARTS_CUH
 #include "common/book.h"

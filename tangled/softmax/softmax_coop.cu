@@ -1,5 +1,4 @@
-// softmax_coop.cu -- one distribution over a whole array in one
-// cooperative kernel: the fused kernel and the resident one.
+// softmax_coop.cu -- a whole array in one cooperative kernel.
 #include "softmax/softmax_parts.cuh"
 #include "common/per_device.cuh"
 #include <cooperative_groups.h>

@@ -1,5 +1,4 @@
-// softmax_parts.cuh -- what every softmax kernel file shares: launch
-// constants, launcher checks, float4 helpers, the block reduction of pairs.
+// softmax_parts.cuh -- constants, checks and block pieces all files share.
 #ifndef SOFTMAX_PARTS_CUH
 #define SOFTMAX_PARTS_CUH
 #include "common/book.h"

@@ -1,5 +1,4 @@
-// softmax_rows.cu -- softmax of the rows of a matrix: three passes, the
-// row cached in registers, and one pass for (m, d).
+// softmax_rows.cu -- softmax of rows: three passes, in registers, online.
 #include "softmax/softmax_parts.cuh"
 
 // <<Softmax: a warp per row, three passes>>

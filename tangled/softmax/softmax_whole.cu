@@ -1,5 +1,4 @@
-// softmax_whole.cu -- one distribution over a whole array in two kernels,
-// and the same normalized per block (wrong on purpose).
+// softmax_whole.cu -- a whole array in two kernels, or per block (wrong).
 #include "softmax/softmax_parts.cuh"
 #include "common/per_device.cuh"
 
