@@ -1,5 +1,5 @@
-/* exercises.h -- the layernorm chapter's code exercises: the launchers a student
- * writes in exercises/layernorm/NAME.cu; tests/layernorm/ex_NAME.c
+/* exercises.h -- the layernorm chapter's code exercises: the launchers a
+ * student writes in exercises/layernorm/NAME.cu; tests/layernorm/ex_NAME.c
  * tests them.  Device pointers to row-major rows x cols matrices; gamma
  * and beta have cols elements; y = (x - mean) / sqrt(var + eps) gamma +
  * beta per row, var the biased variance.  rows = 0 does nothing; NULL

@@ -1,5 +1,5 @@
-/* exercises.h -- the reduce-2d chapter's code exercises: the launchers a student
- * writes in exercises/reduce-2d/NAME.cu; tests/reduce-2d/ex_NAME.c
+/* exercises.h -- the reduce-2d chapter's code exercises: the launchers a
+ * student writes in exercises/reduce-2d/NAME.cu; tests/reduce-2d/ex_NAME.c
  * tests them.  Device pointers to a row-major rows x cols matrix; NULL
  * pointers, or rows or cols of 2^31 or more: cudaErrorInvalidValue;
  * rows = 0 does nothing. */

@@ -1,5 +1,5 @@
-// exercises/reduce-2d/gemv.cu -- Exercise 5 of the reduce-2d chapter: y = A x as a
-// row reduction.  Write gemv (declared, with its contract, in
+// exercises/reduce-2d/gemv.cu -- Exercise 5 of the reduce-2d chapter: y = A x
+// as a row reduction.  Write gemv (declared, with its contract, in
 // exercises.h); check it with  make exercise EX=reduce-2d/gemv
 #include "common/book.h"
 #include "reduce-2d/reduce2d.h"

@@ -1,7 +1,8 @@
 /* exercises.h -- the reduce chapter's code exercises: the launchers a student
  * writes in exercises/reduce/NAME.cu; tests/reduce/ex_NAME.c tests
  * them.  Device pointers; work is a workspace of reduce_workspace_bytes(n)
- * bytes (the reduce chapter's header), whose contents on entry are unspecified. */
+ * bytes (declared in reduce/reduce.h), whose contents on entry are
+ * unspecified. */
 #ifndef EX_05_REDUCE_H
 #define EX_05_REDUCE_H
 #include <cuda_runtime_api.h>

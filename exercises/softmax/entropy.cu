@@ -1,5 +1,5 @@
-// exercises/softmax/entropy.cu -- Exercise 4 of the softmax chapter: the entropy
-// of each row's softmax in one pass.  Write softmax_entropy_rows
+// exercises/softmax/entropy.cu -- Exercise 4 of the softmax chapter: the
+// entropy of each row's softmax in one pass.  Write softmax_entropy_rows
 // (declared, with its contract, in exercises.h); check it with
 //   make exercise EX=softmax/entropy
 #include "common/book.h"

@@ -1,5 +1,5 @@
-/* exercises.h -- the softmax chapter's code exercises: the launchers a student
- * writes in exercises/softmax/NAME.cu; tests/softmax/ex_NAME.c tests
+/* exercises.h -- the softmax chapter's code exercises: the launchers a
+ * student writes in exercises/softmax/NAME.cu; tests/softmax/ex_NAME.c tests
  * them.  Device pointers to row-major rows x cols matrices; rows = 0 or
  * cols = 0 does nothing and succeeds; NULL pointers, or rows or cols of
  * 2^31 or more: cudaErrorInvalidValue.  Infinities follow softmax_ref.h:

@@ -4,7 +4,7 @@
 #ifndef MDO_H
 #define MDO_H
 #include <stddef.h>
-#include "softmax/md.h"
+#include "softmax/online_pair.h"
 
 // <<Add one key to the triple>>
 // s: the pair (m, d) of the keys so far; o: their weighted values;

@@ -1,4 +1,5 @@
 // per_device.cuh -- a value computed once per device, from any host thread.
+// Written by the softmax chapter; later chapters share it.
 #ifndef PER_DEVICE_CUH
 #define PER_DEVICE_CUH
 #include <atomic>

@@ -1,8 +1,8 @@
-// layernorm.h -- layer norm and RMSNorm of the rows of a
-// rows x cols matrix.  Pointers are device pointers; gamma and beta hold
-// cols floats.  eps > 0; at most 2^31 - 1 rows (a block a row); x and y,
-// rows * cols floats each, must not overlap, and their bytes must fit in
-// size_t.  Else cudaErrorInvalidValue.
+// layernorm.h -- layer norm and RMSNorm of the rows of a rows x cols
+// matrix.  Pointers are device pointers; gamma and beta hold cols floats.
+// eps > 0; at most 2^31 - 1 rows (a block a row); x and y, rows * cols
+// floats each, must not overlap, and their bytes must fit in size_t.  Else
+// cudaErrorInvalidValue.
 #ifndef LAYERNORM_H
 #define LAYERNORM_H
 #include <cuda_runtime_api.h>

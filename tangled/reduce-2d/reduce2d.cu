@@ -1,48 +1,5 @@
 // reduce2d.cu -- row sums, column sums and the dot product.
-#include "common/book.h"
-#include "common/reduce.cuh"
-#include "reduce-2d/reduce2d.h"
-
-// <<Two-dimensional reduction constants>>
-static const unsigned kBlock2d = 256;          // threads per block
-static const size_t kMaxBlocks2d = 2147483647u;
-static const size_t kMaxChunkBlocks = 4096;    // column sums: row chunks
-// Loads in flight a thread, and grids, of the in-flight variants.
-static const unsigned kRowsInFlight = 2;       // rows a thread
-static const size_t kRowWaves = 8;             // grid: waves of blocks
-static const unsigned kFrontBlock = 1024;      // threads a column block
-static const unsigned kFrontLoads = 4;         // rows a thread at a time
-static const unsigned kWideLoads = 8;          // rows a thread at a time
-// Threads an SM holds on the architecture compiled for: the blocks-an-SM
-// argument of __launch_bounds__ may not ask for more.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define SM_THREADS 1024
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || \
-      __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
-#define SM_THREADS 1536
-#else
-#define SM_THREADS 2048
-#endif
-
-static unsigned pow2_at_most_32(size_t units)  // lanes for `units' items
-{
-    unsigned p = 1;
-    while (p < 32 && p < units) p *= 2;
-    return p;
-}
-
-// <<Add a float or a float4>>
-__device__ __forceinline__ float sum_of(float v) { return v; }
-__device__ __forceinline__ float sum_of(float4 v)
-{
-    return (v.x + v.y) + (v.z + v.w);
-}
-template <class V> static size_t width_of() { return sizeof(V) / 4; }
-__device__ __forceinline__ void add_to(float *acc, float v) { acc[0] += v; }
-__device__ __forceinline__ void add_to(float *acc, float4 v)
-{
-    acc[0] += v.x; acc[1] += v.y; acc[2] += v.z; acc[3] += v.w;
-}
+#include "reduce-2d/reduce2d_parts.cuh"
 
 // <<Row sums: a warp per row>>
 template <class V>
@@ -171,9 +128,8 @@ extern "C" cudaError_t row_sums(const float *a, size_t rows, size_t cols,
         return vec ? row_warp_launch<float4>(a, rows, cols, out, lanes)
                    : row_warp_launch<float>(a, rows, cols, out, lanes);
     // <<Use several blocks per row when there are few rows>>
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, row_chunk_kernel<float4>, (int)kBlock2d, 0));
     size_t resident = (size_t)sms * (per_sm > 0 ? per_sm : 1);
@@ -281,10 +237,8 @@ static cudaError_t col_launch(const float *a, size_t rows, size_t cols,
     size_t units = cols / width_of<V>();
     unsigned bx = pow2_at_most_32(units), by = kBlock2d / bx;
     size_t gx = ceil_div(units, bx);
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, col_partial_kernel<V>, (int)kBlock2d, 0));
     size_t resident = (size_t)sms * (per_sm > 0 ? per_sm : 1);
@@ -312,304 +266,6 @@ extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,
     if (cols % 4 == 0 && is_aligned(a, 16))
         return col_launch<float4>(a, rows, cols, out, (float *)work);
     return col_launch<float>(a, rows, cols, out, (float *)work);
-}
-
-// <<Row sums: several rows a thread in flight>>
-template <class V, unsigned R>
-__global__ void __launch_bounds__(kBlock2d, SM_THREADS / kBlock2d)
-row_flight_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
-                  float *out)
-{
-    const unsigned lane = threadIdx.x % 32, sub = lane % lanes;
-    const size_t per = 32 / lanes;             // rows a warp reads at once
-    size_t warp = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
-    size_t step = (size_t)gridDim.x * (kBlock2d / 32) * per * R;
-    const V *v = reinterpret_cast<const V *>(a);
-    for (size_t first = warp * per * R; first < rows; first += step) {
-        float acc[R] = {};
-        for (size_t c = sub; c < units; c += lanes)
-#pragma unroll
-            for (unsigned k = 0; k < R; k++) {  // R loads, then the adds
-                size_t row = first + k * per + lane / lanes;
-                if (row < rows) acc[k] += sum_of(v[row * units + c]);
-            }
-        // <<Add each row's lanes and write its sum>>
-        #pragma unroll
-        for (unsigned k = 0; k < R; k++) {
-            for (unsigned o = lanes / 2; o > 0; o /= 2)
-                acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], o);
-            size_t row = first + k * per + lane / lanes;
-            if (row < rows && sub == 0) out[row] = acc[k];
-        }
-    }
-}
-static cudaError_t resident_blocks(unsigned threads, size_t *blocks)
-{
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
-    BOOK_TRY(cudaDeviceGetAttribute(
-        &per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-    *blocks = (size_t)sms * (per_sm / threads > 0 ? per_sm / threads : 1);
-    return cudaSuccess;
-}
-
-template <class V, unsigned R>
-static cudaError_t row_flight_launch(const float *a, size_t rows,
-                                     size_t cols, float *out, size_t waves)
-{
-    size_t units = cols / width_of<V>(), resident;
-    unsigned lanes = pow2_at_most_32(units);
-    BOOK_TRY(resident_blocks(kBlock2d, &resident));
-    size_t grid = ceil_div(rows, (kBlock2d / 32) * (32 / lanes) * R);
-    if (grid > waves * resident) grid = waves * resident;
-    BOOK_CLEAR_TO_LAUNCH();
-    row_flight_kernel<V, R><<<(unsigned)grid, kBlock2d>>>(a, rows, units,
-                                                          lanes, out);
-    return cudaGetLastError();
-}
-
-// <<Row sums: rows of 32, a reduce-scatter>>
-// Rows of exactly 32 floats, 16-byte aligned: a warp takes 32 rows a
-// pass, the 8 lanes of group g rows 8g..8g+7, a float4 of each row a lane.
-__global__ void __launch_bounds__(kBlock2d)
-row_scatter_kernel(const float4 *a, size_t rows, float *out)
-{
-    const unsigned lane = threadIdx.x % 32, sub = lane % 8, g = lane / 8;
-    size_t warp = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
-    size_t step = (size_t)gridDim.x * (kBlock2d / 32) * 32;
-    for (size_t base = warp * 32; base < rows; base += step) {
-        float4 x[8];
-#pragma unroll
-        for (unsigned k = 0; k < 8; k++) {     // 8 loads, then the adds
-            size_t row = base + 8 * g + k;
-            x[k] = row < rows ? a[row * 8 + sub] : float4{};
-        }
-        float v[8];
-#pragma unroll
-        for (unsigned k = 0; k < 8; k++) v[k] = sum_of(x[k]);
-        // <<Reduce-scatter the group's 8 rows: lane [[sub]] gets row [[sub]]>>
-        #pragma unroll
-        for (unsigned h = 4; h > 0; h /= 2) {
-            const bool up = sub & h;
-        #pragma unroll
-            for (unsigned k = 0; k < h; k++) {
-                float give = up ? v[k] : v[k + h];
-                float keep = up ? v[k + h] : v[k];
-                v[k] = keep + __shfl_xor_sync(0xffffffffu, give, h);
-            }
-        }
-        size_t row = base + lane;              // 8g + sub
-        if (row < rows) out[row] = v[0];
-    }
-}
-static cudaError_t row_scatter_launch(const float *a, size_t rows,
-                                      float *out, size_t waves)
-{
-    size_t resident, grid = ceil_div(rows, kBlock2d);  // 32 rows a warp
-    BOOK_TRY(resident_blocks(kBlock2d, &resident));
-    if (grid > waves * resident) grid = waves * resident;
-    BOOK_CLEAR_TO_LAUNCH();
-    row_scatter_kernel<<<(unsigned)grid, kBlock2d>>>(
-        reinterpret_cast<const float4 *>(a), rows, out);
-    return cudaGetLastError();
-}
-
-// <<Row sums: pick the in-flight kernel>>
-extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
-                                          size_t cols, float *out,
-                                          void *work)
-{
-    if (rows == 0) return cudaSuccess;
-    if (!a || !out || cols == 0) return cudaErrorInvalidValue;
-    if (cols > 1024) return row_sums(a, rows, cols, out, work);
-    if (cols == 32 && is_aligned(a, 16))
-        return row_scatter_launch(a, rows, out, kRowWaves);
-    if (cols % 4 == 0 && is_aligned(a, 16))
-        return row_flight_launch<float4, kRowsInFlight>(a, rows, cols, out,
-                                                        kRowWaves);
-    return row_flight_launch<float, kRowsInFlight>(a, rows, cols, out,
-                                                   kRowWaves);
-}
-
-// <<A column of a shared-memory table, added by one warp>>
-// Column c of the n-row table s (row stride ld), added by one warp.
-__device__ __forceinline__ float column_sum_warp(const float *s, unsigned n,
-                                                 unsigned ld, unsigned c)
-{
-    float t = 0.0f;
-    for (unsigned q = threadIdx.x % 32; q < n; q += 32) t += s[q * ld + c];
-    return warp_sum(t);
-}
-
-// <<Column sums: one front of rows in registers, the last block finishes>>
-template <class V, unsigned BLOCK, unsigned R, unsigned BX>
-__global__ void __launch_bounds__(BLOCK, SM_THREADS / BLOCK)
-col_front_kernel(const float *a, size_t rows, size_t cols, float *partial,
-                 unsigned *counter, float *out)
-{
-    constexpr unsigned w = sizeof(V) / 4, bx = BX;  // bx lanes across
-    constexpr unsigned by = BLOCK / bx;             // thread-rows down
-    constexpr unsigned kTable = (BLOCK / 32 > BLOCK / (bx * w)
-                                     ? BLOCK / 32 : BLOCK / (bx * w)) *
-                                (bx * w + 1);
-    __shared__ float s[kTable];                // see below
-    __shared__ bool last;
-    const size_t units = cols / w;
-    const size_t G = (size_t)gridDim.x * by;   // thread-rows in the grid
-    const unsigned tx = threadIdx.x % bx;
-    size_t r = blockIdx.x * (size_t)by + threadIdx.x / bx;
-    float acc[w] = {};
-    if (tx < units && r < rows) {
-        const size_t step = G * units;         // V's from a row to the next
-        const V *p = reinterpret_cast<const V *>(a) + r * units + tx;
-        size_t left = (rows - 1 - r) / G + 1;  // rows this thread-row takes
-#pragma unroll 1                               // (unrolled: a spill)
-        for (; left >= R; left -= R, p += R * step) {  // R loads, then adds
-            V x[R];
-#pragma unroll
-            for (unsigned k = 0; k < R; k++) x[k] = __ldg(p + k * step);
-#pragma unroll
-            for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
-        }
-        if (left > 0) {                        // the last rows: loads
-            V x[R];                            // together, zeros past them
-#pragma unroll
-            for (unsigned k = 0; k < R; k++)
-                x[k] = k < left ? __ldg(p + k * step) : V{};
-#pragma unroll
-            for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
-        }
-    }
-    // <<Add the block's thread-rows: shuffles, then shared memory>>
-    for (unsigned o = bx; o < 32; o *= 2)
-    #pragma unroll
-        for (unsigned j = 0; j < w; j++)
-            acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const unsigned cw = bx * w, ld = cw | 1;       // columns a warp, odd
-    if (lane < bx)
-        for (unsigned j = 0; j < w; j++) s[warp * ld + lane * w + j] = acc[j];
-    __syncthreads();
-    for (unsigned c = warp; c < cols; c += BLOCK / 32) {  // a warp a column
-        float t = column_sum_warp(s, BLOCK / 32, ld, c);
-        if (lane == 0) {
-            partial[blockIdx.x * cols + c] = t;
-            __threadfence();                       // the partial, then the count
-        }
-    }
-    __syncthreads();
-    // <<The last block done adds the blocks' partials>>
-    if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
-    __syncthreads();
-    if (!last) return;                             // the whole block leaves
-    __threadfence();                               // the count, then the reads
-    const unsigned groups = BLOCK / cw, col = threadIdx.x % cw;
-    float t = 0.0f;
-    if (col < cols)
-    #pragma unroll 8
-        for (size_t k = threadIdx.x / cw; k < gridDim.x; k += groups)
-            t += __ldcg(&partial[k * cols + col]);
-    s[threadIdx.x / cw * ld + col] = t;
-    __syncthreads();
-    for (unsigned c = warp; c < cols; c += BLOCK / 32) {
-        t = column_sum_warp(s, groups, ld, c);
-        if (lane == 0) out[c] = t;
-    }
-    if (threadIdx.x == 0) *counter = 0;            // ready for the next call
-}
-template <class V, unsigned BLOCK, unsigned R, unsigned BX>
-static cudaError_t col_front_start(const float *a, size_t rows, size_t cols,
-                                  float *out, void *work, unsigned grid)
-{
-    col_front_kernel<V, BLOCK, R, BX><<<grid, BLOCK>>>(
-        a, rows, cols, (float *)((char *)work + 256), (unsigned *)work, out);
-    return cudaGetLastError();
-}
-template <class V, unsigned BLOCK, unsigned R>
-static cudaError_t col_front_launch(const float *a, size_t rows, size_t cols,
-                                   float *out, void *work, size_t grid)
-{
-    unsigned bx = pow2_at_most_32(cols / width_of<V>());
-    if (grid > ceil_div(rows, BLOCK / bx)) grid = ceil_div(rows, BLOCK / bx);
-    if (grid > kMaxChunkBlocks) grid = kMaxChunkBlocks;
-    BOOK_CLEAR_TO_LAUNCH();
-    cudaError_t (*start)(const float *, size_t, size_t, float *, void *,
-                         unsigned);
-    switch (bx) {                              // the width, a constant
-    case 1:  start = col_front_start<V, BLOCK, R, 1>; break;
-    case 2:  start = col_front_start<V, BLOCK, R, 2>; break;
-    case 4:  start = col_front_start<V, BLOCK, R, 4>; break;
-    case 8:  start = col_front_start<V, BLOCK, R, 8>; break;
-    case 16: start = col_front_start<V, BLOCK, R, 16>; break;
-    default: start = col_front_start<V, BLOCK, R, 32>; break;
-    }
-    return start(a, rows, cols, out, work, (unsigned)grid);
-}
-
-extern "C" size_t col_sums_in_flight_workspace_bytes(size_t rows,
-                                                     size_t cols)
-{
-    size_t front = 4 * kMaxChunkBlocks * 128;
-    size_t other = col_sums_workspace_bytes(rows, cols);
-    return 256 + (front > other ? front : other);
-}
-
-// <<Column sums: a thread down all rows of a column unit>>
-template <class V, unsigned R>
-__global__ void __launch_bounds__(kBlock2d)
-col_wide_kernel(const float *a, size_t rows, size_t units, float *out)
-{
-    constexpr unsigned w = sizeof(V) / 4;
-    size_t u = blockIdx.x * (size_t)kBlock2d + threadIdx.x;
-    if (u >= units) return;
-    const V *p = reinterpret_cast<const V *>(a) + u;
-    float acc[w] = {};
-    size_t r = 0;
-    for (; r + R <= rows; r += R) {
-        V x[R];
-#pragma unroll
-        for (unsigned k = 0; k < R; k++) x[k] = p[(r + k) * units];
-#pragma unroll
-        for (unsigned k = 0; k < R; k++) add_to(acc, x[k]);
-    }
-    for (; r < rows; r++) add_to(acc, p[r * units]);
-#pragma unroll
-    for (unsigned j = 0; j < w; j++) out[u * w + j] = acc[j];
-}
-template <class V, unsigned R>
-static cudaError_t col_wide_launch(const float *a, size_t rows, size_t cols,
-                                   float *out)
-{
-    size_t units = cols / width_of<V>(), grid = ceil_div(units, kBlock2d);
-    if (grid > kMaxBlocks2d) return cudaErrorInvalidValue;
-    BOOK_CLEAR_TO_LAUNCH();
-    col_wide_kernel<V, R><<<(unsigned)grid, kBlock2d>>>(a, rows, units, out);
-    return cudaGetLastError();
-}
-
-// <<Column sums: pick by shape>>
-extern "C" cudaError_t col_sums_in_flight(const float *a, size_t rows,
-                                          size_t cols, float *out,
-                                          void *work)
-{
-    if (cols == 0) return cudaSuccess;
-    if (!a || !out || !work || rows == 0) return cudaErrorInvalidValue;
-    bool vec = cols % 4 == 0 && is_aligned(a, 16);
-    size_t units = vec ? cols / 4 : cols;
-    if (units <= 32) {
-        size_t grid;                           // one wave of blocks
-        BOOK_TRY(resident_blocks(kFrontBlock, &grid));
-        return vec ? col_front_launch<float4, kFrontBlock, kFrontLoads>(
-                         a, rows, cols, out, work, grid)
-                   : col_front_launch<float, kFrontBlock, kFrontLoads>(
-                         a, rows, cols, out, work, grid);
-    }
-    if (units >= 65536 && rows <= 64)
-        return vec ? col_wide_launch<float4, kWideLoads>(a, rows, cols, out)
-                   : col_wide_launch<float, kWideLoads>(a, rows, cols, out);
-    return col_sums(a, rows, cols, out, (char *)work + 256);
 }
 
 // <<Dot product>>
@@ -650,10 +306,8 @@ template <class V>
 static cudaError_t dot_launch(const float *x, const float *y, size_t n,
                               float *out, float *partial)
 {
-    int dev, sms, per_sm;
-    BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
+    int sms, per_sm;
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, dot_kernel<V>, (int)kBlock2d, 0));
     size_t g = (size_t)sms * (per_sm > 0 ? per_sm : 1);

@@ -8,25 +8,14 @@
 #include "benchkit.h"
 #include "common/book.h"
 #include "layernorm/layernorm.h"
+#include "variants.h"
 #include <string.h>
 
 struct ctx { const float *x, *g, *b; float *y; size_t rows, cols; };
-typedef cudaError_t (*ln_fn)(const float *, const float *, const float *,
-                             float *, size_t, size_t, float);
-template <ln_fn F> static cudaError_t run(void *p)
+template <layernorm_fn F> static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
     return F(k->x, k->g, k->b, k->y, k->rows, k->cols, 1e-5f);
-}
-static cudaError_t run_rmsnorm(void *p)
-{
-    ctx *k = (ctx *)p;
-    return rmsnorm(k->x, k->g, k->y, k->rows, k->cols, 1e-5f);
-}
-static cudaError_t run_rmsnorm_cached(void *p)
-{
-    ctx *k = (ctx *)p;
-    return rmsnorm_cached(k->x, k->g, k->y, k->rows, k->cols, 1e-5f);
 }
 struct copy_ctx { void *dst; const void *src; size_t bytes; };
 static cudaError_t run_copy(void *p)
@@ -35,16 +24,10 @@ static cudaError_t run_copy(void *p)
     return cudaMemcpyAsync(c->dst, c->src, c->bytes,
                            cudaMemcpyDeviceToDevice);
 }
-// The variants, one row each.
+// The variants (variants.h), one row each.
+#define VARIANT(name, fn) {name, run<fn>},
 static const struct { const char *name; bk_work run; } variants[] = {
-    {"two_pass", run<layernorm_two_pass>},
-    {"welford", run<layernorm_welford>},
-    {"welford_float4", run<layernorm_welford_float4>},
-    {"cached", run<layernorm_cached>},
-    {"rmsnorm", run_rmsnorm},
-    {"rmsnorm_cached", run_rmsnorm_cached},
-    {"naive_wrong", run<layernorm_naive_moments>},
-};
+    LAYERNORM_VARIANTS(VARIANT)};
 
 // Small (launch-bound), odd (widths not multiples of 4: the scalar paths)
 // and the headline shape; each variant against a copy of its bytes.
@@ -58,8 +41,8 @@ static void shapes(float *x, float *g, float *b, float *y)
     };
     static const struct { const char *name; bk_work run; } best[] = {
         {"cached", run<layernorm_cached>},
-        {"rmsnorm_cached", run_rmsnorm_cached},
-        {"rmsnorm", run_rmsnorm},
+        {"rmsnorm_cached", run<rmsnorm_cached_as_layernorm>},
+        {"rmsnorm", run<rmsnorm_as_layernorm>},
     };
     FILE *f = bk_shapes_open("layernorm");
     for (const auto &s : sh) {

@@ -1,9 +1,9 @@
 #!/bin/bash
-# counters.sh -- the layernorm chapter's DRAM counts, run by `make bench` after the
-# benchmarks.  Nsight Compute profiles one launch of rmsnorm, rmsnorm_cached
-# and the cached layer norm on 8192 x 8192 floats (build/layernorm/bench
-# --ncu VARIANT), caches flushed before each (its default): DRAM bytes read
-# and written, time, occupancy and registers go to
+# counters.sh -- the layernorm chapter's DRAM counts, run by `make bench`
+# after the benchmarks.  Nsight Compute profiles one launch of rmsnorm,
+# rmsnorm_cached and the cached layer norm on 8192 x 8192 floats
+# (build/layernorm/bench --ncu VARIANT), caches flushed before each (its
+# default): DRAM bytes read and written, time, occupancy and registers go to
 # figures/data/$BOOK_GPU/layernorm-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh

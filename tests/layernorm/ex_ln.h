@@ -1,5 +1,5 @@
-/* ex_ln.h -- what the layernorm chapter's exercise drivers share: a layer norm of
- * x (+ r) on the GPU against the double two-pass reference, within
+/* ex_ln.h -- what the layernorm chapter's exercise drivers share: a layer
+ * norm of x (+ r) on the GPU against the double two-pass reference, within
  * 2e-4 + 1e-4 |y|, for random rows in [-1, 3) and rows of the constant
  * 0.5 (whose sum is exact: y must be beta). */
 #include "exkit.h"

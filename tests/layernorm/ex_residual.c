@@ -1,6 +1,6 @@
-/* ex_residual.c -- exercise 4 of the layernorm chapter, layernorm_residual: LN(x + r)
- * against the double reference (ex_ln.h) for widths around a warp and a
- * block, and one row of 100003. */
+/* ex_residual.c -- exercise 4 of the layernorm chapter, layernorm_residual:
+ * LN(x + r) against the double reference (ex_ln.h) for widths around a warp
+ * and a block, and one row of 100003. */
 #include "ex_ln.h"
 #include "layernorm/layernorm.h"
 #include "layernorm/exercises.h"

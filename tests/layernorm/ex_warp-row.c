@@ -1,6 +1,6 @@
-/* ex_warp-row.c -- exercise 2 of the layernorm chapter, layernorm_warp: against the
- * double reference (ex_ln.h) for widths up to 1024, around a warp; wider
- * rows refused. */
+/* ex_warp-row.c -- exercise 2 of the layernorm chapter, layernorm_warp:
+ * against the double reference (ex_ln.h) for widths up to 1024, around a
+ * warp; wider rows refused. */
 #include "ex_ln.h"
 #include "layernorm/layernorm.h"
 #include "layernorm/exercises.h"

@@ -1,10 +1,11 @@
-/* test_layernorm.c -- the layernorm chapter's tests: Welford and Chan on the CPU,
- * every layer-norm launcher and RMSNorm against a double reference on
+/* test_layernorm.c -- the layernorm chapter's tests: Welford and Chan on the
+ * CPU, every layer-norm launcher and RMSNorm against a double reference on
  * random rows, rows with a large offset, constant rows and odd widths, and
  * the E[x^2] - E[x]^2 listing that is wrong on purpose. */
 #include "testkit.h"
 #include "layernorm/layernorm.h"
 #include "layernorm/welford.h"
+#include "variants.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,13 +97,16 @@ static void welford_identity_is_identity(void **s)
     assert_true(c.mean == 0.0f && c.m2 == 0.0f);
 }
 
-typedef cudaError_t (*ln_fn)(const float *, const float *, const float *,
-                             float *, size_t, size_t, float);
-static const ln_fn ln_fns[] = {layernorm_two_pass, layernorm_welford,
-                               layernorm_welford_float4, layernorm_cached};
-static const char *ln_names[] = {"two_pass", "welford", "welford_float4",
-                                 "cached"};
-#define NLN 4
+/* Every launcher (variants.h), called as a layer norm: the NLN layer
+ * norms first, then RMS, RMS_CACHED and NAIVE, in the order of the list. */
+typedef layernorm_fn ln_fn;
+#define LN_FN(name, fn) fn,
+#define LN_NAME(name, fn) name,
+static const ln_fn all_fns[] = {LAYERNORM_VARIANTS(LN_FN)};
+static const char *all_names[] = {LAYERNORM_VARIANTS(LN_NAME)};
+#define NALL ((int)(sizeof all_fns / sizeof all_fns[0]))
+enum { NLN = 4, RMS = NLN, RMS_CACHED = NLN + 1, NAIVE = NLN + 2 };
+static int is_rms(int f) { return f == RMS || f == RMS_CACHED; }
 
 static void bad_arguments_refused(void **s)
 {
@@ -110,23 +114,23 @@ static void bad_arguments_refused(void **s)
     float *p = (float *)(uintptr_t)256;
     float *q = (float *)(uintptr_t)(1ull << 40);    /* y, apart from x */
     for (int f = 0; f < NLN; f++) {
-        assert_int_equal(ln_fns[f](NULL, p, p, q, 2, 2, EPS),
+        assert_int_equal(all_fns[f](NULL, p, p, q, 2, 2, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, NULL, p, q, 2, 2, EPS),
+        assert_int_equal(all_fns[f](p, NULL, p, q, 2, 2, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, NULL, q, 2, 2, EPS),
+        assert_int_equal(all_fns[f](p, p, NULL, q, 2, 2, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, NULL, 2, 2, EPS),
+        assert_int_equal(all_fns[f](p, p, p, NULL, 2, 2, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, q, 2, 2, 0.0f),
+        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, 0.0f),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, q, 2, 2, -1e-5f),
+        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, -1e-5f),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, q, 2, 2, NAN),
+        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, NAN),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](p, p, p, q, (size_t)1 << 32, 1, EPS),
+        assert_int_equal(all_fns[f](p, p, p, q, (size_t)1 << 32, 1, EPS),
                          cudaErrorInvalidValue);
-        assert_int_equal(ln_fns[f](NULL, NULL, NULL, NULL, 0, 3, EPS),
+        assert_int_equal(all_fns[f](NULL, NULL, NULL, NULL, 0, 3, EPS),
                          cudaSuccess);
     }
     assert_int_equal(layernorm_welford(p, p, p, q, 1, (1u << 24) + 1, EPS),
@@ -174,29 +178,6 @@ static void bad_arguments_refused(void **s)
     }
 }
 
-/* Every launcher as an ln_fn, numbered as run_ln numbers them below
- * (RMSNorm takes no beta). */
-static cudaError_t rms_ln(const float *x, const float *g, const float *b,
-                          float *y, size_t rows, size_t cols, float eps)
-{
-    (void)b;
-    return rmsnorm(x, g, y, rows, cols, eps);
-}
-static cudaError_t rms_cached_ln(const float *x, const float *g,
-                                 const float *b, float *y, size_t rows,
-                                 size_t cols, float eps)
-{
-    (void)b;
-    return rmsnorm_cached(x, g, y, rows, cols, eps);
-}
-#define NALL 7
-static const ln_fn all_fns[NALL] = {
-    layernorm_two_pass, layernorm_welford, layernorm_welford_float4,
-    layernorm_cached, rms_ln, layernorm_naive_moments, rms_cached_ln};
-static const char *all_names[NALL] = {
-    "two_pass", "welford", "welford_float4", "cached", "rmsnorm", "naive",
-    "rmsnorm_cached"};
-
 /* CPU-side: the header's limits.  Every launcher takes at most 2^31 - 1
  * rows (a block a row) and refuses rows * cols floats whose bytes pass
  * SIZE_MAX; the Welford launchers, and layernorm_cached, which hands them
@@ -243,11 +224,7 @@ static void overlap_refused(void **s)
 
 enum { RANDOM, CONSTANT };
 
-/* The launchers past ln_fns, by number. */
-enum { RMS = NLN, NAIVE = NLN + 1, RMS_CACHED = NLN + 2 };
-static int is_rms(int f) { return f == RMS || f == RMS_CACHED; }
-
-/* Run launcher f (RMS, NAIVE, RMS_CACHED or one of ln_fns) on rows x cols
+/* Run launcher f (a layer norm, RMS, RMS_CACHED or NAIVE) on rows x cols
  * values offset + U(-1, 1) (or constant rows), with x offset by xoff
  * floats; returns the number of rows with an element off by more than
  * tol (or not finite); tol < 0 means ATOL, and then failures are printed. */
@@ -271,21 +248,12 @@ static size_t run_ln(int f, size_t rows, size_t cols, double offset,
     tk_upload(dx, x, m);
     tk_upload(dg, g, cols);
     tk_upload(db, b, cols);
-    if (f < NLN)
-        TK_CUDA(ln_fns[f](dx + xoff, dg, db, dy + xoff, rows, cols, EPS));
-    else if (f == RMS)
-        TK_CUDA(rmsnorm(dx + xoff, dg, dy + xoff, rows, cols, EPS));
-    else if (f == RMS_CACHED)
-        TK_CUDA(rmsnorm_cached(dx + xoff, dg, dy + xoff, rows, cols, EPS));
-    else
-        TK_CUDA(layernorm_naive_moments(dx + xoff, dg, db, dy + xoff, rows,
-                                        cols, EPS));
+    TK_CUDA(all_fns[f](dx + xoff, dg, db, dy + xoff, rows, cols, EPS));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy + xoff, n);
     int quiet = tol >= 0;
     if (!quiet) tol = ATOL;
-    const char *name = f < NLN ? ln_names[f] : f == RMS ? "rmsnorm"
-                       : f == RMS_CACHED ? "rmsnorm_cached" : "naive";
+    const char *name = all_names[f];
     size_t bad_rows = 0;
     for (size_t r = 0; r < rows; r++) {
         const float *xr = x + xoff + r * cols, *yr = y + r * cols;

@@ -8,17 +8,12 @@
 #include "benchkit.h"
 #include "common/book.h"
 #include "reduce-2d/reduce2d.h"
+#include "variants.h"
 
-// The variants, one row each for every shape.
+// The variants (variants.h), one row each for every shape.
+#define VARIANT(name, fn, by_rows, zeroed) {name, fn},
 static const struct { const char *name; rowcol_fn fn; } variants[] = {
-    {"row_sums_warp", row_sums_warp},
-    {"row_sums_block", row_sums_block},
-    {"row_sums", row_sums},
-    {"col_block_per_column", col_sums_block_per_column},
-    {"col_sums", col_sums},
-    {"row_sums_in_flight", row_sums_in_flight},
-    {"col_sums_in_flight", col_sums_in_flight},
-};
+    REDUCE2D_VARIANTS(VARIANT)};
 
 struct ctx {
     const float *a; size_t rows, cols; float *out; void *work; rowcol_fn fn;

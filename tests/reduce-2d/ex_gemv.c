@@ -1,5 +1,5 @@
-/* ex_gemv.c -- exercise 5 of the reduce-2d chapter, gemv: y = A x within the float
- * dot product's bound, gamma_cols sum |a x| (twice it), on many shapes;
+/* ex_gemv.c -- exercise 5 of the reduce-2d chapter, gemv: y = A x within the
+ * float dot product's bound, gamma_cols sum |a x| (twice it), on many shapes;
  * y poisoned before, so every element must be written. */
 #include "exkit.h"
 #include "ex_shapes.h"

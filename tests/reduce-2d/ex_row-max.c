@@ -1,6 +1,6 @@
-/* ex_row-max.c -- exercise 3 of the reduce-2d chapter, row_max: exact against the CPU
- * on many shapes, for inputs of both signs, all negative (an identity of
- * 0 shows), rows with infinities, and rows of no elements (-inf). */
+/* ex_row-max.c -- exercise 3 of the reduce-2d chapter, row_max: exact against
+ * the CPU on many shapes, for inputs of both signs, all negative (an identity
+ * of 0 shows), rows with infinities, and rows of no elements (-inf). */
 #include "exkit.h"
 #include "ex_shapes.h"
 #include "reduce-2d/reduce2d.h"

@@ -1,5 +1,6 @@
-/* ex_shapes.h -- the shapes the reduce-2d chapter's exercise drivers run: rows and
- * columns around a warp and a block, one long row, many short rows. */
+/* ex_shapes.h -- the shapes the reduce-2d chapter's exercise drivers run:
+ * rows and columns around a warp and a block, one long row, many short
+ * rows. */
 #include <stddef.h>
 static const size_t ex_rows[] = {1, 7, 31, 32, 33, 1000, 1025};
 static const size_t ex_cols[] = {1, 3, 31, 32, 33, 255, 257, 1000, 4097};

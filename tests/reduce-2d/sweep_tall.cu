@@ -4,7 +4,8 @@
 // stdout: reduce-2d-sweep.csv, headed by tools/provenance.sh's lines:
 // nvcc -std=c++17 -O3 -arch=sm_90 -Ibuild/src -Itests/common -Itangled
 //   -o sweep tests/reduce-2d/sweep_tall.cu
-//   build/obj/reduce-2d/reduce2d.o build/obj/benchkit.o
+//   build/obj/reduce-2d/reduce2d.o build/obj/reduce-2d/reduce2d_in_flight.o
+//   build/obj/benchkit.o
 // tools/provenance.sh > reduce-2d-sweep.csv && ./sweep >> reduce-2d-sweep.csv
 #include <cstdio>
 #include <cstring>
@@ -171,14 +172,15 @@ col_finish(const float *partial, unsigned n, float *out)
     if (lane == 0) out[warp] = u;
 }
 
-// The chapter's slab kernel as it was at 402c459 (run-time width bx, every
+// The chapter's slab kernel as first measured (run-time width bx, every
 // load guarded, the row index multiplied out a load), launched here with
 // the grid computed once: against col_sums_in_flight it separates the
 // launcher's three device queries from the kernel.
 template <unsigned BLOCK, unsigned R>
 __global__ void __launch_bounds__(BLOCK, 2048 / BLOCK)
-col_slab_rt(const float *a, size_t rows, size_t cols, unsigned bx,
-            float *partial, unsigned *counter, float *out)
+col_slab_runtime_width(const float *a, size_t rows, size_t cols,
+                       unsigned bx, float *partial, unsigned *counter,
+                       float *out)
 {
     __shared__ float s[BLOCK / 32 * 129 > 2 * BLOCK ? BLOCK / 32 * 129 : 2 * BLOCK];
     __shared__ bool last;
@@ -363,7 +365,7 @@ static cudaError_t run(void *p)
             (unsigned *)c->work, c->out);
         return cudaGetLastError();
     case 40:
-        col_slab_rt<1024, 4><<<(unsigned)c->grid, 1024>>>(
+        col_slab_runtime_width<1024, 4><<<(unsigned)c->grid, 1024>>>(
             c->a, c->rows, c->cols, 8, (float *)((char *)c->work + 256),
             (unsigned *)c->work, c->out);
         return cudaGetLastError();
@@ -392,7 +394,7 @@ int main()
         {"bfly2_w1", 11, r256, true}, {"bfly2_w2", 11, 2 * r256, true},
         {"bfly2_full", 11, rows / 512, true},
         {"col_sums_in_flight", 1, 0, false},
-        {"slab_rt_402c459", 40, r1024, false},
+        {"slab_runtime_width", 40, r1024, false},
         {"stride_b1024_r4_last", 44, r1024, false},
         {"stride_b1024_r4_last_minb1", 41, r1024, false},
         {"stride_b1024_r4_last_half", 44, r1024 / 2, false},

@@ -1,9 +1,10 @@
-/* test_reduce2d.c -- the reduce-2d chapter's tests: row and column sums on the
- * issue's shapes against double sums (random inputs within the derived
+/* test_reduce2d.c -- the reduce-2d chapter's tests: row and column sums on
+ * the chapter's shapes against double sums (random inputs within the derived
  * tolerance, inputs from {-1, 0, 1} exactly), a misaligned matrix, the
  * dot product on the reduce chapter's sizes, and bad arguments. */
 #include "testkit.h"
 #include "reduce-2d/reduce2d.h"
+#include "variants.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -42,18 +43,12 @@ static size_t shape(size_t k, int dim)
     return tk_small() ? small_shapes[k][dim] : shapes[k][dim];
 }
 
-/* zeroed: needs a workspace set to zero once (and leaves it zero: the
- * test runs it twice on one zeroing and checks the second result). */
+/* Every row and column sum (variants.h).  zeroed: needs a workspace set
+ * to zero once (and leaves it zero: the test runs it twice on one zeroing
+ * and checks the second result). */
 struct variant { const char *name; rowcol_fn fn; int by_rows, zeroed; };
-static const struct variant variants[] = {
-    {"row_sums_warp", row_sums_warp, 1, 0},
-    {"row_sums_block", row_sums_block, 1, 0},
-    {"row_sums", row_sums, 1, 0},
-    {"row_sums_in_flight", row_sums_in_flight, 1, 0},
-    {"col_sums_block_per_column", col_sums_block_per_column, 0, 0},
-    {"col_sums", col_sums, 0, 0},
-    {"col_sums_in_flight", col_sums_in_flight, 0, 1},
-};
+#define VARIANT(name, fn, by_rows, zeroed) {name, fn, by_rows, zeroed},
+static const struct variant variants[] = {REDUCE2D_VARIANTS(VARIANT)};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
 /* Reference sums and sums of magnitudes along rows or down columns. */
@@ -211,12 +206,11 @@ static void dot_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    size_t k = tk_nsizes((size_t)1 << 28);
-    for (int round = 0; round < 2; round++)
-        for (size_t i = 0; i < k; i++) {
-            check_dot(tk_size(i), 0, 0, round);
-            check_dot(tk_size(i), 0, 1, round);
-        }
+    for (tk_sweep sw = tk_sweep_start((size_t)1 << 28, 0);
+         tk_sweep_next(&sw);) {
+        check_dot(sw.n, 0, 0, sw.round);
+        check_dot(sw.n, 0, 1, sw.round);
+    }
 }
 
 static void dot_misaligned(void **s)

@@ -13,6 +13,7 @@
 #include "benchkit.h"
 #include "common/book.h"
 #include "reduce/reduce.h"
+#include "variants.h"
 
 struct ctx {
     const float *x; size_t n; float *out; void *work;
@@ -42,26 +43,16 @@ static timing time_both(ctx c, bk_work w, int reps28)
 }
 static double gbps(size_t n, double ms) { return 4.0 * n / (ms * 1e6); }
 
-// The variants, one row each: the ladder of the reduce chapter's steps, the
-// finishes and the other reductions, and the summation orders compared
-// for accuracy.
+// The variants, one row each: the steps of the ladder and the other
+// finishes (variants.h), the mean and the maximum, and the summation
+// orders compared for accuracy.
 struct variant { const char *name, *label; reduce_fn fn; };
-static const variant ladder[] = {
-    {"atomic", "0 atomic", reduce_atomic},
-    {"interleaved_divergent", "1 divergent", reduce_interleaved_divergent},
-    {"interleaved_strided", "2 strided", reduce_interleaved_strided},
-    {"sequential", "3 sequential", reduce_sequential},
-    {"first_add", "4 first add", reduce_first_add},
-    {"warp_shuffle", "5 shuffle", reduce_warp_shuffle},
-    {"unrolled", "6 unrolled", reduce_unrolled},
-    {"float4", "7 float4", reduce_float4},
-};
+#define LADDER_ROW(name, label, fn, sequential) {name, label, fn},
+#define FINISH_ROW(name, fn) {name, "", fn},
+static const variant ladder[] = {REDUCE_LADDER(LADDER_ROW)};
 static const variant finishes[] = {
     {"second_kernel", "", reduce_float4},
-    {"atomic_partials", "", reduce_finish_atomic},
-    {"last_block", "", reduce_last_block},
-    {"grid_sync", "", reduce_grid_sync},
-    {"compensated", "", reduce_compensated},
+    REDUCE_OTHER_FINISHES(FINISH_ROW)
     {"mean", "", reduce_mean},
     {"max", "", reduce_max},
 };

@@ -1,6 +1,6 @@
-/* ex_argmax.c -- exercise 5 of the reduce chapter, reduce_argmax: the index of the
- * first maximum, exact against the CPU on the book's ladder of sizes up to
- * 10^7 + 1, with ties (inputs from a few values), all -inf, the
+/* ex_argmax.c -- exercise 5 of the reduce chapter, reduce_argmax: the index
+ * of the first maximum, exact against the CPU on the book's ladder of sizes
+ * up to 10^7 + 1, with ties (inputs from a few values), all -inf, the
  * maximum at either end, and a maximum of -0 before +0 (equal: the first
  * wins). */
 #include "exkit.h"
@@ -38,35 +38,34 @@ static void argmax_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes(10000001); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x);
-            for (int kind = 0; kind < 6; kind++) {
-                for (size_t i = 0; i < n; i++)
-                    x[i] = kind == 0 ? (float)tk_uniform(&st, -1.0, 1.0)
-                         : kind == 1 ? (float)(int)(tk_next(&st) % 5) - 4.0f
-                         : kind == 2 ? -INFINITY
-                                     : -1.0f;
-                if (kind == 3) x[n - 1] = 1.0f;     /* at the end */
-                if (kind == 4) x[0] = 1.0f;         /* at the start */
-                if (kind == 5) {                    /* -0 == +0: the first */
-                    x[n / 3] = -0.0f;
-                    x[n - 1] = 0.0f;
-                }
-                size_t ref = 0;
-                for (size_t i = 1; i < n; i++) if (x[i] > x[ref]) ref = i;
-                size_t got = run_argmax(x, n);
-                if (got != ref) {
-                    print_error("%s: kind %d n=%zu seed=%llu: got index %zu, "
-                                "want %zu\n", EX_NAME, kind, n,
-                                (unsigned long long)seed, got, ref);
-                    fail();
-                }
+    for (tk_sweep sw = tk_sweep_start(10000001, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        float *x = tk_malloc(n * sizeof *x);
+        for (int kind = 0; kind < 6; kind++) {
+            for (size_t i = 0; i < n; i++)
+                x[i] = kind == 0 ? (float)tk_uniform(&st, -1.0, 1.0)
+                     : kind == 1 ? (float)(int)(tk_next(&st) % 5) - 4.0f
+                     : kind == 2 ? -INFINITY
+                                 : -1.0f;
+            if (kind == 3) x[n - 1] = 1.0f;     /* at the end */
+            if (kind == 4) x[0] = 1.0f;         /* at the start */
+            if (kind == 5) {                    /* -0 == +0: the first */
+                x[n / 3] = -0.0f;
+                x[n - 1] = 0.0f;
             }
-            free(x);
+            size_t ref = 0;
+            for (size_t i = 1; i < n; i++) if (x[i] > x[ref]) ref = i;
+            size_t got = run_argmax(x, n);
+            if (got != ref) {
+                print_error("%s: kind %d n=%zu seed=%llu: got index %zu, "
+                            "want %zu\n", EX_NAME, kind, n,
+                            (unsigned long long)seed, got, ref);
+                fail();
+            }
         }
+        free(x);
+    }
 }
 
 int main(void)

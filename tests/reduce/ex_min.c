@@ -1,5 +1,5 @@
-/* ex_min.c -- exercise 5 of the reduce chapter, reduce_min: exact against the CPU
- * on the book's ladder of sizes up to 10^7 + 1 (past the 1024 blocks of
+/* ex_min.c -- exercise 5 of the reduce chapter, reduce_min: exact against the
+ * CPU on the book's ladder of sizes up to 10^7 + 1 (past the 1024 blocks of
  * 256, so the grid-stride loop turns; 2^28 would cost seconds of CPU
  * time), for inputs of both signs, all negative, with infinities, and
  * empty (+inf). */
@@ -35,31 +35,30 @@ static void min_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < tk_nsizes(10000001); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x);
-            for (int kind = 0; kind < 3; kind++) {
-                if (kind == 0) tk_fill(x, n, -1.0, 1.0, &st);
-                if (kind == 1) tk_fill(x, n, 1.0, 2.0, &st);   /* min > 0 */
-                if (kind == 2) {
-                    tk_fill(x, n, -1.0, 1.0, &st);
-                    x[tk_next(&st) % n] = INFINITY;
-                    x[tk_next(&st) % n] = -INFINITY;
-                }
-                float ref = INFINITY;
-                for (size_t i = 0; i < n; i++) ref = x[i] < ref ? x[i] : ref;
-                float got = run_min(x, n);
-                if (!(got == ref)) {
-                    print_error("%s: kind %d n=%zu seed=%llu: got %.9g, want "
-                                "%.9g\n", EX_NAME, kind, n,
-                                (unsigned long long)seed, got, ref);
-                    fail();
-                }
+    for (tk_sweep sw = tk_sweep_start(10000001, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        float *x = tk_malloc(n * sizeof *x);
+        for (int kind = 0; kind < 3; kind++) {
+            if (kind == 0) tk_fill(x, n, -1.0, 1.0, &st);
+            if (kind == 1) tk_fill(x, n, 1.0, 2.0, &st);   /* min > 0 */
+            if (kind == 2) {
+                tk_fill(x, n, -1.0, 1.0, &st);
+                x[tk_next(&st) % n] = INFINITY;
+                x[tk_next(&st) % n] = -INFINITY;
             }
-            free(x);
+            float ref = INFINITY;
+            for (size_t i = 0; i < n; i++) ref = x[i] < ref ? x[i] : ref;
+            float got = run_min(x, n);
+            if (!(got == ref)) {
+                print_error("%s: kind %d n=%zu seed=%llu: got %.9g, want "
+                            "%.9g\n", EX_NAME, kind, n,
+                            (unsigned long long)seed, got, ref);
+                fail();
+            }
         }
+        free(x);
+    }
 }
 
 static void min_of_nothing_is_inf(void **s)

@@ -1,33 +1,27 @@
-/* test_reduce.c -- the reduce chapter's tests: every sum against a double reference
- * with the tolerance derived in the chapter, exact sums of inputs from
- * {-1, 0, 1} and of all-equal inputs, mean and max, determinism of the
+/* test_reduce.c -- the reduce chapter's tests: every sum against a double
+ * reference with the tolerance derived in the chapter, exact sums of inputs
+ * from {-1, 0, 1} and of all-equal inputs, mean and max, determinism of the
  * deterministic finishes, bad arguments, and the two listings that are
  * wrong on purpose. */
 #include "testkit.h"
 #include "reduce/reduce.h"
+#include "variants.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The book's ladder of sizes (testkit), up to 2^28. */
-/* Under the sanitizer the two largest sizes are left out: it is slow. */
-static size_t nsizes(void) { return tk_nsizes((size_t)1 << 28); }
+/* The book's ladder of sizes (testkit), up to 2^28; under the sanitizer
+ * (BOOK_SMALL) a short one, up to 12289.  tk_sweep walks it for the fixed
+ * seed and a fresh one. */
+#define LARGEST ((size_t)1 << 28)
+static size_t nsizes(void) { return tk_nsizes(LARGEST); }
 
+/* Every sum (variants.h): the ladder, then the other finishes. */
 struct variant { const char *name; reduce_fn fn; int sequential; };
+#define LADDER_SUM(name, label, fn, sequential) {name, fn, sequential},
+#define FINISH_SUM(name, fn) {name, fn, 0},
 static const struct variant sums[] = {
-    {"atomic", reduce_atomic, 1},
-    {"interleaved_divergent", reduce_interleaved_divergent, 0},
-    {"interleaved_strided", reduce_interleaved_strided, 0},
-    {"sequential", reduce_sequential, 0},
-    {"first_add", reduce_first_add, 0},
-    {"warp_shuffle", reduce_warp_shuffle, 0},
-    {"unrolled", reduce_unrolled, 0},
-    {"float4", reduce_float4, 0},
-    {"finish_atomic", reduce_finish_atomic, 0},
-    {"last_block", reduce_last_block, 0},
-    {"grid_sync", reduce_grid_sync, 0},
-    {"compensated", reduce_compensated, 0},
-};
+    REDUCE_LADDER(LADDER_SUM) REDUCE_OTHER_FINISHES(FINISH_SUM)};
 #define NSUMS (sizeof sums / sizeof sums[0])
 
 static const double U = 0x1p-24;          /* unit roundoff of float */
@@ -173,28 +167,27 @@ static void sums_random(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x);
-            tk_fill(x, n, -1.0, 1.0, &st);
-            double ref, abs_sum;
-            sums_of(x, n, &ref, &abs_sum);
-            struct dev d = dev_alloc(x, n);
-            for (size_t v = 0; v < NSUMS; v++) {
-                float got = run(sums[v].fn, &d);
-                double tol = tolerance(n, sums[v].sequential, abs_sum);
-                if (!(fabs(got - ref) <= tol)) {
-                    print_error("%s n=%zu seed=%llu: got %.9g, want %.9g "
-                                "within %.3g\n", sums[v].name, n,
-                                (unsigned long long)seed, got, ref, tol);
-                    fail();
-                }
+    for (tk_sweep sw = tk_sweep_start(LARGEST, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        float *x = tk_malloc(n * sizeof *x);
+        tk_fill(x, n, -1.0, 1.0, &st);
+        double ref, abs_sum;
+        sums_of(x, n, &ref, &abs_sum);
+        struct dev d = dev_alloc(x, n);
+        for (size_t v = 0; v < NSUMS; v++) {
+            float got = run(sums[v].fn, &d);
+            double tol = tolerance(n, sums[v].sequential, abs_sum);
+            if (!(fabs(got - ref) <= tol)) {
+                print_error("%s n=%zu seed=%llu: got %.9g, want %.9g "
+                            "within %.3g\n", sums[v].name, n,
+                            (unsigned long long)seed, got, ref, tol);
+                fail();
             }
-            dev_free(&d);
-            free(x);
         }
+        dev_free(&d);
+        free(x);
+    }
 }
 
 /* Inputs from {-1, 0, 1}: every partial sum is a small integer, so every
@@ -203,28 +196,27 @@ static void sums_exact_ternary(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x);
-            for (size_t i = 0; i < n; i++)
-                x[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
-            double ref, abs_sum;
-            sums_of(x, n, &ref, &abs_sum);
-            struct dev d = dev_alloc(x, n);
-            for (size_t v = 0; v < NSUMS; v++) {
-                float got = run(sums[v].fn, &d);
-                if (got != ref) {
-                    print_error("%s n=%zu seed=%llu: got %.9g, want %.9g "
-                                "exactly\n", sums[v].name, n,
-                                (unsigned long long)seed, got, ref);
-                    fail();
-                }
+    for (tk_sweep sw = tk_sweep_start(LARGEST, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        float *x = tk_malloc(n * sizeof *x);
+        for (size_t i = 0; i < n; i++)
+            x[i] = (float)(int)(tk_next(&st) % 3) - 1.0f;
+        double ref, abs_sum;
+        sums_of(x, n, &ref, &abs_sum);
+        struct dev d = dev_alloc(x, n);
+        for (size_t v = 0; v < NSUMS; v++) {
+            float got = run(sums[v].fn, &d);
+            if (got != ref) {
+                print_error("%s n=%zu seed=%llu: got %.9g, want %.9g "
+                            "exactly\n", sums[v].name, n,
+                            (unsigned long long)seed, got, ref);
+                fail();
             }
-            dev_free(&d);
-            free(x);
         }
+        dev_free(&d);
+        free(x);
+    }
 }
 
 /* All elements 0.5: exact up to 2^24 in every order; beyond, within the
@@ -260,26 +252,25 @@ static void mean_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x);
-            tk_fill(x, n, -1.0, 3.0, &st);
-            double ref, abs_sum;
-            sums_of(x, n, &ref, &abs_sum);
-            ref /= (double)n;
-            double tol = tolerance(n, 0, abs_sum) / (double)n + U * fabs(ref);
-            struct dev d = dev_alloc(x, n);
-            float got = run(reduce_mean, &d);
-            if (!(fabs(got - ref) <= tol)) {
-                print_error("mean n=%zu seed=%llu: got %.9g, want %.9g\n", n,
-                            (unsigned long long)seed, got, ref);
-                fail();
-            }
-            dev_free(&d);
-            free(x);
+    for (tk_sweep sw = tk_sweep_start(LARGEST, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        float *x = tk_malloc(n * sizeof *x);
+        tk_fill(x, n, -1.0, 3.0, &st);
+        double ref, abs_sum;
+        sums_of(x, n, &ref, &abs_sum);
+        ref /= (double)n;
+        double tol = tolerance(n, 0, abs_sum) / (double)n + U * fabs(ref);
+        struct dev d = dev_alloc(x, n);
+        float got = run(reduce_mean, &d);
+        if (!(fabs(got - ref) <= tol)) {
+            print_error("mean n=%zu seed=%llu: got %.9g, want %.9g\n", n,
+                        (unsigned long long)seed, got, ref);
+            fail();
         }
+        dev_free(&d);
+        free(x);
+    }
 }
 
 /* The maximum is exact: no rounding.  Negative inputs catch an identity
@@ -288,30 +279,29 @@ static void max_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x);
-            for (int kind = 0; kind < 3; kind++) {
-                if (kind == 0) tk_fill(x, n, -1.0, 1.0, &st);
-                if (kind == 1) tk_fill(x, n, -2.0, -1.0, &st);
-                if (kind == 2)
-                    for (size_t i = 0; i < n; i++) x[i] = -INFINITY;
-                float ref = -INFINITY;
-                for (size_t i = 0; i < n; i++) ref = x[i] > ref ? x[i] : ref;
-                struct dev d = dev_alloc(x, n);
-                float got = run(reduce_max, &d);
-                if (!(got == ref)) {
-                    print_error("max kind %d n=%zu seed=%llu: got %.9g, "
-                                "want %.9g\n", kind, n,
-                                (unsigned long long)seed, got, ref);
-                    fail();
-                }
-                dev_free(&d);
+    for (tk_sweep sw = tk_sweep_start(LARGEST, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        float *x = tk_malloc(n * sizeof *x);
+        for (int kind = 0; kind < 3; kind++) {
+            if (kind == 0) tk_fill(x, n, -1.0, 1.0, &st);
+            if (kind == 1) tk_fill(x, n, -2.0, -1.0, &st);
+            if (kind == 2)
+                for (size_t i = 0; i < n; i++) x[i] = -INFINITY;
+            float ref = -INFINITY;
+            for (size_t i = 0; i < n; i++) ref = x[i] > ref ? x[i] : ref;
+            struct dev d = dev_alloc(x, n);
+            float got = run(reduce_max, &d);
+            if (!(got == ref)) {
+                print_error("max kind %d n=%zu seed=%llu: got %.9g, "
+                            "want %.9g\n", kind, n,
+                            (unsigned long long)seed, got, ref);
+                fail();
             }
-            free(x);
+            dev_free(&d);
         }
+        free(x);
+    }
 }
 
 /* The compensated sum is nearly correctly rounded: u |s| plus a second
@@ -320,27 +310,26 @@ static void compensated_is_accurate(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++) {
-            size_t n = tk_size(k);
-            uint64_t seed = tk_seed(round), st = seed;
-            float *x = tk_malloc(n * sizeof *x);
-            tk_fill(x, n, 0.0, 1.0, &st);
-            double ref, abs_sum;
-            sums_of(x, n, &ref, &abs_sum);
-            double h = 64.0 + ceil((double)n / 32768.0);
-            double tol = U * fabs(ref) + h * h * U * U * abs_sum;
-            struct dev d = dev_alloc(x, n);
-            float got = run(reduce_compensated, &d);
-            if (!(fabs(got - ref) <= tol)) {
-                print_error("compensated n=%zu seed=%llu: got %.9g, want "
-                            "%.9g within %.3g\n", n,
-                            (unsigned long long)seed, got, ref, tol);
-                fail();
-            }
-            dev_free(&d);
-            free(x);
+    for (tk_sweep sw = tk_sweep_start(LARGEST, 0); tk_sweep_next(&sw);) {
+        size_t n = sw.n;
+        uint64_t seed = sw.seed, st = sw.st;
+        float *x = tk_malloc(n * sizeof *x);
+        tk_fill(x, n, 0.0, 1.0, &st);
+        double ref, abs_sum;
+        sums_of(x, n, &ref, &abs_sum);
+        double h = 64.0 + ceil((double)n / 32768.0);
+        double tol = U * fabs(ref) + h * h * U * U * abs_sum;
+        struct dev d = dev_alloc(x, n);
+        float got = run(reduce_compensated, &d);
+        if (!(fabs(got - ref) <= tol)) {
+            print_error("compensated n=%zu seed=%llu: got %.9g, want "
+                        "%.9g within %.3g\n", n,
+                        (unsigned long long)seed, got, ref, tol);
+            fail();
         }
+        dev_free(&d);
+        free(x);
+    }
 }
 
 /* The deterministic finishes give the same bits twice; the atomic finish

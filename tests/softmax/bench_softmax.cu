@@ -10,6 +10,7 @@
 #include "benchkit.h"
 #include "common/book.h"
 #include "softmax/softmax.h"
+#include "variants.h"
 #include <string.h>
 #if __has_include(<cudnn.h>)
 #include <cudnn.h>
@@ -17,31 +18,29 @@
 #define HAVE_CUDNN_H 1
 #endif
 
-typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
+// The chapter's launchers (variants.h), with the names of their rows.
+#define ENTRY(name, fn) {name, fn},
+static const struct { const char *name; softmax_rows_fn fn; } row_fns[] =
+    {SOFTMAX_ROW_VARIANTS(ENTRY)};
+static const struct { const char *name; softmax_whole_fn fn; } whole_fns[] =
+    {SOFTMAX_WHOLE_VARIANTS(ENTRY)};
+static softmax_whole_fn whole_named(const char *name)
+{
+    for (const auto &w : whole_fns)
+        if (!strcmp(w.name, name)) return w.fn;
+    return NULL;
+}
+
+// A softmax of rows x cols floats: fn on the rows, or whole (not NULL)
+// on all rows * cols elements as one distribution.
 struct ctx {
     const float *x; float *y; size_t rows, cols;
-    rows_fn fn; void *work; int whole;
+    softmax_rows_fn fn; void *work; softmax_whole_fn whole;
 };
 static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
-    if (k->whole == 1)
-        return softmax_whole_simple(k->x, k->y, k->rows * k->cols, k->work);
-    if (k->whole == 2)
-        return softmax_whole_u4(k->x, k->y, k->rows * k->cols, k->work);
-    if (k->whole == 3)
-        return softmax_whole(k->x, k->y, k->rows * k->cols, k->work);
-    if (k->whole == 4)
-        return softmax_whole_fused(k->x, k->y, k->rows * k->cols, k->work);
-    if (k->whole == 5)
-        return softmax_whole_fused_pairs(k->x, k->y, k->rows * k->cols,
-                                         k->work);
-    if (k->whole == 6)
-        return softmax_whole_resident(k->x, k->y, k->rows * k->cols,
-                                      k->work);
-    if (k->whole == 7)
-        return softmax_whole_resident_fast(k->x, k->y, k->rows * k->cols,
-                                           k->work);
+    if (k->whole) return k->whole(k->x, k->y, k->rows * k->cols, k->work);
     return k->fn(k->x, k->y, k->rows, k->cols);
 }
 
@@ -146,14 +145,20 @@ static cudaError_t run_copy(void *p)
 static void other_shapes(float *x, float *y, void *work)
 {
     static const struct {
-        const char *cls; size_t rows, cols; int whole;
+        const char *cls; size_t rows, cols; const char *variant;
     } sh[] = {
-        {"small", 1, 4096, 0},      {"small", 64, 1024, 0},
-        {"small", 1, 4096, 7},      {"small", 1, 65536, 7},
-        {"odd", 1000, 1023, 0},     {"odd", 4097, 8191, 0},
-        {"odd", 1, 10000001, 7},    {"odd", 1, 10000001, 6},
-        {"headline", 8192, 8192, 0}, {"headline", 65536, 1024, 0},
-        {"headline", 1, 16777216, 7}, {"headline", 1, 16777216, 6},
+        {"small", 1, 4096, "cached"},
+        {"small", 64, 1024, "cached"},
+        {"small", 1, 4096, "whole-resident-fast"},
+        {"small", 1, 65536, "whole-resident-fast"},
+        {"odd", 1000, 1023, "cached"},
+        {"odd", 4097, 8191, "cached"},
+        {"odd", 1, 10000001, "whole-resident-fast"},
+        {"odd", 1, 10000001, "whole-resident"},
+        {"headline", 8192, 8192, "cached"},
+        {"headline", 65536, 1024, "cached"},
+        {"headline", 1, 16777216, "whole-resident-fast"},
+        {"headline", 1, 16777216, "whole-resident"},
     };
     FILE *f = bk_shapes_open("softmax");
     for (const auto &s : sh) {
@@ -161,14 +166,12 @@ static void other_shapes(float *x, float *y, void *work)
         snprintf(shape, sizeof shape, "%zux%zu", s.rows, s.cols);
         size_t bytes = s.rows * s.cols * sizeof(float);
         copy_ctx c = {y, x, bytes};
-        ctx k = {x, y, s.rows, s.cols, softmax_rows_cached, work, s.whole};
+        ctx k = {x, y, s.rows, s.cols, softmax_rows_cached, work,
+                 whole_named(s.variant)};          // NULL: the rows
         double ref_us = 1e3 * bk_median_ms_cold(run_copy, &c, 30);
         double us = 1e3 * bk_median_ms_cold(run, &k, 30);
-        bk_shape_row(f, s.cls, shape,
-                     s.whole == 7   ? "whole-resident-fast"
-                     : s.whole == 6 ? "whole-resident"
-                                    : "cached",
-                     us, 2.0 * bytes / (us * 1e3), "GB/s", "copy", ref_us);
+        bk_shape_row(f, s.cls, shape, s.variant, us,
+                     2.0 * bytes / (us * 1e3), "GB/s", "copy", ref_us);
     }
     bk_csv_close(f);
 }
@@ -190,9 +193,11 @@ int main(int argc, char **argv)
     const size_t n = (size_t)8192 * 8192, bytes = n * sizeof(float);
     const size_t most = (size_t)1 << 28;     // the largest whole array
     if (argc == 3 && !strcmp(argv[1], "--ncu")) {   // one launch, for ncu
-        static const struct { const char *name; int whole; } nv[] = {
-            {"whole", 3}, {"whole-fused", 4}, {"whole-resident", 6},
-            {"whole-resident-fast", 7}};
+        softmax_whole_fn fn = whole_named(argv[2]);
+        if (!fn) {
+            fprintf(stderr, "bench --ncu: no variant %s\n", argv[2]);
+            return 1;
+        }
         const size_t len = (size_t)1 << 24;
         float *x, *y;
         void *work;
@@ -200,20 +205,14 @@ int main(int argc, char **argv)
         BOOK_CHECK(cudaMalloc(&y, len * sizeof(float)));
         BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
         bk_fill_random(x, len, -10, 10, 7);
-        for (const auto &v : nv)
-            if (!strcmp(argv[2], v.name)) {
-                ctx k = {x, y, 1, len, NULL, work, v.whole};
-                // Empty the L2 once, before all the kernels of the call,
-                // as the cold runs do (ncu runs with --cache-control
-                // none, so the second of two kernels finds in the L2
-                // what the first left there).
-                bk_median_ms_cold(nothing, NULL, 20);
-                BOOK_CHECK(run(&k));
-                BOOK_CHECK(cudaDeviceSynchronize());
-                return 0;
-            }
-        fprintf(stderr, "bench --ncu: no variant %s\n", argv[2]);
-        return 1;
+        ctx k = {x, y, 1, len, NULL, work, fn};
+        // Empty the L2 once, before all the kernels of the call, as the
+        // cold runs do (ncu runs with --cache-control none, so the second
+        // of two kernels finds in the L2 what the first left there).
+        bk_median_ms_cold(nothing, NULL, 20);
+        BOOK_CHECK(run(&k));
+        BOOK_CHECK(cudaDeviceSynchronize());
+        return 0;
     }
     if (bk_shapes_only(argc, argv)) {
         float *x, *y;
@@ -242,18 +241,14 @@ int main(int argc, char **argv)
 #else
     printf("cuDNN: no cudnn.h at build time, not measured\n");
 #endif
-    const rows_fn fns[] = {softmax_rows_warp, softmax_rows_block,
-                           softmax_rows_float4, softmax_rows_cached,
-                           softmax_rows_online};
-    const char *names[] = {"warp", "block", "float4", "cached", "online"};
     const size_t shapes[2][2] = {{8192, 8192}, {65536, 1024}};
     for (int s = 0; s < 2; s++) {
         char shape[32];
         snprintf(shape, sizeof shape, "%zux%zu", shapes[s][0], shapes[s][1]);
-        ctx k = {x, y, shapes[s][0], shapes[s][1], NULL, work, 0};
-        for (int f = 0; f < 5; f++) {
-            k.fn = fns[f];
-            report(shape, names[f], k.rows, k.cols, bk_median_ms(run, &k, 30));
+        ctx k = {x, y, shapes[s][0], shapes[s][1], NULL, work, NULL};
+        for (const auto &f : row_fns) {
+            k.fn = f.fn;
+            report(shape, f.name, k.rows, k.cols, bk_median_ms(run, &k, 30));
         }
 #ifdef HAVE_CUDNN_H
         if (have_dnn && dnn.set_desc(dnn.d, CUDNN_TENSOR_NCHW,
@@ -268,33 +263,29 @@ int main(int argc, char **argv)
 #endif
     }
     // The whole array: 2^24 floats (the rows 1x16777216/...), then 2^28.
-    static const int order[] = {1, 2, 3, 5, 4, 6, 7};
-    static const char *const wname[] = {"", "whole-simple", "whole-u4",
-                                        "whole", "whole-fused",
-                                        "whole-fused-pairs",
-                                        "whole-resident",
-                                        "whole-resident-fast"};
+    // The L2 window, on 2^24 only: the two kernels and the fused one with
+    // the rest of the input streaming, and the fused one with the rest
+    // normal (-normal).
+    static const struct {
+        const char *variant; cudaAccessProperty miss; const char *tag;
+    } windows[] = {{"whole", cudaAccessPropertyStreaming, ""},
+                   {"whole-fused", cudaAccessPropertyStreaming, ""},
+                   {"whole-fused", cudaAccessPropertyNormal, "-normal"}};
     const size_t whole = (size_t)1 << 24;
     for (size_t len = whole; len <= most; len <<= 4) {
         char shape[32];
         snprintf(shape, sizeof shape, "1x%zu", len);
-        ctx k = {x, y, 1, len, NULL, work, 0};
-        for (int w : order) {
-            k.whole = w;
-            report(shape, wname[w], 1, len, bk_median_ms_cold(run, &k, 30));
+        ctx k = {x, y, 1, len, NULL, work, NULL};
+        for (const auto &w : whole_fns) {
+            k.whole = w.fn;
+            report(shape, w.name, 1, len, bk_median_ms_cold(run, &k, 30));
         }
-        // The L2 window, on 2^24 only: the two kernels and the fused one
-        // with the rest of the input streaming, and the fused one with
-        // the rest normal (-normal).
-        for (int w : {3, 4, -4})
-            if (len == whole &&
-                l2_window(x, len * sizeof(float),
-                          w < 0 ? cudaAccessPropertyNormal
-                                : cudaAccessPropertyStreaming)) {
+        for (const auto &w : windows)
+            if (len == whole && l2_window(x, len * sizeof(float), w.miss)) {
                 char name[48];
-                snprintf(name, sizeof name, "%s-l2window%s",
-                         wname[w < 0 ? -w : w], w < 0 ? "-normal" : "");
-                k.whole = w < 0 ? -w : w;
+                snprintf(name, sizeof name, "%s-l2window%s", w.variant,
+                         w.tag);
+                k.whole = whole_named(w.variant);
                 report(shape, name, 1, len, bk_median_ms_cold(run, &k, 30));
                 l2_window_off();
             }

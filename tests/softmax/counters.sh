@@ -1,8 +1,8 @@
 #!/bin/bash
-# counters.sh -- the softmax chapter's DRAM counts, run by `make bench` after the
-# benchmarks.  Nsight Compute profiles one call of each whole-array launcher
-# on 2^24 floats (build/softmax/bench --ncu VARIANT; the two kernels of
-# softmax_whole are added up).  The bench empties the L2 once before the
+# counters.sh -- the softmax chapter's DRAM counts, run by `make bench` after
+# the benchmarks.  Nsight Compute profiles one call of each whole-array
+# launcher on 2^24 floats (build/softmax/bench --ncu VARIANT; the two kernels
+# of softmax_whole are added up).  The bench empties the L2 once before the
 # call, as in its cold runs, and ncu leaves the caches alone
 # (--cache-control none: its default would flush them before each kernel,
 # so that softmax_whole's second kernel could find nothing of the first's

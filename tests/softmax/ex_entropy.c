@@ -1,5 +1,5 @@
-/* ex_entropy.c -- exercise 4 of the softmax chapter, softmax_entropy_rows: each
- * row's entropy against a double reference, within (16 (cols / 32 + 8)
+/* ex_entropy.c -- exercise 4 of the softmax chapter, softmax_entropy_rows:
+ * each row's entropy against a double reference, within (16 (cols / 32 + 8)
  * + 256) u (1 + max |x|), u = 2^-24: m and s / d cancel, so the error
  * grows with the size of the values.  Rows of
  * random values, with some -inf, and shifted by 1000. */

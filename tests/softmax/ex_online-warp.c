@@ -1,7 +1,7 @@
-/* ex_online-warp.c -- exercise 1 of the softmax chapter, softmax_rows_online_warp:
- * every element within (cols / 32 + 40) 4u relative of softmax_ref.h's
- * double reference (a lane's sum, the shuffles, x - m and expf),
- * on shapes around a warp and for every kind of row in ex_rows.h;
+/* ex_online-warp.c -- exercise 1 of the softmax chapter,
+ * softmax_rows_online_warp: every element within (cols / 32 + 40) 4u relative
+ * of softmax_ref.h's double reference (a lane's sum, the shuffles, x - m and
+ * expf), on shapes around a warp and for every kind of row in ex_rows.h;
  * y poisoned before, so every element must be written. */
 #include "ex_rows.h"
 #include "softmax/softmax.h"

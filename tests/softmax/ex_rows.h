@@ -1,6 +1,6 @@
-/* ex_rows.h -- the inputs the softmax chapter's exercise drivers run: shapes around
- * a warp and a block and one long row; rows of random values, rows with
- * some -inf, rows of -inf only, huge values, and a +inf. */
+/* ex_rows.h -- the inputs the softmax chapter's exercise drivers run: shapes
+ * around a warp and a block and one long row; rows of random values, rows
+ * with some -inf, rows of -inf only, huge values, and a +inf. */
 #include "exkit.h"
 #include <math.h>
 static const size_t ex_rows[] = {1, 7, 33, 1000};

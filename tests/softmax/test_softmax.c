@@ -1,13 +1,14 @@
-/* test_softmax.c -- the softmax chapter's tests: the (m, d) algebra on the CPU, the
- * naive listing's overflow, every row launcher against the double
+/* test_softmax.c -- the softmax chapter's tests: the (m, d) algebra on the
+ * CPU, the naive listing's overflow, every row launcher against the double
  * reference on random and edge rows, the whole-array softmax up to
  * 2^28 + 3 elements, and the per-block normalization that is wrong on
  * purpose. */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
-#include "softmax/md.h"
+#include "softmax/online_pair.h"
 #include "softmax/softmax.h"
 #include "softmax/softmax_ref.h"
+#include "variants.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -176,7 +177,7 @@ static void md_reduce_any_order(void **s)
 
 /* ---- CPU: arguments --------------------------------------------------- */
 
-typedef cudaError_t (*rows_fn)(const float *, float *, size_t, size_t);
+typedef softmax_rows_fn rows_fn;
 /* softmax_rows_cached_async on a stream created non-blocking: not ordered
  * with the default stream the tests poison and copy on, so the device is
  * synchronized before the launch (cudaMemset and a pageable upload may
@@ -198,12 +199,15 @@ static cudaError_t cached_on_own_stream(const float *x, float *y,
     cudaError_t e = softmax_rows_cached_async(x, y, rows, cols, st);
     return e == cudaSuccess && made ? cudaStreamSynchronize(st) : e;
 }
-static const rows_fn row_fns[] = {softmax_rows_warp, softmax_rows_block,
-                                  softmax_rows_float4, softmax_rows_cached,
-                                  softmax_rows_online, cached_on_own_stream};
-static const char *row_names[] = {"warp", "block", "float4", "cached",
-                                  "online", "cached_async"};
-#define NFNS 6
+/* The chapter's row launchers (variants.h), numbered as the tests
+ * rows_warp ... rows_online below number them, then the stream. */
+#define ROW_FN(name, fn) fn,
+#define ROW_NAME(name, fn) name,
+static const rows_fn row_fns[] = {SOFTMAX_ROW_VARIANTS(ROW_FN)
+                                  cached_on_own_stream};
+static const char *row_names[] = {SOFTMAX_ROW_VARIANTS(ROW_NAME)
+                                  "cached_async"};
+#define NFNS ((int)(sizeof row_fns / sizeof row_fns[0]))
 
 /* CPU-side: x and y are apart (q), so that each call is refused for the
  * reason it names and not because the two overlap. */
@@ -365,7 +369,7 @@ static void rows_cached_async(void **s) { (void)s; rows_all_widths(5); }
  * 2 all -inf, 3 +inf at the last element, 4 scores in +-1e30, 5 all equal,
  * 6 +inf first and last); compares y with the reference
  * computed on the fly, so 2^28 elements need no double array. */
-typedef cudaError_t (*whole_fn)(const float *, float *, size_t, void *);
+typedef softmax_whole_fn whole_fn;
 static whole_fn whole_under_test = softmax_whole;
 
 /* The fused kernel with 65 float4s a block on chip: small arrays then take
@@ -400,12 +404,13 @@ static cudaError_t resident_no_smem(const float *x, float *y, size_t n,
 {
     return softmax_whole_resident_cache(x, y, n, work, SIZE_MAX, 0, 0);
 }
-#define NWHOLE 11
-static const whole_fn whole_fns[NWHOLE] = {
-    softmax_whole_simple,   softmax_whole_u4,     softmax_whole,
-    softmax_whole_fused_pairs, softmax_whole_fused, fused_small_cache,
-    softmax_whole_resident, resident_small_cache, resident_no_smem,
-    softmax_whole_resident_fast, resident_fast_small_cache};
+/* The chapter's whole-array launchers (variants.h), then the settings
+ * of their _cache forms above. */
+#define WHOLE_FN(name, fn) fn,
+static const whole_fn whole_fns[] = {
+    SOFTMAX_WHOLE_VARIANTS(WHOLE_FN) fused_small_cache, resident_small_cache,
+    resident_no_smem, resident_fast_small_cache};
+#define NWHOLE ((int)(sizeof whole_fns / sizeof whole_fns[0]))
 
 /* CPU-side: every whole-array launcher (and the test's _cache settings)
  * refuses a null x, y or work and a work that is not 8-byte aligned, the

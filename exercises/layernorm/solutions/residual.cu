@@ -1,7 +1,7 @@
-// Solution to exercise 4 of the layernorm chapter: y = LN(x + r), one block a row.
-// The sum x + r is formed where it is read and never stored: three passes
-// over the row (mean, squared deviations, output), each reading x and r,
-// which the second and third find in L2 for rows of moderate width.  The
+// Solution to exercise 4 of the layernorm chapter: y = LN(x + r), one block a
+// row.  The sum x + r is formed where it is read and never stored: three
+// passes over the row (mean, squared deviations, output), each reading x and
+// r, which the second and third find in L2 for rows of moderate width.  The
 // minimal bytes are 12 a element (x, r, y), against 20 for an add kernel
 // (x, r, the sum) followed by layer norm (the sum, y).
 #include "common/book.h"

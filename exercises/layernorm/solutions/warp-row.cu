@@ -1,6 +1,6 @@
-// Solution to exercise 2 of the layernorm chapter: one warp a row, cached.  Lane l
-// holds elements l, l + 32, ..., up to 32 of them (cols <= 1024), in an
-// array indexed by unrolled loops only, so it stays in registers.  Two
+// Solution to exercise 2 of the layernorm chapter: one warp a row, cached.
+// Lane l holds elements l, l + 32, ..., up to 32 of them (cols <= 1024), in
+// an array indexed by unrolled loops only, so it stays in registers.  Two
 // passes over the registers (mean, then the squared deviations) and one
 // read and one write of the row in memory.
 #include "common/book.h"

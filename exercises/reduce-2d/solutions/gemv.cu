@@ -1,5 +1,5 @@
-// Solution to exercise 5 of the reduce-2d chapter: y = A x as a row reduction of
-// a[i][j] x[j], with the warp-per-row mapping of row_sums_warp.  x is read
+// Solution to exercise 5 of the reduce-2d chapter: y = A x as a row reduction
+// of a[i][j] x[j], with the warp-per-row mapping of row_sums_warp.  x is read
 // by every warp: 4 cols bytes that stay in L1 and L2, against 4 rows cols
 // bytes of A read once, so the floor is A's bytes.
 #include "common/book.h"

@@ -1,5 +1,5 @@
-// Solution to exercise 3 of the reduce-2d chapter: row maxima.  The row sum's warp
-// kernel with max for +: its identity is -inf (a lane with no element
+// Solution to exercise 3 of the reduce-2d chapter: row maxima.  The row sum's
+// warp kernel with max for +: its identity is -inf (a lane with no element
 // holds it), and a maximum is exact in any order.
 #include "common/book.h"
 #include "reduce-2d/reduce2d.h"

@@ -1,7 +1,7 @@
-// Solution to exercise 5 of the reduce chapter: the index of the first maximum.
-// The pair (value, index) packs into one 64-bit key: the value's bits,
-// flipped so that unsigned order is float order, above the complement of
-// the index, so that of two equal values the smaller index has the larger
+// Solution to exercise 5 of the reduce chapter: the index of the first
+// maximum.  The pair (value, index) packs into one 64-bit key: the value's
+// bits, flipped so that unsigned order is float order, above the complement
+// of the index, so that of two equal values the smaller index has the larger
 // key.  argmax is then atomicMax of keys: exact, and order-free.  The
 // identity is the key 0, below every value (-inf included) and every
 // index; it is why n must be at least 1 and below 2^32.  -0 is keyed as

@@ -1,6 +1,6 @@
-// Solution to exercise 1 of the softmax chapter: the online softmax, one warp a row.
-// Each lane folds its elements into a pair (m, d), d = sum e^(x - m); the
-// warp merges the 32 pairs with the operator of the chapter, (m, d) with
+// Solution to exercise 1 of the softmax chapter: the online softmax, one warp
+// a row.  Each lane folds its elements into a pair (m, d), d = sum e^(x - m);
+// the warp merges the 32 pairs with the operator of the chapter, (m, d) with
 // (m', d') giving (max, d e^(m - max) + d' e^(m' - max)), whose identity
 // (-inf, 0) is what a lane without elements holds; a second pass over the
 // row writes e^(x - m) / d.  Two reads and one write of the row.

@@ -1,7 +1,7 @@
-// md.h -- the weight of a score and the online-softmax pair
+// online_pair.h -- the weight of a score and the online-softmax pair
 // (m, d) with its operator.  Compiles as C (the tests) and as CUDA.
-#ifndef MD_H
-#define MD_H
+#ifndef ONLINE_PAIR_H
+#define ONLINE_PAIR_H
 #include <math.h>
 #ifdef __CUDACC__
 #define MD_FN __host__ __device__ static inline
