@@ -3,9 +3,10 @@
 // the 60 MB L2), beside cuBLAS SGEMM in pedantic fp32 mode (no TF32) and
 // the streaming-read and copy ceilings measured in the same run; then the
 // warp-tiled kernel and cuBLAS at 2048^3, M 8192 N 4096 K 6144 and 1024^3
-// (rows named VARIANT-SHAPE).  The arithmetic ceiling is the memory chapter's: the
-// fma_peak row of figures/data/$BOOK_GPU/memory.csv, which `make bench`
-// writes first.  Writes figures/data/$BOOK_GPU/matmul.csv,
+// (rows named VARIANT-SHAPE).  The arithmetic ceiling is the memory
+// chapter's: the fma_peak row of figures/data/$BOOK_GPU/memory.csv, read
+// by bk_measured (make bench runs that chapter's bench first).  Writes
+// figures/data/$BOOK_GPU/matmul.csv,
 // matmul-ceilings.csv, matmul-tiles.csv (each entry of the
 // warp-tile table at those shapes: tiles, waves, speed) and
 // matmul-shapes.csv (small, odd and headline shapes; with --shapes, only
@@ -21,14 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The FMA peak in TFLOP/s that the memory chapter measured on this GPU, which
-// make bench reads from figures/data/$BOOK_GPU/memory.csv (tools/csv.awk)
-// and passes in BOOK_FMA_PEAK; NAN if there is none yet.
-static double chapter2_peak(void)
-{
-    const char *v = getenv("BOOK_FMA_PEAK");
-    return v && *v ? strtod(v, NULL) : NAN;
-}
+// The FMA peak in TFLOP/s that the memory chapter measured on this GPU:
+// its memory.csv, row variant=fma_peak, column tflops.
+static const char *const kPeakCsv = "memory.csv",
+                        *const kPeakRow = "variant=fma_peak",
+                        *const kPeakCol = "tflops";
 
 typedef cudaError_t (*mm_fn)(const float *, const float *, float *, size_t,
                              size_t, size_t);
@@ -158,7 +156,7 @@ static void shapes_csv(mm_ctx k, float *R)
     bk_csv_close(f);
 }
 
-// The three shapes of issue 17 (4096^3, 2048^3, M 8192 N 4096 K 6144) and
+// The three shapes of the chapter's goal (4096^3, 2048^3, M 8192 N 4096 K 6144) and
 // 1024^3 again, five times each, cuBLAS and the warp-tiled kernel one
 // after the other each time, so that every ratio comes from timings next
 // to each other; then the median ratio of the five
@@ -233,10 +231,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuBLAS set-up failed\n");
         return 1;
     }
-    int dev, sms;
-    BOOK_CHECK(cudaGetDevice(&dev));
-    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                      dev));
+    int sms;
+    BOOK_CHECK(book_sm_count(&sms));
     if (bk_shapes_only(argc, argv)) {
         shapes_csv(k, R);
         return 0;
@@ -249,10 +245,10 @@ int main(int argc, char **argv)
     // Ceilings: bandwidth measured here, the FMA peak from the memory chapter.
     double read = bk_read_gbps((size_t)1 << 30);
     double copy = bk_copy_gbps((size_t)1 << 30);
-    double peak = chapter2_peak();   // TFLOP/s
+    double peak = bk_measured(kPeakCsv, kPeakRow, kPeakCol);   // TFLOP/s
     if (!(peak > 0)) {
-        fprintf(stderr, "bench_matmul: no fma_peak in this GPU's memory.csv "
-                        "(run the memory chapter's bench first); of_peak is nan\n");
+        fprintf(stderr, "bench_matmul: no FMA peak (run the memory "
+                        "chapter's bench first); of_peak is nan\n");
         peak = NAN;
     }
     double ridge = peak * 1e12 / (read * 1e9);           // FLOP per byte
@@ -261,8 +257,9 @@ int main(int argc, char **argv)
 
     FILE *f = bk_csv_open("matmul", "variant,m,n,k,ms,tflops,of_cublas,"
                                        "of_peak,flop_per_byte");
-    fprintf(f, "# of_peak: of the FMA peak, %.2f TFLOP/s, in memory.csv\n",
-            peak);
+    fprintf(f, "# of_peak: of the FMA peak, %.2f TFLOP/s, the memory "
+               "chapter's\n", peak);
+    bk_measured_note(f, kPeakCsv, kPeakRow, kPeakCol, peak);
     bk_row(f, "cublas,%zu,%zu,%zu,%.4f,%.3f,1.000,%.3f,nan\n", n, n, n,
            cublas_ms, cublas, cublas / peak);
     static const struct { const char *name; mm_fn fn; double fpb; } v[] = {
@@ -306,7 +303,7 @@ int main(int argc, char **argv)
     repeats_csv(k);
 
     FILE *g = bk_csv_open("matmul-ceilings", "ceiling,value,unit");
-    fprintf(g, "# fma_peak %.2f TFLOP/s from this GPU's memory.csv\n", peak);
+    bk_measured_note(g, kPeakCsv, kPeakRow, kPeakCol, peak);
     bk_row(g, "read,%.1f,GB/s\n", read);
     bk_row(g, "copy,%.1f,GB/s\n", copy);
     bk_row(g, "ridge,%.2f,FLOP/byte\n", ridge);
