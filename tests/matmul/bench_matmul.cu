@@ -16,7 +16,7 @@
 // for Nsight Compute (tests/matmul/counters.sh) and writes nothing.
 #include "benchkit.h"
 #include "common/book.h"
-#include "matmul/matmul.h"
+#include "variants.h"
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,8 +28,10 @@ static const char *const kPeakCsv = "memory.csv",
                         *const kPeakRow = "variant=fma_peak",
                         *const kPeakCol = "tflops";
 
-typedef cudaError_t (*mm_fn)(const float *, const float *, float *, size_t,
-                             size_t, size_t);
+// The chapter's variants (variants.h): name, launcher, FLOP per byte.
+struct mm_variant { const char *name; mm_fn fn; double fpb; };
+#define MM_BENCH_ENTRY(name, fn, flop_per_byte) {name, fn, flop_per_byte},
+static const mm_variant variants[] = {MATMUL_VARIANTS(MM_BENCH_ENTRY)};
 struct mm_ctx {
     const float *A, *B;
     float *C;
@@ -156,10 +158,10 @@ static void shapes_csv(mm_ctx k, float *R)
     bk_csv_close(f);
 }
 
-// The three shapes of the chapter's goal (4096^3, 2048^3, M 8192 N 4096 K 6144) and
-// 1024^3 again, five times each, cuBLAS and the warp-tiled kernel one
-// after the other each time, so that every ratio comes from timings next
-// to each other; then the median ratio of the five
+// The three shapes of the chapter's goal (4096^3, 2048^3, M 8192 N 4096
+// K 6144) and 1024^3 again, five times each, cuBLAS and the warp-tiled
+// kernel one after the other each time, so that every ratio comes from
+// timings next to each other; then the median ratio of the five
 // (matmul-repeats.csv; with --repeats, only that file).
 static void repeats_csv(mm_ctx k)
 {
@@ -210,13 +212,7 @@ int main(int argc, char **argv)
     k.A = A; k.B = B; k.C = C;
     // --ncu VARIANT: one launch at 4096^3, for Nsight Compute (counters.sh).
     if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
-        static const struct { const char *name; mm_fn fn; } nv[] = {
-            {"double-buffered", matmul_double_buffered},
-            {"dbuf-warp", matmul_dbuf_warp},
-            {"pipelined", matmul_pipelined},
-            {"unrolled", matmul_warp_unrolled},
-        };
-        for (const auto &v : nv)
+        for (const auto &v : variants)
             if (strcmp(argv[2], v.name) == 0) {
                 BOOK_CHECK(v.fn(A, B, C, n, n, n));
                 BOOK_CHECK(cudaDeviceSynchronize());
@@ -262,26 +258,13 @@ int main(int argc, char **argv)
     bk_measured_note(f, kPeakCsv, kPeakRow, kPeakCol, peak);
     bk_row(f, "cublas,%zu,%zu,%zu,%.4f,%.3f,1.000,%.3f,nan\n", n, n, n,
            cublas_ms, cublas, cublas / peak);
-    static const struct { const char *name; mm_fn fn; double fpb; } v[] = {
-        {"naive", matmul_naive, 0.25},
-        {"coalesced", matmul_coalesced, 0.25},
-        {"tiled", matmul_tiled, 8},
-        {"1d-blocked", matmul_1d_blocked, 16},
-        {"2d-blocked", matmul_2d_blocked, 32},
-        {"vectorized", matmul_vectorized, 32},
-        {"double-buffered", matmul_double_buffered, 32},
-        {"dbuf-warp", matmul_dbuf_warp, 32},
-        {"pipelined", matmul_pipelined, 32},
-        {"unrolled", matmul_warp_unrolled, 32},
-        {"warp-tiled", matmul_warp_tiled, 0},
-    };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        k.fn = v[i].fn;
+    for (const auto &v : variants) {
+        k.fn = v.fn;
         double ms = bk_median_ms(run_mm, &k, 20);
         double t = flops / (ms * 1e9);
-        bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.2f\n", v[i].name, n,
-               n, n, ms, t, t / cublas, t / peak,
-               v[i].fpb > 0 ? v[i].fpb : tile_fpb(n, n));
+        bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.2f\n", v.name, n, n,
+               n, ms, t, t / cublas, t / peak,
+               v.fpb > 0 ? v.fpb : tile_fpb(n, n));
     }
     spot_check("warp-tiled", k, R, n, n, n);
     for (size_t i = 1; i < sizeof big / sizeof big[0]; i++) {
