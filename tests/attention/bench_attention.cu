@@ -16,12 +16,12 @@
 // it was and the rows done so far.  `bench --ncu` runs one launch of each
 // tiled shape instead (see ncu_mode).
 #include "benchkit.h"
-#include "attention/attention.h"
+#include "variants.h"
 #include <math.h>
 #include <string.h>
 
 struct job {
-    int which;        // 0 three, 1 cublas, 2 warp, 3 tiled, 4 compact
+    int which;        // a launcher of variants.h: THREE ... COMPACT
     const float *q, *k, *v;
     float *o;
     attn_dims a;
@@ -31,26 +31,17 @@ struct job {
 static cudaError_t run(void *p)
 {
     struct job *j = (struct job *)p;
-    switch (j->which) {
-    case 0: return attention_three_kernel(j->q, j->k, j->v, j->o, j->a, j->work);
-    case 1: return attention_cublas(j->h, j->q, j->k, j->v, j->o, j->a, j->work);
-    case 2: return attention_warp(j->q, j->k, j->v, j->o, j->a);
-    case 3: return attention_tiled(j->q, j->k, j->v, j->o, j->a);
-    case 4: return attention_tiled_compact(j->q, j->k, j->v, j->o, j->a);
-    default: return cudaErrorInvalidValue;
-    }
+    return attn_launch(j->which, j->h, j->q, j->k, j->v, j->o, j->a, j->work);
 }
-static const char *const names[5] = {"three_kernel", "cublas", "warp", "tiled",
-                                     "tiled_compact"};
 
 // One variant on one shape, timed by bk_timed_ms, with a progress line on
 // stderr before and after.
 static double timed(struct job *j, const char *what, int *reps)
 {
-    bk_progress("%s %s ...", what, names[j->which]);
+    bk_progress("%s %s ...", what, attn_variant_name(j->which));
     double ms = bk_timed_ms(run, j, reps, NULL);
     bk_progress("%s %s: %.4f ms a call, median of %d", what,
-                names[j->which], ms, *reps);
+                attn_variant_name(j->which), ms, *reps);
     return ms;
 }
 static void flush_row(FILE *f)
@@ -117,15 +108,15 @@ static void run_shapes(struct job *j)
         snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu%s", j->a.B, j->a.H,
                  j->a.Sq, j->a.D, j->a.causal ? "c" : "");
         int reps;
-        j->which = 3;
+        j->which = TILED;
         double t = timed(j, shape, &reps);
-        j->which = 1;
+        j->which = CUBLAS;
         double tc = timed(j, shape, &reps);
         double fl = flops(j->a) / 1e9;
         bk_shape_row(f, sh[i].cls, shape, "tiled", 1e3 * t, fl / t,
                      "TFLOP/s", "cublas", 1e3 * tc);
         if (j->a.D == 128) {            // the compact shape: twice the blocks
-            j->which = 4;
+            j->which = COMPACT;
             double tk = timed(j, shape, &reps);
             bk_shape_row(f, sh[i].cls, shape, "tiled_compact", 1e3 * tk,
                          fl / tk, "TFLOP/s", "cublas", 1e3 * tc);
@@ -168,7 +159,7 @@ int main(int argc, char **argv)
     }
     bk_progress("%.1f GiB allocated, inputs filled, cuBLAS ready",
                 (4.0 * n * 4 + wb) / (1 << 30));
-    struct job j = {3, q, k, v, o, big, work, h};
+    struct job j = {TILED, q, k, v, o, big, work, h};
     if (bk_shapes_only(argc, argv)) {       // --shapes: only those
         run_shapes(&j);
         if (cublasDestroy(h) != CUBLAS_STATUS_SUCCESS) return 1;
@@ -194,7 +185,7 @@ int main(int argc, char **argv)
     // Tiled and cuBLAS first: the targets compare them, and the ratio
     // needs cuBLAS's time before any row of the shape is written.
     // At D = 128 also the compact shapes (64 rows a block, two blocks an SM).
-    static const int order[5] = {3, 1, 0, 2, 4};
+    static const int order[NLAUNCH] = {TILED, CUBLAS, THREE, WARP, COMPACT};
     attn_dims shapes[2] = {{8, 16, 4096, 4096, 64, 0}, {4, 16, 4096, 4096, 128, 0}};
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++) {
@@ -204,8 +195,8 @@ int main(int argc, char **argv)
             snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu", j.a.B, j.a.H,
                      j.a.Sq, j.a.D);
             snprintf(what, sizeof what, "%s causal=%d", shape, c);
-            double t[5];
-            int r[5];
+            double t[NLAUNCH];
+            int r[NLAUNCH];
             for (int i = 0; i < (s == 1 ? 5 : 4); i++) {
                 int w = order[i];
                 j.which = w;
@@ -215,8 +206,9 @@ int main(int argc, char **argv)
                     int y = order[x];
                     double tf = flops(j.a) / (t[y] * 1e9);
                     bk_row(f, "d%zu%s/%s,%s,%d,%s,%.4f,%d,%.2f,%.3f,%.2f\n",
-                           j.a.D, c ? "c" : "", names[y], shape, c, names[y],
-                           t[y], r[y], tf, tf / peak, t[1] / t[y]);
+                           j.a.D, c ? "c" : "", attn_variant_name(y), shape,
+                           c, attn_variant_name(y), t[y], r[y], tf,
+                           tf / peak, t[CUBLAS] / t[y]);
                 }
                 flush_row(f);
             }
@@ -232,16 +224,17 @@ int main(int argc, char **argv)
         j.a = (attn_dims){2, 16, S, S, 64, 0};
         char what[80];
         snprintf(what, sizeof what, "sweep B2H16S%zuD64", S);
-        double t[4];
-        int r[4];
+        double t[NLAUNCH];
+        int r[NLAUNCH];
         for (int i = 0; i < 4; i++) {
             int w = order[i];
             j.which = w;
             r[w] = 0;
-            t[w] = w == 2 && S > 4096 ? NAN : timed(&j, what, &r[w]);
+            t[w] = w == WARP && S > 4096 ? NAN : timed(&j, what, &r[w]);
         }
-        bk_row(g, "%zu,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d\n", S, t[0], t[1],
-               t[2], t[3], r[0], r[1], r[2], r[3]);
+        bk_row(g, "%zu,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d\n", S, t[THREE],
+               t[CUBLAS], t[WARP], t[TILED], r[THREE], r[CUBLAS], r[WARP],
+               r[TILED]);
         flush_row(g);
     }
     bk_csv_close(g);
