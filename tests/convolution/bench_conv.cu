@@ -64,7 +64,7 @@
 // and exits (for counters.sh and Nsight Compute).
 #include "benchkit.h"
 #include "common/book.h"
-#include "convolution/conv.h"
+#include "variants.h"
 #include <math.h>
 #include <string.h>
 #if __has_include(<cudnn.h>)
@@ -272,32 +272,39 @@ static cudaError_t run_cudnn(const ctx *k)
 }
 #endif
 
+// A kind's launcher for the case: the 1D one of variants.h for a 1D case,
+// its 2D one otherwise; the separable filter and cuDNN beside them.
+#define CONV_RUN_1D(id, name, fn) \
+    case id: return fn(k->x, n, k->f, kk, k->y);
+#define CONV_RUN_2D(id, name, fn) \
+    case id: return fn(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
 static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
     const cas &c = k->c;
     size_t n = c.w, kk = c.kw;
-    switch (k->v) {
-    case NAIVE:
-        return c.h == 1 ? conv1d_naive(k->x, n, k->f, kk, k->y)
-                        : conv2d_naive(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case CONST: return conv1d_const(k->x, n, k->f, kk, k->y);
-    case ROTATED: return conv1d_const_rotated(k->x, n, k->f, kk, k->y);
-    case TILED:
-        return c.h == 1 ? conv1d_tiled(k->x, n, k->f, kk, k->y)
-                        : conv2d_tiled(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case WINDOW: return conv1d_window(k->x, n, k->f, kk, k->y);
-    case BLOCKED:
-        return conv2d_blocked(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case ROWS: return conv2d_rows(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case SEPARABLE:
+    if (k->v == SEPARABLE)
         return conv2d_separable(k->x, c.h, c.w, k->g, c.kh, k->g, c.kw,
                                 k->work, k->y);
 #ifdef HAVE_CUDNN_H
-    case CUDNN: return run_cudnn(k);
+    if (k->v == CUDNN) return run_cudnn(k);
 #endif
+    if (c.h == 1) {
+        switch (k->v) { CONV1D_VARIANTS(CONV_RUN_1D) }
+    } else {
+        switch (k->v) { CONV2D_VARIANTS(CONV_RUN_2D) }
     }
     return cudaErrorInvalidValue;
+}
+
+// The kinds' names above are variants.h's, which the test uses too.
+#define CONV_NAME_AGREES(id, name, fn) ok = ok && strcmp(vname[id], name) == 0;
+static bool names_agree(void)
+{
+    bool ok = true;
+    CONV1D_VARIANTS(CONV_NAME_AGREES)
+    CONV2D_VARIANTS(CONV_NAME_AGREES)
+    return ok;
 }
 
 // The FMA peak, TFLOP/s: the memory chapter's measurement on this GPU.
@@ -515,6 +522,10 @@ static void run_constcache(ctx &k, double peak)
 
 int main(int argc, char **argv)
 {
+    if (!names_agree()) {
+        fprintf(stderr, "bench_conv: vname and variants.h disagree\n");
+        return 2;
+    }
     if (argc == 4 && strcmp(argv[1], "--ncu") == 0)
         return ncu_one(argv[2], argv[3]);
     // --constcache: the constant-cache sweeps only, without cuDNN.
