@@ -5,6 +5,7 @@
  * chapter), the fast paths on misaligned pointers, bad arguments, and the
  * listing that is wrong on purpose. */
 #include "testkit.h"
+#include "common/book.h"
 #include "variants.h"
 #include <cublas_v2.h>
 #include <math.h>
@@ -267,12 +268,8 @@ static void warp_tile_pick_and_refuse(void **s)
         {4096, 4096, 4096}, {8192, 4096, 6144}, {4095, 4097, 1023},
         {(size_t)1 << 40, (size_t)1 << 40, 1},
     };
-    int dev = 0, sms = 0;
-    const int have_gpu =
-        cudaGetDevice(&dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ==
-            cudaSuccess &&
-        sms > 0;
+    int sms = 0;
+    const int have_gpu = book_sm_count(&sms) == cudaSuccess && sms > 0;
     if (!have_gpu) (void)cudaGetLastError();
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         int t = matmul_warp_tiled_pick(picks[i][0], picks[i][1], picks[i][2]);
