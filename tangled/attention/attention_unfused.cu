@@ -99,7 +99,7 @@ extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
         attn_mask_kernel<<<kAttnGrid, kAttnBlock, 0, st>>>(s, ns, a);
         BOOK_TRY(cudaGetLastError());
     }
-    BOOK_TRY(softmax_rows_cached_async(s, p, bh * a.Sq, a.Sk, st));  // ch. 7
+    BOOK_TRY(softmax_rows_cached_async(s, p, bh * a.Sq, a.Sk, st)); // softmax
     // <<O = P V, as column-major O^T = V^T P^T>>
     ATTN_CUBLAS(cublasSgemmStridedBatched(hd, CUBLAS_OP_N, CUBLAS_OP_N, d, sq,
         sk, &one, v, d, (long long)sk * d, p, sk, (long long)sq * sk, &zero, o,

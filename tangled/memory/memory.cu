@@ -3,7 +3,7 @@
 #include "common/book.h"
 #include "memory/memory.h"
 
-// <<Memory chapter launch constants>>
+// <<Launch constants and the full wave>>
 static const unsigned kMemBlock = 256;
 static const size_t kMemMaxGrid = 2147483647u;   // 2^31 - 1 blocks
 

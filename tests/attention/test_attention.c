@@ -1,12 +1,12 @@
-/* test_attention.c -- the attention chapter's tests: the (m, d, o) triple on the CPU
- * against a two-pass double reference, every attention launcher against
- * that reference on edge shapes (S = 1, tile sizes and one either side,
- * 4097, Sq != Sk with fully masked rows, Sk = 0), large scores, causal and
- * not, D = 32, 64, 128 (and 48 for the unfused forms), the launchers'
- * refusals (on the CPU, every one the header names), the tiled launcher's
- * choice of shape (on the CPU), its largest grid, the cuBLAS form on a
- * handle's non-blocking stream, and the update that forgets to rescale o
- * (wrong on purpose). */
+/* test_attention.c -- the attention chapter's tests: the (m, d, o) triple
+ * on the CPU against a two-pass double reference, every attention launcher
+ * against that reference on edge shapes (S = 1, tile sizes and one either
+ * side, 4097, Sq != Sk with fully masked rows, Sk = 0), large scores,
+ * causal and not, D = 32, 64, 128 (and 48 for the unfused forms), the
+ * launchers' refusals (on the CPU, every one the header names), the tiled
+ * launcher's choice of shape (on the CPU), its largest grid, the cuBLAS
+ * form on a handle's non-blocking stream, and the update that forgets to
+ * rescale o (wrong on purpose). */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "attention/mdo.h"

@@ -72,14 +72,14 @@
 #define HAVE_CUDNN_H 1
 #endif
 
-struct cas {
+struct conv_case {
     const char *name;
     size_t h, w, kh, kw;     // 1D: h = kh = 1
 };
 struct ctx {
     const float *x, *f, *g;  // input, filter, one separable factor
     float *y, *work;
-    cas c;
+    conv_case c;
     int v;                   // which variant
 };
 enum { NAIVE, CONST, ROTATED, TILED, WINDOW, BLOCKED, ROWS, SEPARABLE,
@@ -169,7 +169,7 @@ static double cudnn_call_ms(const float *x, const float *f, float *y,
 // Describe one case (N = C = K = 1, valid cross-correlation, fp32 on the
 // FMA units, no TF32) and pick the fastest algorithm of the bounded search
 // described in the header; false if cuDNN fails or no candidate runs.
-static bool cudnn_setup(const cas &c, const float *x, const float *f,
+static bool cudnn_setup(const conv_case &c, const float *x, const float *f,
                         float *y)
 {
     size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
@@ -281,7 +281,7 @@ static cudaError_t run_cudnn(const ctx *k)
 static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
-    const cas &c = k->c;
+    const conv_case &c = k->c;
     size_t n = c.w, kk = c.kw;
     if (k->v == SEPARABLE)
         return conv2d_separable(k->x, c.h, c.w, k->g, c.kh, k->g, c.kw,
@@ -313,7 +313,7 @@ static const char *const kPeakCsv = "memory.csv",
                         *const kPeakCol = "tflops";
 
 // The cheap cases first, so that a run stopped midway has them.
-static const cas cases[] = {
+static const conv_case cases[] = {
     {"2d-3072-15x15", 3072, 3072, 15, 15},
     {"1d-64M-k31", 1, (size_t)1 << 26, 1, 31},
     {"2d-8192-5x5", 8192, 8192, 5, 5},
@@ -365,7 +365,7 @@ static int ncu_one(const char *cname, const char *var)
 // against cuDNN, searched as above, and cuDNN against the roofline bound
 // (bytes over the copy or FLOPs over the FMA peak, whichever is slower).
 // Writes convolution-shapes.csv; bench --shapes runs only this.
-struct shape { const char *cls; cas c; int v; };
+struct shape { const char *cls; conv_case c; int v; };
 static const shape shapes[] = {
     {"small", {"2d-64x64-5x5", 64, 64, 5, 5}, ROWS},
     {"small", {"2d-256x256-15x15", 256, 256, 15, 15}, ROWS},
@@ -386,7 +386,7 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
                  "memory.csv) for cudnn's\n", copy, peak);
     bk_measured_note(csv, kPeakCsv, kPeakRow, kPeakCol, peak);
     for (const shape &s : shapes) {
-        const cas &c = s.c;
+        const conv_case &c = s.c;
         k.c = c;
         size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
         double flops = 2.0 * ho * wo * c.kh * c.kw;
@@ -489,7 +489,7 @@ static void run_constcache(ctx &k, double peak)
     const size_t n = (size_t)1 << 24;
     for (int si = 0; si < 4; si++) {       // one variant's rows together
         for (size_t kk : ks) {
-            k.c = cas{"constcache", 1, n, 1, kk};
+            k.c = conv_case{"constcache", 1, n, 1, kk};
             k.v = vs[si];
             int reps;
             bk_progress("constcache k=%zu/%s: start", kk, vname[k.v]);
@@ -595,7 +595,7 @@ int main(int argc, char **argv)
         bk_csv_close(cf);
     }
     for (int i = 0; csv && i < kCases; i++) {
-        const cas &c = cases[i];
+        const conv_case &c = cases[i];
         k.c = c;
         size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
         double flops = 2.0 * ho * wo * c.kh * c.kw;

@@ -1,6 +1,6 @@
-/* test_conv.c -- the convolution chapter's tests: the references' semantics on the CPU
- * (flip, valid and same sizes), every 1D and 2D launcher against the
- * double reference on random inputs over edge sizes and filters, bad
+/* test_conv.c -- the convolution chapter's tests: the references' semantics
+ * on the CPU (flip, valid and same sizes), every 1D and 2D launcher against
+ * the double reference on random inputs over edge sizes and filters, bad
  * arguments, pointers off 16-byte alignment, a size where (n - k + 1) k
  * passes 2^31, inputs and outputs past 2^31 elements in 1D and 2D, the
  * separable Gaussian against the direct kernel, and the seed's tiled

@@ -238,7 +238,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    // Ceilings: bandwidth measured here, the FMA peak from the memory chapter.
+    // Ceilings: bandwidth measured here; the FMA peak is the memory chapter's.
     double read = bk_read_gbps((size_t)1 << 30);
     double copy = bk_copy_gbps((size_t)1 << 30);
     double peak = bk_measured(kPeakCsv, kPeakRow, kPeakCol);   // TFLOP/s

@@ -1,21 +1,20 @@
 #!/bin/bash
-# counters.sh -- the matmul chapter's compiled-code facts, run by `make bench` after
-# the benchmarks (it needs no GPU, only the objects that make bench built).
-# For each kernel of the chapter's objects, build/obj/matmul/*.o (or the
-# objects given as arguments), compiled for sm_90 with
-# the book's flags: registers a thread (cuobjdump -res-usage) and the static
-# count of the SASS instructions that matter here (cuobjdump -sass): FFMA,
-# shared loads LDS (32-bit) and LDS.128, global loads LDG (32-bit) and
-# LDG.128, shared stores, barriers, and the asynchronous global-to-shared
-# copies LDGSTS (cp.async).  Writes
-# figures/data/$BOOK_GPU/matmul-sass.csv.  Then, with Nsight Compute,
-# one launch each of the double-buffered, warp-tiled, pipelined and
-# unrolled kernels at 4096^3 (build/matmul/bench --ncu VARIANT): instructions, FMA
-# instructions (of the FMA pipe), shared-load and shared-store
-# instructions, their wavefronts and bank conflicts,
-# the share of cycles that issue an instruction, and the main stall
-# reasons in cycles per issued instruction; to
-# figures/data/$BOOK_GPU/matmul-ncu.csv.
+# counters.sh -- the matmul chapter's compiled-code facts, run by
+# `make bench` after the benchmarks (it needs no GPU, only the objects that
+# make bench built).  For each kernel of the chapter's objects,
+# build/obj/matmul/*.o (or the objects given as arguments), compiled for
+# sm_90 with the book's flags: registers a thread (cuobjdump -res-usage) and
+# the static count of the SASS instructions that matter here (cuobjdump
+# -sass): FFMA, shared loads LDS (32-bit) and LDS.128, global loads LDG
+# (32-bit) and LDG.128, shared stores, barriers, and the asynchronous
+# global-to-shared copies LDGSTS (cp.async).  Writes
+# figures/data/$BOOK_GPU/matmul-sass.csv.  Then, with Nsight Compute, one
+# launch each of the double-buffered, warp-tiled, pipelined and unrolled
+# kernels at 4096^3 (build/matmul/bench --ncu VARIANT): instructions, FMA
+# instructions (of the FMA pipe), shared-load and shared-store instructions,
+# their wavefronts and bank conflicts, the share of cycles that issue an
+# instruction, and the main stall reasons in cycles per issued instruction;
+# to figures/data/$BOOK_GPU/matmul-ncu.csv.
 set -o pipefail
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 CUOBJDUMP=${CUOBJDUMP:-/usr/local/cuda/bin/cuobjdump}

@@ -1,6 +1,6 @@
-/* ex_drift-aosoa.c -- exercise 3 of the memory chapter, drift_aosoa: x += vx dt,
- * exact against the CPU's fmaf, every other field and every particle past
- * n unchanged, on the book's ladder of sizes. */
+/* ex_drift-aosoa.c -- exercise 3 of the memory chapter, drift_aosoa:
+ * x += vx dt, exact against the CPU's fmaf, every other field and every
+ * particle past n unchanged, on the book's ladder of sizes. */
 #include "exkit.h"
 #include "memory/memory.h"
 #include "memory/exercises.h"

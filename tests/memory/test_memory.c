@@ -1,4 +1,4 @@
-/* test_memory.c -- the memory chapter's tests: every kernel of the memory chapter
+/* test_memory.c -- the memory chapter's tests: every kernel of the chapter
  * against an exact CPU answer, edge sizes, misaligned pointers and bad
  * arguments.  All comparisons here are exact: copies move bits, the sums
  * add small integers, and the FMA chains are repeated with C's fmaf. */
