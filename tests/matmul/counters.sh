@@ -21,7 +21,13 @@ CUOBJDUMP=${CUOBJDUMP:-/usr/local/cuda/bin/cuobjdump}
 [ -x "$CUOBJDUMP" ] || CUOBJDUMP=$(command -v cuobjdump) ||
   { echo "counters: cuobjdump not found"; exit 1; }
 objs=("$@")
-[ ${#objs[@]} -gt 0 ] || objs=(build/obj/matmul/*.o)
+# By default the objects of tangled/matmul/*.cu, not whatever else an older
+# build left in build/obj/matmul.
+if [ ${#objs[@]} -eq 0 ]; then
+  for f in tangled/matmul/*.cu; do
+    objs+=("build/obj/matmul/$(basename "${f%.cu}").o")
+  done
+fi
 for o in "${objs[@]}"; do
   [ -f "$o" ] || { echo "counters: $o missing (make bench builds it)"; exit 1; }
 done
