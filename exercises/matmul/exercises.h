@@ -5,8 +5,8 @@
  * or M past what a grid of 65535 tiles down covers (65535 * 16 with 16 x 16
  * tiles, as matmul.h's launchers refuse what their grid cannot cover):
  * cudaErrorInvalidValue; M or N = 0 does nothing; K = 0 is an empty sum. */
-#ifndef EX_04_MATMUL_H
-#define EX_04_MATMUL_H
+#ifndef EX_MATMUL_H
+#define EX_MATMUL_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

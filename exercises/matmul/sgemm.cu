@@ -1,6 +1,6 @@
-// exercises/matmul/sgemm.cu -- Exercise 7 of the matmul chapter: the BLAS form
-// C = alpha A B + beta C.  Write sgemm_tiled (declared, with its contract,
-// in exercises.h); check it with  make exercise EX=matmul/sgemm
+// exercises/matmul/sgemm.cu -- Exercise 7 of the matmul chapter: the BLAS
+// form C = alpha A B + beta C.  Write sgemm_tiled (declared, with its
+// contract, in exercises.h); check it with  make exercise EX=matmul/sgemm
 #include "common/book.h"
 #include "matmul/matmul.h"
 #include "matmul/exercises.h"

@@ -1,7 +1,7 @@
-// exercises/memory/drift-aosoa.cu -- Exercise 3 of the memory chapter: the drift
-// kernel for an array of structs of 32 particles each (AoSoA).  Write
-// drift_aosoa (declared, with its contract and the struct, in
-// exercises.h); check it with  make exercise EX=memory/drift-aosoa
+// exercises/memory/drift-aosoa.cu -- Exercise 3 of the memory chapter: the
+// drift kernel for an array of structs of 32 particles each (AoSoA).  Write
+// drift_aosoa (declared, with its contract and the struct, in exercises.h);
+// check it with  make exercise EX=memory/drift-aosoa
 #include "common/book.h"
 #include "memory/memory.h"
 #include "memory/exercises.h"

@@ -1,8 +1,8 @@
 /* exercises.h -- the memory chapter's code exercises: the launchers a student
  * writes in exercises/memory/NAME.cu; tests/memory/ex_NAME.c tests
  * them.  Device pointers; n == 0 does nothing and succeeds. */
-#ifndef EX_02_MEMORY_H
-#define EX_02_MEMORY_H
+#ifndef EX_MEMORY_H
+#define EX_MEMORY_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

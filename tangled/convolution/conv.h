@@ -62,9 +62,9 @@ cudaError_t conv2d_rows(const float *x, size_t h, size_t w, const float *f,
 cudaError_t conv2d_separable(const float *x, size_t h, size_t w,
                              const float *fcol, size_t kh, const float *frow,
                              size_t kw, float *work, float *y);
-// Wrong on purpose (seed 000, 7.4): square k <= 32, h * w <= INT32_MAX
-// (int indices), at most 65535 rows of blocks of 33 - k output rows; its
-// shared tile gets no bytes.
+// Wrong on purpose, the tiled kernel of seed 000: square k <= 32,
+// h * w <= INT32_MAX (int indices), at most 65535 rows of blocks of
+// 33 - k output rows; its shared tile gets no bytes.
 cudaError_t conv2d_tiled_seed(const float *x, size_t h, size_t w,
                               const float *f, size_t k, float *y);
 #ifdef __cplusplus

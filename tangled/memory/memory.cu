@@ -3,17 +3,15 @@
 #include "common/book.h"
 #include "memory/memory.h"
 
-// <<Memory chapter launch constants>>
+// <<Launch constants and the full wave>>
 static const unsigned kMemBlock = 256;
 static const size_t kMemMaxGrid = 2147483647u;   // 2^31 - 1 blocks
 
 static cudaError_t mem_full_wave(unsigned *blocks)
 {
-    int dev, sms;
+    int sms, dev, threads;               // threads: resident ones an SM holds
+    BOOK_TRY(book_sm_count(&sms));
     BOOK_TRY(cudaGetDevice(&dev));
-    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                    dev));
-    int threads;                         // resident threads an SM holds
     BOOK_TRY(cudaDeviceGetAttribute(
         &threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
     *blocks = (unsigned)sms * ((unsigned)threads / kMemBlock);

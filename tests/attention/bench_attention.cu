@@ -1,72 +1,47 @@
-// bench_attention.cu -- the attention chapter's measurements: the tiled kernel and
-// the cuBLAS unfused pipeline (the targets compare them), then the
-// three-kernel form and the warp-per-row kernel, at B8 H16 S4096 D64 and
-// B4 H16 S4096 D128 (there also the compact tile shapes), causal and not,
-// against the memory chapter's FMA peak measured in the same run (attention.csv);
-// then time against S at B2 H16 D64
-// for the unfused and fused forms (attention-sweep.csv); then other
-// shapes (attention-shapes.csv, run_shapes; bench --shapes writes only
-// that).  fp32
-// throughout; cuBLAS in its default math mode (no TF32).  Each variant is
-// timed by bk_timed_ms: the median of 20 runs when 20 fit in 200 ms, else
-// of as many as fit, at least 3 (the reps columns).  Progress goes to
-// stderr, flushed, with the elapsed seconds, and each row is flushed to the
-// CSV's .tmp and to stdout as soon as it is known, so that a run killed
-// midway leaves a log that says where it was and the rows done so far.
-// `bench --ncu` runs one launch of each tiled shape instead (see ncu_mode).
+// bench_attention.cu -- the attention chapter's measurements: the tiled
+// kernel and the cuBLAS unfused pipeline (the targets compare them), then
+// the three-kernel form and the warp-per-row kernel, at B8 H16 S4096 D64
+// and B4 H16 S4096 D128 (there also the compact tile shapes), causal and
+// not, against the FMA peak that the memory chapter measured on this GPU
+// (its memory.csv, read by bk_measured; the fma_peak row of attention.csv
+// carries it, with reps -); then time against S at B2 H16 D64 for the
+// unfused and fused forms (attention-sweep.csv); then other shapes
+// (attention-shapes.csv, run_shapes; bench --shapes writes only that).
+// fp32 throughout; cuBLAS in its default math mode (no TF32).  Each
+// variant is timed by bk_timed_ms: the median of 20 runs when 20 fit in
+// 200 ms, else of as many as fit, at least 3 (the reps columns).
+// Progress goes to stderr (bk_progress), flushed, with the elapsed
+// seconds, and each row is flushed to the CSV's .tmp and to stdout as soon
+// as it is known, so that a run killed midway leaves a log that says where
+// it was and the rows done so far.  `bench --ncu` runs one launch of each
+// tiled shape instead (see ncu_mode).
 #include "benchkit.h"
-#include "memory/memory.h"
-#include "attention/attention.h"
+#include "variants.h"
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 struct job {
-    int which;        // 0 three, 1 cublas, 2 warp, 3 tiled, 4 fma, 5 compact
+    int which;        // a launcher of variants.h: THREE ... COMPACT
     const float *q, *k, *v;
     float *o;
     attn_dims a;
     void *work;
     cublasHandle_t h;
-    size_t n;                     // fma: threads
 };
 static cudaError_t run(void *p)
 {
     struct job *j = (struct job *)p;
-    switch (j->which) {
-    case 0: return attention_three_kernel(j->q, j->k, j->v, j->o, j->a, j->work);
-    case 1: return attention_cublas(j->h, j->q, j->k, j->v, j->o, j->a, j->work);
-    case 2: return attention_warp(j->q, j->k, j->v, j->o, j->a);
-    case 3: return attention_tiled(j->q, j->k, j->v, j->o, j->a);
-    case 5: return attention_tiled_compact(j->q, j->k, j->v, j->o, j->a);
-    default: return fma_peak(j->o, j->n, 16384, 0.999f, 0.5f);
-    }
+    return attn_launch(j->which, j->h, j->q, j->k, j->v, j->o, j->a, j->work);
 }
-static const char *const names[6] = {"three_kernel", "cublas", "warp", "tiled",
-                                     "fma_peak", "tiled_compact"};
 
-// Seconds since the first call, for the progress lines.
-static double elapsed_s(void)
-{
-    static double t0 = -1;
-    timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    const double now = t.tv_sec + t.tv_nsec * 1e-9;
-    if (t0 < 0) t0 = now;
-    return now - t0;
-}
 // One variant on one shape, timed by bk_timed_ms, with a progress line on
 // stderr before and after.
 static double timed(struct job *j, const char *what, int *reps)
 {
-    fprintf(stderr, "bench_attention: %7.2f s  %s %s ...\n", elapsed_s(),
-            what, names[j->which]);
-    fflush(stderr);
+    bk_progress("%s %s ...", what, attn_variant_name(j->which));
     double ms = bk_timed_ms(run, j, reps, NULL);
-    fprintf(stderr, "bench_attention: %7.2f s  %s %s: %.4f ms a call, "
-            "median of %d\n", elapsed_s(), what,
-            names[j->which], ms, *reps);
-    fflush(stderr);
+    bk_progress("%s %s: %.4f ms a call, median of %d", what,
+                attn_variant_name(j->which), ms, *reps);
     return ms;
 }
 static void flush_row(FILE *f)
@@ -107,7 +82,7 @@ static int ncu_mode(void)
     return 0;
 }
 
-// Other shapes (issue 17): small (launch-bound), odd (S not a multiple of
+// Other shapes: small (launch-bound), odd (S not a multiple of
 // the 64- or 128-row tiles, nor of 4) and the headline shapes, the tiled
 // kernel (at D = 128 also the compact shape, 64 rows a block) against the
 // cuBLAS unfused pipeline in the same run.  Writes
@@ -133,15 +108,15 @@ static void run_shapes(struct job *j)
         snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu%s", j->a.B, j->a.H,
                  j->a.Sq, j->a.D, j->a.causal ? "c" : "");
         int reps;
-        j->which = 3;
+        j->which = TILED;
         double t = timed(j, shape, &reps);
-        j->which = 1;
+        j->which = CUBLAS;
         double tc = timed(j, shape, &reps);
         double fl = flops(j->a) / 1e9;
         bk_shape_row(f, sh[i].cls, shape, "tiled", 1e3 * t, fl / t,
                      "TFLOP/s", "cublas", 1e3 * tc);
         if (j->a.D == 128) {            // the compact shape: twice the blocks
-            j->which = 5;
+            j->which = COMPACT;
             double tk = timed(j, shape, &reps);
             bk_shape_row(f, sh[i].cls, shape, "tiled_compact", 1e3 * tk,
                          fl / tk, "TFLOP/s", "cublas", 1e3 * tc);
@@ -153,11 +128,10 @@ static void run_shapes(struct job *j)
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--ncu")) return ncu_mode();
-    elapsed_s();
+    bk_progress_start("bench_attention", 10);
     cudaDeviceProp prop;
     BOOK_CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "bench_attention: %7.2f s  device %s\n", elapsed_s(),
-            prop.name);
+    bk_progress("device %s", prop.name);
     const size_t n = (size_t)8 * 16 * 4096 * 64;       // floats of q (max)
     attn_dims big = {8, 16, 4096, 4096, 64, 0};
     // The workspace for the largest case: the scores of B8 H16 S4096 and of
@@ -183,33 +157,35 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_attention: cuBLAS handle failed\n");
         return 1;
     }
-    fprintf(stderr, "bench_attention: %7.2f s  %.1f GiB allocated, inputs "
-            "filled, cuBLAS ready\n", elapsed_s(),
-            (4.0 * n * 4 + wb) / (1 << 30));
-    struct job j = {4, q, k, v, o, big, work, h, 0};
+    bk_progress("%.1f GiB allocated, inputs filled, cuBLAS ready",
+                (4.0 * n * 4 + wb) / (1 << 30));
+    struct job j = {TILED, q, k, v, o, big, work, h};
     if (bk_shapes_only(argc, argv)) {       // --shapes: only those
         run_shapes(&j);
         if (cublasDestroy(h) != CUBLAS_STATUS_SUCCESS) return 1;
         BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k));
         BOOK_CHECK(cudaFree(v)); BOOK_CHECK(cudaFree(o));
         BOOK_CHECK(cudaFree(work));
+        bk_progress_stop();
         return 0;
     }
-    // The FMA peak, the memory chapter's kernel, in this run.
-    j.n = (size_t)prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor * 4;
-    int reps;
-    double ms = timed(&j, "FMA peak", &reps);
-    double peak = 2.0 * 8 * 16384 * (double)j.n / (ms * 1e9);
+    // The FMA peak and its time, the memory chapter's on this GPU: of_peak
+    // is over it (nan, and a line on stderr, where memory.csv lacks it).
+    const char *pk_csv = "memory.csv", *pk_row = "variant=fma_peak";
+    const double peak = bk_measured(pk_csv, pk_row, "tflops");
+    const double peak_ms = bk_measured(pk_csv, pk_row, "ms");
     FILE *f = bk_csv_open("attention", "case,shape,causal,variant,ms,reps,"
                                           "tflops,of_peak,vs_cublas");
-    fprintf(stderr, "bench_attention: rows go to the CSV's .tmp, renamed "
-            "when the four shapes are done\n");
-    bk_row(f, "fma_peak,-,0,fma_peak,%.4f,%d,%.2f,1.000,-\n", ms, reps, peak);
+    bk_measured_note(f, pk_csv, pk_row, "tflops", peak);
+    bk_measured_note(f, pk_csv, pk_row, "ms", peak_ms);
+    bk_progress("rows go to the CSV's .tmp, renamed when the four shapes "
+                "are done");
+    bk_row(f, "fma_peak,-,0,fma_peak,%.4f,-,%.2f,1.000,-\n", peak_ms, peak);
     flush_row(f);
     // Tiled and cuBLAS first: the targets compare them, and the ratio
     // needs cuBLAS's time before any row of the shape is written.
     // At D = 128 also the compact shapes (64 rows a block, two blocks an SM).
-    static const int order[5] = {3, 1, 0, 2, 5};
+    static const int order[NLAUNCH] = {TILED, CUBLAS, THREE, WARP, COMPACT};
     attn_dims shapes[2] = {{8, 16, 4096, 4096, 64, 0}, {4, 16, 4096, 4096, 128, 0}};
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++) {
@@ -219,8 +195,8 @@ int main(int argc, char **argv)
             snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu", j.a.B, j.a.H,
                      j.a.Sq, j.a.D);
             snprintf(what, sizeof what, "%s causal=%d", shape, c);
-            double t[6];
-            int r[6];
+            double t[NLAUNCH];
+            int r[NLAUNCH];
             for (int i = 0; i < (s == 1 ? 5 : 4); i++) {
                 int w = order[i];
                 j.which = w;
@@ -230,15 +206,15 @@ int main(int argc, char **argv)
                     int y = order[x];
                     double tf = flops(j.a) / (t[y] * 1e9);
                     bk_row(f, "d%zu%s/%s,%s,%d,%s,%.4f,%d,%.2f,%.3f,%.2f\n",
-                           j.a.D, c ? "c" : "", names[y], shape, c, names[y],
-                           t[y], r[y], tf, tf / peak, t[1] / t[y]);
+                           j.a.D, c ? "c" : "", attn_variant_name(y), shape,
+                           c, attn_variant_name(y), t[y], r[y], tf,
+                           tf / peak, t[CUBLAS] / t[y]);
                 }
                 flush_row(f);
             }
         }
     bk_csv_close(f);
-    fprintf(stderr, "bench_attention: %7.2f s  attention.csv written; "
-            "the sweep\n", elapsed_s());
+    bk_progress("attention.csv written; the sweep");
     // Time against S: the unfused forms grow with S^2 bytes, the fused not.
     // Tiled and cuBLAS first again; the warp kernel stops at S = 4096.
     FILE *g = bk_csv_open("attention-sweep", "S,three_kernel,cublas,warp,"
@@ -248,16 +224,17 @@ int main(int argc, char **argv)
         j.a = (attn_dims){2, 16, S, S, 64, 0};
         char what[80];
         snprintf(what, sizeof what, "sweep B2H16S%zuD64", S);
-        double t[4];
-        int r[4];
+        double t[NLAUNCH];
+        int r[NLAUNCH];
         for (int i = 0; i < 4; i++) {
             int w = order[i];
             j.which = w;
             r[w] = 0;
-            t[w] = w == 2 && S > 4096 ? NAN : timed(&j, what, &r[w]);
+            t[w] = w == WARP && S > 4096 ? NAN : timed(&j, what, &r[w]);
         }
-        bk_row(g, "%zu,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d\n", S, t[0], t[1],
-               t[2], t[3], r[0], r[1], r[2], r[3]);
+        bk_row(g, "%zu,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d\n", S, t[THREE],
+               t[CUBLAS], t[WARP], t[TILED], r[THREE], r[CUBLAS], r[WARP],
+               r[TILED]);
         flush_row(g);
     }
     bk_csv_close(g);
@@ -265,6 +242,7 @@ int main(int argc, char **argv)
     if (cublasDestroy(h) != CUBLAS_STATUS_SUCCESS) return 1;
     BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k)); BOOK_CHECK(cudaFree(v));
     BOOK_CHECK(cudaFree(o)); BOOK_CHECK(cudaFree(work));
-    fprintf(stderr, "bench_attention: %7.2f s  done\n", elapsed_s());
+    bk_progress("done");
+    bk_progress_stop();
     return 0;
 }

@@ -1,13 +1,12 @@
 #!/bin/bash
-# gpu-ncu.sh -- the attention chapter's counters, run by counters.sh (make bench).
-# Nsight Compute profiles one launch of the tiled kernel for each D (32,
-# 64, 128; not causal) and one of its compact shapes at D = 128, at B2 H16
-# S4096 (build/attention/bench --ncu):
-# the kernel's time (and an SM's cycles), registers, occupancy, the FMA pipe's and the issue
-# slots' use, warp instructions and thread FFMAs, shared-memory loads and
-# stores (instructions, wavefronts, bank conflicts), and the stall reasons
-# in warps per issue; the values go to
-# figures/data/$BOOK_GPU/attention-ncu.csv.
+# gpu-ncu.sh -- the attention chapter's counters, run by counters.sh
+# (make bench).  Nsight Compute profiles one launch of the tiled kernel for
+# each D (32, 64, 128; not causal) and one of its compact shapes at D = 128,
+# at B2 H16 S4096 (build/attention/bench --ncu): the kernel's time (and an
+# SM's cycles), registers, occupancy, the FMA pipe's and the issue slots'
+# use, warp instructions and thread FFMAs, shared-memory loads and stores
+# (instructions, wavefronts, bank conflicts), and the stall reasons in warps
+# per issue; the values go to figures/data/$BOOK_GPU/attention-ncu.csv.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start attention attention-ncu.csv || exit 1

@@ -1,16 +1,17 @@
-/* test_attention.c -- the attention chapter's tests: the (m, d, o) triple on the CPU
- * against a two-pass double reference, every attention launcher against
- * that reference on edge shapes (S = 1, tile sizes and one either side,
- * 4097, Sq != Sk with fully masked rows, Sk = 0), large scores, causal and
- * not, D = 32, 64, 128 (and 48 for the unfused forms), the launchers'
- * refusals (on the CPU, every one the header names), the tiled launcher's
- * choice of shape (on the CPU), its largest grid, the cuBLAS form on a
- * handle's non-blocking stream, and the update that forgets to rescale o
- * (wrong on purpose). */
+/* test_attention.c -- the attention chapter's tests: the (m, d, o) triple
+ * on the CPU against a two-pass double reference, every attention launcher
+ * against that reference on edge shapes (S = 1, tile sizes and one either
+ * side, 4097, Sq != Sk with fully masked rows, Sk = 0), large scores,
+ * causal and not, D = 32, 64, 128 (and 48 for the unfused forms), the
+ * launchers' refusals (on the CPU, every one the header names), the tiled
+ * launcher's choice of shape (on the CPU), its largest grid, the cuBLAS
+ * form on a handle's non-blocking stream, and the update that forgets to
+ * rescale o (wrong on purpose). */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "attention/mdo.h"
 #include "attention/attention.h"
+#include "variants.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,21 +120,7 @@ static void streamed_equals_two_pass(void **st)
 }
 
 /* ---- GPU: every launcher against the reference ------------------------ */
-enum { THREE, CUBLAS, WARP, TILED, COMPACT, NLAUNCH };
-static const char *const lname[NLAUNCH] = {"three_kernel", "cublas", "warp",
-                                           "tiled", "tiled_compact"};
-static cudaError_t launch(int which, cublasHandle_t h, const float *q,
-                          const float *k, const float *v, float *o,
-                          attn_dims a, void *work)
-{
-    switch (which) {
-    case THREE: return attention_three_kernel(q, k, v, o, a, work);
-    case CUBLAS: return attention_cublas(h, q, k, v, o, a, work);
-    case WARP: return attention_warp(q, k, v, o, a);
-    case TILED: return attention_tiled(q, k, v, o, a);
-    default: return attention_tiled_compact(q, k, v, o, a);
-    }
-}
+/* The launchers, their names and attn_launch: variants.h. */
 /* Run every launcher on one shape with q and k in [-r, r], v in [-1, 1];
  * fused launchers must refuse D other than 32, 64, 128.  Returns the
  * largest |score| of the inputs. */
@@ -161,7 +148,7 @@ static double check_shape(attn_dims a, double r, int rounds,
         double tol = attn_tol(&a, amax, 1.0);
         for (int w = 0; w < NLAUNCH; w++) {
             tk_poison(dout, (nq + 1) * 4);
-            cudaError_t e = launch(w, h, dq, dk, dv, dout, a, work);
+            cudaError_t e = attn_launch(w, h, dq, dk, dv, dout, a, work);
             if (w >= WARP && a.D != 32 && a.D != 64 && a.D != 128) {
                 assert_int_equal(e, cudaErrorInvalidValue);
                 continue;
@@ -177,7 +164,7 @@ static double check_shape(attn_dims a, double r, int rounds,
             tk_download(got, dout, nq + 1);
             char what[160];
             snprintf(what, sizeof what, "%s B%zu H%zu Sq%zu Sk%zu D%zu%s",
-                     lname[w], a.B, a.H, a.Sq, a.Sk, a.D,
+                     attn_variant_name(w), a.B, a.H, a.Sq, a.Sk, a.D,
                      a.causal ? " causal" : "");
             assert_int_equal(tk_compare(what, got, ref, nq, tol, 0, seed), 0);
             assert_true(isnan(got[nq]));      /* nothing written past o */
@@ -264,7 +251,7 @@ static void masked_rows_are_zero(void **st)
     tk_upload(dq, h, nq); tk_upload(dk, h, nk); tk_upload(dv, h, nk);
     for (int w = 0; w < NLAUNCH; w++) {
         tk_poison(dout, nq * 4);
-        TK_CUDA(launch(w, handle(), dq, dk, dv, dout, a, work));
+        TK_CUDA(attn_launch(w, handle(), dq, dk, dv, dout, a, work));
         tk_download(got, dout, nq);
         for (size_t e = 0; e < 65 * 32; e++) assert_true(got[e] == 0.0f);
         for (size_t e = 65 * 32; e < nq; e++) assert_false(isnan(got[e]));
@@ -284,19 +271,19 @@ static void refusals(void **st)
     float *q = b, *k = b + N, *v = b + 2 * N, *o = b + 3 * N;
     void *work = tk_dev_bytes(attention_work_bytes(a));
     for (int w = 0; w < NLAUNCH; w++) {
-        assert_int_equal(launch(w, handle(), NULL, k, v, o, a, work),
+        assert_int_equal(attn_launch(w, handle(), NULL, k, v, o, a, work),
                          cudaErrorInvalidValue);
-        assert_int_equal(launch(w, handle(), q, k, v, q, a, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, q, a, work),
                          cudaErrorInvalidValue);          /* o overlaps q */
-        assert_int_equal(launch(w, handle(), q, k, v, k + 5, a, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, k + 5, a, work),
                          cudaErrorInvalidValue);          /* o overlaps k */
         attn_dims z = a;
         z.D = 0;
-        assert_int_equal(launch(w, handle(), q, k, v, o, z, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work),
                          cudaErrorInvalidValue);
         z = a;
         z.B = SIZE_MAX / 2;
-        assert_int_equal(launch(w, handle(), q, k, v, o, z, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work),
                          cudaErrorInvalidValue);          /* overflow */
     }
     assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL),
@@ -421,11 +408,11 @@ static void expect_refused(int which, const float *q, const float *k,
                            const float *v, float *o, attn_dims a,
                            const char *what)
 {
-    cudaError_t e = launch(which, FAKE_HANDLE, q, k, v, o, a, FAKE_WORK);
+    cudaError_t e = attn_launch(which, FAKE_HANDLE, q, k, v, o, a, FAKE_WORK);
     if (e != cudaErrorInvalidValue)
         print_error("%s: %s B%zu H%zu Sq%zu Sk%zu D%zu returned %d, not "
-                    "cudaErrorInvalidValue\n", lname[which], what, a.B, a.H,
-                    a.Sq, a.Sk, a.D, (int)e);
+                    "cudaErrorInvalidValue\n", attn_variant_name(which),
+                    what, a.B, a.H, a.Sq, a.Sk, a.D, (int)e);
     assert_int_equal(e, cudaErrorInvalidValue);
 }
 /* Null pointers, an output that overlaps an input (at its start, inside
@@ -683,11 +670,12 @@ static void tiled_largest_grid(void **st)
         tk_fill(kv[1], a.D, -1, 1, &r);
         tk_upload(dk, kv[0], a.D);
         tk_upload(dv, kv[1], a.D);
-        cudaError_t e = launch(c[i].which, NULL, dq, dk, dv, dout, a, NULL);
+        cudaError_t e =
+            attn_launch(c[i].which, NULL, dq, dk, dv, dout, a, NULL);
         if (e == cudaErrorNotSupported) {
             print_message("skipped: %s at D = %zu needs more shared memory "
-                          "than this GPU gives a block\n", lname[c[i].which],
-                          a.D);
+                          "than this GPU gives a block\n",
+                          attn_variant_name(c[i].which), a.D);
         } else {
             TK_CUDA(e);
             TK_CUDA(cudaDeviceSynchronize());
@@ -699,7 +687,7 @@ static void tiled_largest_grid(void **st)
                     float want = kv[1][(s + j) % a.D];
                     if (!(fabsf(h[j] - want) <= 4 * EPS) && bad++ < 3)
                         print_error("%s: row %zu element %zu is %.9g, not "
-                                    "%.9g\n", lname[c[i].which],
+                                    "%.9g\n", attn_variant_name(c[i].which),
                                     (s + j) / a.D, (s + j) % a.D, h[j], want);
                 }
             }

@@ -1,10 +1,16 @@
 // benchkit.cu -- see benchkit.h.
 #include "benchkit.h"
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <thread>
 #include <vector>
+#include <dlfcn.h>
 
 double bk_median(double *v, size_t n)
 {
@@ -120,9 +126,8 @@ static cudaError_t run_read(void *p)
 double bk_read_gbps(size_t bytes)
 {
     read_ctx c;
-    int dev = 0, sms = 0, per_sm = 0;
-    BOOK_CHECK(cudaGetDevice(&dev));
-    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int sms = 0, per_sm = 0;
+    BOOK_CHECK(book_sm_count(&sms));
     // One full wave: as many 512-thread blocks as fit on an SM at once (4 on
     // an H200), not a fixed number that would leave a second, partial wave.
     BOOK_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_kernel,
@@ -147,8 +152,7 @@ double bk_median_ms_cold(bk_work fn, void *ctx, int reps)
     int dev, l2, sms;
     BOOK_CHECK(cudaGetDevice(&dev));
     BOOK_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                      dev));
+    BOOK_CHECK(book_sm_count(&sms));
     size_t bytes = 4 * (size_t)l2, least = (size_t)256 << 20;
     read_ctx c;
     c.n4 = (bytes > least ? bytes : least) / 16;
@@ -266,4 +270,174 @@ const struct bk_count_shape bk_count_shapes[BK_COUNT_SHAPES] = {
 int bk_shapes_only(int argc, char **argv)
 {
     return argc > 1 && strcmp(argv[1], "--shapes") == 0;
+}
+
+// Progress lines.  The mutex, the condition variable and the thread are on
+// the heap and never destroyed: a BOOK_CHECK that calls exit() while the
+// heartbeat waits must not run their destructors (a joinable std::thread's
+// calls std::terminate).
+static const char *progress_name = "bench";
+static auto progress_t0 = std::chrono::steady_clock::now();
+static std::mutex &progress_mu = *new std::mutex;
+static std::condition_variable &progress_cv = *new std::condition_variable;
+static std::thread *progress_beat = NULL;
+static char progress_line[256] = "start";
+static double progress_at = 0;
+static bool progress_done = false;
+
+double bk_elapsed_s(void)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         progress_t0).count();
+}
+
+static void progress_heartbeat(int period_s)
+{
+    std::unique_lock<std::mutex> l(progress_mu);
+    while (!progress_cv.wait_for(l, std::chrono::seconds(period_s),
+                                 [] { return progress_done; })) {
+        const double t = bk_elapsed_s();
+        fprintf(stderr, "%s %8.2f s: still busy, %.1f s after: %s\n",
+                progress_name, t, t - progress_at, progress_line);
+        fflush(stderr);
+    }
+}
+
+void bk_progress_start(const char *name, int heartbeat_s)
+{
+    progress_name = name;
+    progress_t0 = std::chrono::steady_clock::now();
+    if (heartbeat_s > 0 && !progress_beat)
+        progress_beat = new std::thread(progress_heartbeat, heartbeat_s);
+}
+
+void bk_progress(const char *fmt, ...)
+{
+    va_list a;
+    va_start(a, fmt);
+    std::lock_guard<std::mutex> g(progress_mu);
+    vsnprintf(progress_line, sizeof progress_line, fmt, a);
+    va_end(a);
+    progress_at = bk_elapsed_s();
+    fprintf(stderr, "%s %8.2f s: %s\n", progress_name, progress_at,
+            progress_line);
+    fflush(stderr);
+}
+
+void bk_progress_stop(void)
+{
+    {
+        std::lock_guard<std::mutex> g(progress_mu);
+        progress_done = true;
+    }
+    progress_cv.notify_all();
+    if (progress_beat) {
+        progress_beat->join();
+        delete progress_beat;
+        progress_beat = NULL;
+    }
+}
+
+// cuDNN at run time.
+static void *cudnn_lib = NULL;
+static bool cudnn_tried = false;
+void *bk_cudnn_open(void)
+{
+    if (!cudnn_tried) {
+        cudnn_tried = true;
+        cudnn_lib = dlopen("libcudnn.so.9", RTLD_NOW);
+        if (!cudnn_lib) cudnn_lib = dlopen("libcudnn.so", RTLD_NOW);
+    }
+    return cudnn_lib;
+}
+
+void *bk_cudnn_sym(const char *name)
+{
+    void *lib = bk_cudnn_open();
+    return lib ? dlsym(lib, name) : NULL;
+}
+
+// Another chapter's measurement, read as tools/csv.awk reads a CSV.
+static void measured_path(char *path, size_t size, const char *csv)
+{
+    const char *gpu = getenv("BOOK_GPU");
+    if (!gpu || !*gpu) {
+        fprintf(stderr, "bench: BOOK_GPU unset; run the benchmarks through "
+                        "make bench (tools/bench.sh)\n");
+        exit(1);
+    }
+    snprintf(path, size, "figures/data/%s/%s", gpu, csv);
+}
+
+// Split LINE (its newline removed) at the commas, in place: up to MAX
+// fields, their count returned.
+static int split_fields(char *line, char **field, int max)
+{
+    int n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *p = line; n < max;) {
+        field[n++] = p;
+        p = strchr(p, ',');
+        if (!p) break;
+        *p++ = '\0';
+    }
+    return n;
+}
+
+double bk_measured(const char *csv, const char *key, const char *column)
+{
+    char path[512], keycol[128], line[4096];
+    measured_path(path, sizeof path, csv);
+    const char *eq = strchr(key, '=');
+    if (!eq || (size_t)(eq - key) >= sizeof keycol) {
+        fprintf(stderr, "bench: bk_measured: key %s is not column=value\n",
+                key);
+        exit(1);
+    }
+    snprintf(keycol, sizeof keycol, "%.*s", (int)(eq - key), key);
+    const char *want = eq + 1;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "bench: %s: no such file (its chapter's benchmark "
+                        "writes it; make bench runs that one first)\n", path);
+        return NAN;
+    }
+    enum { kMax = 64 };
+    char *field[kMax];
+    int kc = -1, vc = -1, header = 0;
+    const char *why = "no such row";
+    double v = NAN;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0') continue;
+        const int n = split_fields(line, field, kMax);
+        if (!header) {
+            header = 1;
+            for (int i = 0; i < n; i++) {
+                if (strcmp(field[i], keycol) == 0) kc = i;
+                if (strcmp(field[i], column) == 0) vc = i;
+            }
+            if (kc < 0 || vc < 0) { why = "no such column"; break; }
+            continue;
+        }
+        if (kc >= n || strcmp(field[kc], want) != 0) continue;
+        char *end = NULL;
+        why = "not a number there";
+        if (vc < n) v = strtod(field[vc], &end);
+        if (vc >= n || end == field[vc] || *end != '\0') v = NAN;
+        break;
+    }
+    fclose(f);
+    if (isnan(v))
+        fprintf(stderr, "bench: %s, row %s, column %s: %s\n", path, key,
+                column, why);
+    return v;
+}
+
+void bk_measured_note(FILE *f, const char *csv, const char *key,
+                      const char *column, double value)
+{
+    char path[512];
+    measured_path(path, sizeof path, csv);
+    fprintf(f, "# from %s, row %s, column %s: %g\n", path, key, column,
+            value);
 }

@@ -2,9 +2,10 @@
  *
  * A variant is timed with CUDA events: three warm-up runs, then the median
  * of at least 20.  Ceilings are measured in the same process: a device-to-
- * device copy and a streaming read.  Results go to
- * figures/data/$BOOK_GPU/<chapter>.csv, headed by $BOOK_PROVENANCE (both set
- * by make bench, tools/bench.sh). */
+ * device copy and a streaming read; what another chapter measured (the
+ * FMA peak, say) is read from that chapter's CSV (bk_measured), not
+ * measured again.  Results go to figures/data/$BOOK_GPU/<chapter>.csv,
+ * headed by $BOOK_PROVENANCE (both set by make bench, tools/bench.sh). */
 #ifndef BENCHKIT_H
 #define BENCHKIT_H
 #include <stddef.h>
@@ -50,7 +51,7 @@ void bk_csv_close(FILE *csv);
  * echoed to the terminal, both flushed at once, so that the rows written
  * before a benchmark is killed are in NAME.tmp and in its log. */
 void bk_row(FILE *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Shapes a user brings (issue 17), beside the chapter's headline size:
+/* Shapes a user brings, beside the chapter's headline size:
  * small (launch-bound: microseconds, bounded by launch and one wave),
  * odd (not a multiple of 4 or of a tile) and headline.  One CSV a chapter,
  * figures/data/$BOOK_GPU/<chapter>-shapes.csv, columns
@@ -73,6 +74,41 @@ struct bk_count_shape { const char *cls, *name; size_t n, off; };
 extern const struct bk_count_shape bk_count_shapes[BK_COUNT_SHAPES];
 /* Nonzero when the benchmark was asked for its shapes only (--shapes). */
 int bk_shapes_only(int argc, char **argv);
+/* Progress on stderr, flushed at once, so that the log of a run killed
+ * midway says where it was: "NAME   12.34 s: LINE", with the seconds since
+ * bk_progress_start.  With HEARTBEAT_S > 0 a thread repeats the last line
+ * every HEARTBEAT_S seconds with how long ago it was written, so that one
+ * call that never returns is named too; bk_progress_stop ends it (a
+ * benchmark that exits early need not call it). */
+void bk_progress_start(const char *name, int heartbeat_s);
+void bk_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void bk_progress_stop(void);
+double bk_elapsed_s(void);           /* seconds since bk_progress_start */
+/* cuDNN, loaded at run time (libcudnn.so.9, else libcudnn.so), so that a
+ * benchmark builds and runs where it is missing: the library's handle, or
+ * NULL when there is none (looked for once).  bk_cudnn_sym gives one of
+ * its functions, NULL when the library or the function is missing. */
+void *bk_cudnn_open(void);
+void *bk_cudnn_sym(const char *name);
+#ifdef __cplusplus
+/* fp = cuDNN's function NAME, with fp's type; true when it was found. */
+#define BK_CUDNN_SYM(fp, name) \
+    (((fp) = (decltype(fp))bk_cudnn_sym(name)) != NULL)
+#endif
+/* A value that another chapter's benchmark measured on this GPU, the one
+ * way a benchmark takes one: the COLUMN of the row that KEY names
+ * ("keycolumn=value", as tools/csvget.sh takes it) in
+ * figures/data/$BOOK_GPU/CSV, read as tools/csv.awk reads it ('#' lines
+ * and blank lines skipped, the first other line naming the columns).
+ * make bench runs the benchmarks in the order of book.yaml's needs:, so
+ * the one that writes CSV runs first.  NAN, with a line on stderr saying
+ * what is missing, when the file, the column, the row or a number there
+ * is not.  bk_measured_note writes the CSV comment that says where the
+ * value came from:
+ *   # from figures/data/GPU/CSV, row KEY, column COLUMN: VALUE */
+double bk_measured(const char *csv, const char *key, const char *column);
+void bk_measured_note(FILE *f, const char *csv, const char *key,
+                      const char *column, double value);
 /* Fill n floats in device memory with uniform random values in [lo, hi). */
 void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed);
 #ifdef __cplusplus

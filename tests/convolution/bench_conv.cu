@@ -3,18 +3,19 @@
 // n = 2^26 with k = 31, conv2d 8192^2 with 5x5, conv1d n = 2^24 with
 // k = 2047, conv2d 8192^2 with 31x31 (and its separable Gaussian).  Each
 // variant beside cuDNN (cudnnConvolutionForward, fp32 with CUDNN_FMA_MATH,
-// its workspace included) where the machine has it, and beside two ceilings
-// measured in this run: the device-to-device copy and the FMA peak
-// (the memory chapter's fma_peak kernel).  CUDNN_FMA_MATH, not CUDNN_DEFAULT_MATH:
-// from compute capability 8.0 on, the default lets cuDNN run fp32
-// convolutions in TF32 on the tensor cores, and the comparison is fp32
-// against fp32 (PyTorch with TF32 off, which measured the issue's targets,
-// asks for CUDNN_FMA_MATH too).
+// its workspace included) where the machine has it, and beside two
+// ceilings: the device-to-device copy, measured in this run, and the FMA
+// peak that the memory chapter measured on this GPU (the fma_peak row of
+// its memory.csv, read by bk_measured).  CUDNN_FMA_MATH, not
+// CUDNN_DEFAULT_MATH: from compute capability 8.0 on, the default lets
+// cuDNN run fp32 convolutions in TF32 on the tensor cores, and the
+// comparison is fp32 against fp32 (PyTorch with TF32 off, which measured
+// the chapter's targets, asks for CUDNN_FMA_MATH too).
 //
-// Timing: bk_timed_ms, the book's rule (the renderer chapter's): the median of 20
-// runs after 3 warm-ups when 20 runs fit in 200 ms, otherwise of as many
-// as fit, at least 3, after one warm-up; the CSV's reps column says how
-// many.
+// Timing: bk_timed_ms, the book's rule, stated in the renderer chapter:
+// the median of 20 runs after 3 warm-ups when 20 runs fit in 200 ms,
+// otherwise of as many as fit, at least 3, after one warm-up; the CSV's
+// reps column says how many.
 //
 // cuDNN's algorithm: not cudnnFindConvolutionForwardAlgorithm.  Find runs
 // every algorithm cuDNN has for the case, whatever requestedAlgoCount says
@@ -37,9 +38,10 @@
 // Find would return among the algorithms tried.  Every candidate and its
 // times go to stderr.
 //
-// Progress: a line on stderr, flushed, before and after every case and
-// variant and every cuDNN call of the search, with the seconds since the
-// start; and every 10 s a line naming what the bench is still doing.  A
+// Progress (bk_progress): a line on stderr, flushed, before and after
+// every case and variant and every cuDNN call of the search, with the
+// seconds since the start; and every 10 s a line naming what the bench is
+// still doing.  A
 // case's rows go to the CSV (and stdout), flushed, as soon as the case is
 // done, so a killed run leaves them in NAME.tmp and in its log.
 //
@@ -62,29 +64,22 @@
 // and exits (for counters.sh and Nsight Compute).
 #include "benchkit.h"
 #include "common/book.h"
-#include "memory/memory.h"
-#include "convolution/conv.h"
+#include "variants.h"
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 #if __has_include(<cudnn.h>)
 #include <cudnn.h>
-#include <dlfcn.h>
 #define HAVE_CUDNN_H 1
 #endif
 
-struct cas {
+struct conv_case {
     const char *name;
     size_t h, w, kh, kw;     // 1D: h = kh = 1
 };
 struct ctx {
     const float *x, *f, *g;  // input, filter, one separable factor
     float *y, *work;
-    cas c;
+    conv_case c;
     int v;                   // which variant
 };
 enum { NAIVE, CONST, ROTATED, TILED, WINDOW, BLOCKED, ROWS, SEPARABLE,
@@ -93,49 +88,9 @@ static const char *vname[] = {"naive", "const", "const-rotated", "tiled",
                               "window", "blocked", "rows", "separable",
                               "cudnn"};
 
-// Progress on stderr, flushed at once: the log of a run killed midway says
-// where it was.  A thread repeats the last line every 10 s with how long
-// it has been running, so that one call that never ends is named too.
-static const auto t_start = std::chrono::steady_clock::now();
-static double since_start(void)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         t_start).count();
-}
-// On the heap, never destroyed: a BOOK_CHECK that calls exit() while the
-// thread waits must not wait for the condition variable's destructor.
-static std::mutex &stage_mu = *new std::mutex;
-static std::condition_variable &stage_cv = *new std::condition_variable;
-static char stage[256] = "start";
-static double stage_at = 0;
-static bool finished = false;
-static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void progress(const char *fmt, ...)
-{
-    va_list a;
-    va_start(a, fmt);
-    std::lock_guard<std::mutex> g(stage_mu);
-    vsnprintf(stage, sizeof stage, fmt, a);
-    va_end(a);
-    stage_at = since_start();
-    fprintf(stderr, "bench_conv %8.2f s: %s\n", stage_at, stage);
-    fflush(stderr);
-}
-static void heartbeat(void)
-{
-    std::unique_lock<std::mutex> l(stage_mu);
-    while (!stage_cv.wait_for(l, std::chrono::seconds(10),
-                              [] { return finished; })) {
-        double t = since_start();
-        fprintf(stderr, "bench_conv %8.2f s: still busy, %.1f s after: %s\n",
-                t, t - stage_at, stage);
-        fflush(stderr);
-    }
-}
-
 #ifdef HAVE_CUDNN_H
-// cuDNN is loaded at run time (as in the softmax chapter), so the bench builds and
-// runs without it.
+// cuDNN is loaded at run time (bk_cudnn_open), so that the bench builds
+// and runs without it.
 struct cudnn_api {
     decltype(&cudnnCreate) create;
     decltype(&cudnnCreateTensorDescriptor) tdesc;
@@ -157,13 +112,10 @@ struct cudnn_api {
     size_t ws_bytes;
 };
 static cudnn_api dnn;
-#define DNN_SYM(field, name) \
-    (dnn.field = (decltype(dnn.field))dlsym(lib, name)) != NULL
+#define DNN_SYM(field, name) BK_CUDNN_SYM(dnn.field, name)
 static bool cudnn_load(void)
 {
-    void *lib = dlopen("libcudnn.so.9", RTLD_NOW);
-    if (!lib) lib = dlopen("libcudnn.so", RTLD_NOW);
-    if (!lib) return false;
+    if (!bk_cudnn_open()) return false;
     bool ok = DNN_SYM(create, "cudnnCreate") &&
               DNN_SYM(tdesc, "cudnnCreateTensorDescriptor") &&
               DNN_SYM(set_t, "cudnnSetTensor4dDescriptor") &&
@@ -217,7 +169,7 @@ static double cudnn_call_ms(const float *x, const float *f, float *y,
 // Describe one case (N = C = K = 1, valid cross-correlation, fp32 on the
 // FMA units, no TF32) and pick the fastest algorithm of the bounded search
 // described in the header; false if cuDNN fails or no candidate runs.
-static bool cudnn_setup(const cas &c, const float *x, const float *f,
+static bool cudnn_setup(const conv_case &c, const float *x, const float *f,
                         float *y)
 {
     size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
@@ -230,12 +182,12 @@ static bool cudnn_setup(const cas &c, const float *x, const float *f,
         return false;
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int got = 0;
-    progress("%s/cudnn: heuristic list (GetConvolutionForwardAlgorithm_v7)",
-             c.name);
+    bk_progress("%s/cudnn: heuristic list (GetConvolutionForwardAlgorithm_v7)",
+                c.name);
     cudnnStatus_t hs = dnn.heur(dnn.h, dnn.xd, dnn.fd, dnn.cd, dnn.yd,
                                 CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf);
     if (hs != CUDNN_STATUS_SUCCESS || got < 1) {
-        progress("%s/cudnn: heuristic failed, status %d", c.name, (int)hs);
+        bk_progress("%s/cudnn: heuristic failed, status %d", c.name, (int)hs);
         return false;
     }
     size_t ws[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
@@ -244,12 +196,13 @@ static bool cudnn_setup(const cas &c, const float *x, const float *f,
         cudnnStatus_t s = dnn.ws_size(dnn.h, dnn.xd, dnn.fd, dnn.cd, dnn.yd,
                                       perf[i].algo, &ws[i]);
         if (s != CUDNN_STATUS_SUCCESS) ws[i] = SIZE_MAX;
-        progress("%s/cudnn: candidate %d: algo %d %s, status %d, math %d, "
-                 "workspace %.3f MiB (status %d; heuristic says %.3f MiB)",
-                 c.name, i, (int)perf[i].algo, aname(perf[i].algo),
-                 (int)perf[i].status, (int)perf[i].mathType,
-                 s == CUDNN_STATUS_SUCCESS ? ws[i] / 1048576.0 : -1.0, (int)s,
-                 perf[i].memory / 1048576.0);
+        bk_progress("%s/cudnn: candidate %d: algo %d %s, status %d, math %d, "
+                    "workspace %.3f MiB (status %d; heuristic says %.3f MiB)",
+                    c.name, i, (int)perf[i].algo, aname(perf[i].algo),
+                    (int)perf[i].status, (int)perf[i].mathType,
+                    s == CUDNN_STATUS_SUCCESS ? ws[i] / 1048576.0 : -1.0,
+                    (int)s,
+                    perf[i].memory / 1048576.0);
     }
     double best = INFINITY, spent = 0;
     dnn.ws = NULL;
@@ -274,24 +227,24 @@ static bool cudnn_setup(const cas &c, const float *x, const float *f,
             why = "workspace not allocated";
         }
         if (why) {
-            progress("%s/cudnn: algo %d %s skipped: %s", c.name, al, aname(al),
-                     why);
+            bk_progress("%s/cudnn: algo %d %s skipped: %s", c.name, al,
+                        aname(al), why);
             continue;
         }
         cudnnStatus_t st;
-        progress("%s/cudnn: algo %d %s: first call", c.name, al, aname(al));
+        bk_progress("%s/cudnn: algo %d %s: first call", c.name, al, aname(al));
         double t1 = cudnn_call_ms(x, f, y, perf[i].algo, w, ws[i], &st);
         double t = t1;
         spent += t1 > 0 ? t1 : 0;
         if (t1 >= 0 && t1 <= kOnceMs) {
-            progress("%s/cudnn: algo %d %s: first call %.3f ms, second call",
-                     c.name, al, aname(al), t1);
+            bk_progress("%s/cudnn: algo %d %s: first call %.3f ms, second call",
+                        c.name, al, aname(al), t1);
             t = cudnn_call_ms(x, f, y, perf[i].algo, w, ws[i], &st);
             spent += t > 0 ? t : 0;
         }
-        progress("%s/cudnn: algo %d %s: %.3f ms%s (first call %.3f ms), "
-                 "status %d", c.name, al, aname(al), t,
-                 t1 > kOnceMs ? ", one call only" : "", t1, (int)st);
+        bk_progress("%s/cudnn: algo %d %s: %.3f ms%s (first call %.3f ms), "
+                    "status %d", c.name, al, aname(al), t,
+                    t1 > kOnceMs ? ", one call only" : "", t1, (int)st);
         if (t >= 0 && t < best) {
             if (dnn.ws) BOOK_CHECK(cudaFree(dnn.ws));
             best = t;
@@ -319,54 +272,48 @@ static cudaError_t run_cudnn(const ctx *k)
 }
 #endif
 
+// A kind's launcher for the case: the 1D one of variants.h for a 1D case,
+// its 2D one otherwise; the separable filter and cuDNN beside them.
+#define CONV_RUN_1D(id, name, fn) \
+    case id: return fn(k->x, n, k->f, kk, k->y);
+#define CONV_RUN_2D(id, name, fn) \
+    case id: return fn(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
 static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
-    const cas &c = k->c;
+    const conv_case &c = k->c;
     size_t n = c.w, kk = c.kw;
-    switch (k->v) {
-    case NAIVE:
-        return c.h == 1 ? conv1d_naive(k->x, n, k->f, kk, k->y)
-                        : conv2d_naive(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case CONST: return conv1d_const(k->x, n, k->f, kk, k->y);
-    case ROTATED: return conv1d_const_rotated(k->x, n, k->f, kk, k->y);
-    case TILED:
-        return c.h == 1 ? conv1d_tiled(k->x, n, k->f, kk, k->y)
-                        : conv2d_tiled(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case WINDOW: return conv1d_window(k->x, n, k->f, kk, k->y);
-    case BLOCKED:
-        return conv2d_blocked(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case ROWS: return conv2d_rows(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
-    case SEPARABLE:
+    if (k->v == SEPARABLE)
         return conv2d_separable(k->x, c.h, c.w, k->g, c.kh, k->g, c.kw,
                                 k->work, k->y);
 #ifdef HAVE_CUDNN_H
-    case CUDNN: return run_cudnn(k);
+    if (k->v == CUDNN) return run_cudnn(k);
 #endif
+    if (c.h == 1) {
+        switch (k->v) { CONV1D_VARIANTS(CONV_RUN_1D) }
+    } else {
+        switch (k->v) { CONV2D_VARIANTS(CONV_RUN_2D) }
     }
     return cudaErrorInvalidValue;
 }
 
-// The FMA peak, measured here with the memory chapter's kernel as the memory chapter does:
-// four waves of full SMs, 16384 iterations of 8 independent chains.
-static double fma_peak_tflops(void)
+// The kinds' names above are variants.h's, which the test uses too.
+#define CONV_NAME_AGREES(id, name, fn) ok = ok && strcmp(vname[id], name) == 0;
+static bool names_agree(void)
 {
-    cudaDeviceProp p;
-    BOOK_CHECK(cudaGetDeviceProperties(&p, 0));
-    size_t n = (size_t)p.multiProcessorCount * p.maxThreadsPerMultiProcessor * 4;
-    float *out;
-    BOOK_CHECK(cudaMalloc(&out, n * sizeof(float)));
-    struct pk { float *out; size_t n; } c = {out, n};
-    double ms = bk_median_ms([](void *q) {
-        pk *c = (pk *)q;
-        return fma_peak(c->out, c->n, 16384, 0.999f, 0.5f);
-    }, &c, 21);
-    BOOK_CHECK(cudaFree(out));
-    return 2.0 * 8 * 16384 * (double)n / (ms * 1e9);
+    bool ok = true;
+    CONV1D_VARIANTS(CONV_NAME_AGREES)
+    CONV2D_VARIANTS(CONV_NAME_AGREES)
+    return ok;
 }
 
+// The FMA peak, TFLOP/s: the memory chapter's measurement on this GPU.
+static const char *const kPeakCsv = "memory.csv",
+                        *const kPeakRow = "variant=fma_peak",
+                        *const kPeakCol = "tflops";
+
 // The cheap cases first, so that a run stopped midway has them.
-static const cas cases[] = {
+static const conv_case cases[] = {
     {"2d-3072-15x15", 3072, 3072, 15, 15},
     {"1d-64M-k31", 1, (size_t)1 << 26, 1, 31},
     {"2d-8192-5x5", 8192, 8192, 5, 5},
@@ -412,13 +359,13 @@ static int ncu_one(const char *cname, const char *var)
     return 0;
 }
 
-// Other shapes (issue 17): small (launch-bound), odd (no multiple of 4 or
+// Other shapes: small (launch-bound), odd (no multiple of 4 or
 // of a tile) and headline, each with the chapter's best kernel for its
 // kind (2D: rows; 1D with 31 taps: const; 1D with 2047 taps: window)
 // against cuDNN, searched as above, and cuDNN against the roofline bound
 // (bytes over the copy or FLOPs over the FMA peak, whichever is slower).
 // Writes convolution-shapes.csv; bench --shapes runs only this.
-struct shape { const char *cls; cas c; int v; };
+struct shape { const char *cls; conv_case c; int v; };
 static const shape shapes[] = {
     {"small", {"2d-64x64-5x5", 64, 64, 5, 5}, ROWS},
     {"small", {"2d-256x256-15x15", 256, 256, 15, 15}, ROWS},
@@ -435,10 +382,11 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
 {
     FILE *csv = bk_shapes_open("convolution");
     fprintf(csv, "# reference: cudnn for the kernel's rows, the roofline bound "
-                 "(copy %.1f GB/s, FMA peak %.2f TFLOP/s, this run) for "
-                 "cudnn's\n", copy, peak);
+                 "(copy %.1f GB/s in this run, FMA peak %.2f TFLOP/s from "
+                 "memory.csv) for cudnn's\n", copy, peak);
+    bk_measured_note(csv, kPeakCsv, kPeakRow, kPeakCol, peak);
     for (const shape &s : shapes) {
-        const cas &c = s.c;
+        const conv_case &c = s.c;
         k.c = c;
         size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
         double flops = 2.0 * ho * wo * c.kh * c.kw;
@@ -450,7 +398,7 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
         };
         const char *unit = fma ? "TFLOP/s" : "GB/s";
         int reps;
-        progress("shapes %s/%s: start", c.name, vname[s.v]);
+        bk_progress("shapes %s/%s: start", c.name, vname[s.v]);
         k.v = s.v;
         double us = 1e3 * bk_timed_ms(run, &k, &reps, NULL);
         double dnn_us = NAN;
@@ -477,8 +425,9 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
 // Programming Guide's table gives 8 KB per SM; the 2047-tap filter of the
 // headline case is 8188 bytes) explain why the constant-memory kernels
 // lose to the naive one?  (On the H200 it does not: they lose from 255
-// taps on, and the probe's rate does not change with the span; the convolution chapter
-// says so.)  Two sweeps, timed by bk_timed_ms, into convolution-constcache.csv:
+// taps on, and the probe's rate does not change with the span; the
+// chapter says so.)  Two sweeps, timed by bk_timed_ms, into
+// convolution-constcache.csv:
 //  - by filter length: the 1D kernels that read the taps from constant
 //    memory (const, tiled, window) and the naive one, whose tap loads go
 //    through L1, on n = 2^24 inputs (the headline case's) with k from 31
@@ -498,7 +447,7 @@ static void run_shapes(ctx &k, bool have_dnn, double copy, double peak)
 // naive, 1 const, 2 tiled, 3 window, 4 probe: for the figure), variant,
 // k (taps an output), span (distinct taps read: k, or the probe's span),
 // bytes (4 span: the working set), n, ms, reps, tflops (2 (n - k + 1) k
-// FLOPs over the time), of_peak (over the FMA peak measured in this run).
+// FLOPs over the time), of_peak (over the memory chapter's FMA peak).
 __constant__ float c_probe[CONV_MAX_TAPS];
 
 __global__ void probe_span_kernel(const float *x, unsigned k, unsigned span,
@@ -530,19 +479,20 @@ static void run_constcache(ctx &k, double peak)
     FILE *csv = bk_csv_open("convolution-constcache",
                             "id,series,variant,k,span,bytes,n,ms,reps,"
                             "tflops,of_peak");
-    fprintf(csv, "# FMA peak measured in this run: %.2f TFLOP/s; the "
+    fprintf(csv, "# FMA peak %.2f TFLOP/s, the memory chapter's; the "
                  "kernels' calls copy the filter into constant memory, the "
                  "probe's do not\n", peak);
+    bk_measured_note(csv, kPeakCsv, kPeakRow, kPeakCol, peak);
     static const size_t ks[] = {31, 255, 511, 1023, 1535, 1791, 1983,
                                 2047, 2111, 2559, 4095, CONV_MAX_TAPS};
     static const int vs[] = {NAIVE, CONST, TILED, WINDOW};
     const size_t n = (size_t)1 << 24;
     for (int si = 0; si < 4; si++) {       // one variant's rows together
         for (size_t kk : ks) {
-            k.c = cas{"constcache", 1, n, 1, kk};
+            k.c = conv_case{"constcache", 1, n, 1, kk};
             k.v = vs[si];
             int reps;
-            progress("constcache k=%zu/%s: start", kk, vname[k.v]);
+            bk_progress("constcache k=%zu/%s: start", kk, vname[k.v]);
             double ms = bk_timed_ms(run, &k, &reps, NULL);
             double tf = 2.0 * (n - kk + 1) * kk / (ms * 1e9);
             bk_row(csv, "%s/%zu,%d,%s,%zu,%zu,%zu,%zu,%.4f,%d,%.3f,%.4f\n",
@@ -561,7 +511,7 @@ static void run_constcache(ctx &k, double peak)
     for (unsigned sp : spans) {
         pc.span = sp;
         int reps;
-        progress("constcache probe span=%u: start", sp);
+        bk_progress("constcache probe span=%u: start", sp);
         double ms = bk_timed_ms(run_probe, &pc, &reps, NULL);
         double tf = 2.0 * pc.m * pc.k / (ms * 1e9);
         bk_row(csv, "probe/%u,4,probe,%u,%u,%u,%zu,%.4f,%d,%.3f,%.4f\n", sp,
@@ -572,16 +522,25 @@ static void run_constcache(ctx &k, double peak)
 
 int main(int argc, char **argv)
 {
+    if (!names_agree()) {
+        fprintf(stderr, "bench_conv: vname and variants.h disagree\n");
+        return 2;
+    }
     if (argc == 4 && strcmp(argv[1], "--ncu") == 0)
         return ncu_one(argv[2], argv[3]);
     // --constcache: the constant-cache sweeps only, without cuDNN.
     const bool cc_only = argc == 2 && strcmp(argv[1], "--constcache") == 0;
-    std::thread beat(heartbeat);
+    bk_progress_start("bench_conv", 10);
     const size_t most = (size_t)1 << 26;            // floats: 256 MiB
-    progress("ceilings: copy and FMA peak");
+    bk_progress("ceilings: the copy, and the FMA peak of memory.csv");
     double copy = bk_copy_gbps((size_t)1 << 30);    // GB/s, read + write
-    double peak = fma_peak_tflops();                // TFLOP/s
-    progress("ceilings: copy %.1f GB/s, FMA peak %.2f TFLOP/s", copy, peak);
+    double peak = bk_measured(kPeakCsv, kPeakRow, kPeakCol);
+    if (!(peak > 0)) {
+        fprintf(stderr, "bench_conv: every bound needs the FMA peak; run "
+                        "the memory chapter's bench first\n");
+        return 1;
+    }
+    bk_progress("ceilings: copy %.1f GB/s, FMA peak %.2f TFLOP/s", copy, peak);
     static const int vars[][8] = {
         {NAIVE, TILED, BLOCKED, ROWS, CUDNN, -1},
         {NAIVE, CONST, ROTATED, TILED, WINDOW, CUDNN, -1},
@@ -603,12 +562,12 @@ int main(int argc, char **argv)
     k.x = x; k.y = y; k.f = f; k.g = g; k.work = work;
     bool have_dnn = false;
     if (!cc_only) {
-        progress("cuDNN: loading");
+        bk_progress("cuDNN: loading");
 #ifdef HAVE_CUDNN_H
         have_dnn = cudnn_load();
 #endif
-        progress("cuDNN: %s",
-                 have_dnn ? "loaded" : "not loadable, not measured");
+        bk_progress("cuDNN: %s",
+                    have_dnn ? "loaded" : "not loadable, not measured");
         if (!have_dnn) printf("cuDNN: not loadable, not measured\n");
     }
     // --shapes: the shapes CSV only, none of the long cases.
@@ -623,18 +582,20 @@ int main(int argc, char **argv)
                           "id,case,variant,ms,reps,tflops,gbps,"
                           "flop_per_byte,limit,of_limit,of_peak,of_copy,"
                           "of_cudnn");
-        fprintf(csv, "# ceilings measured in this run: copy %.1f GB/s, FMA "
-                     "peak %.2f TFLOP/s (convolution-ceilings.csv)\n",
-                copy, peak);
+        fprintf(csv, "# ceilings: copy %.1f GB/s measured in this run, FMA "
+                     "peak %.2f TFLOP/s from memory.csv "
+                     "(convolution-ceilings.csv)\n", copy, peak);
+        bk_measured_note(csv, kPeakCsv, kPeakRow, kPeakCol, peak);
         fflush(csv);
         FILE *cf = bk_csv_open("convolution-ceilings", "ceiling,value,unit");
+        bk_measured_note(cf, kPeakCsv, kPeakRow, kPeakCol, peak);
         bk_row(cf, "copy,%.1f,GB/s\n", copy);
         bk_row(cf, "fma_peak,%.2f,TFLOP/s\n", peak);
         bk_row(cf, "ridge,%.2f,FLOP/byte\n", peak * 1e3 / copy);
         bk_csv_close(cf);
     }
     for (int i = 0; csv && i < kCases; i++) {
-        const cas &c = cases[i];
+        const conv_case &c = cases[i];
         k.c = c;
         size_t ho = c.h - c.kh + 1, wo = c.w - c.kw + 1;
         double flops = 2.0 * ho * wo * c.kh * c.kw;
@@ -642,8 +603,8 @@ int main(int argc, char **argv)
         double t_mem = bytes / (copy * 1e6), t_fma = flops / (peak * 1e9);
         const char *limit = t_fma > t_mem ? "fma" : "copy";
         double t_lim = t_fma > t_mem ? t_fma : t_mem;
-        double case_at = since_start();
-        progress("%s: start (bound %s, %.3f ms)", c.name, limit, t_lim);
+        double case_at = bk_elapsed_s();
+        bk_progress("%s: start (bound %s, %.3f ms)", c.name, limit, t_lim);
         // The kernels first, cuDNN last; the rows when all are timed (each
         // needs cuDNN's time for of_cudnn).
         double ms[8];
@@ -652,27 +613,28 @@ int main(int argc, char **argv)
             k.v = vars[i][j];
             ms[j] = NAN;
             reps[j] = 0;
-            double at = since_start(), first = NAN;
+            double at = bk_elapsed_s(), first = NAN;
             if (k.v == CUDNN) {
 #ifdef HAVE_CUDNN_H
                 if (!have_dnn) continue;
-                progress("%s/cudnn: algorithm search", c.name);
+                bk_progress("%s/cudnn: algorithm search", c.name);
                 if (!cudnn_setup(c, x, f, y)) {
-                    progress("%s/cudnn: set-up failed, not measured", c.name);
+                    bk_progress("%s/cudnn: set-up failed, not measured",
+                                c.name);
                     printf("cuDNN %s: set-up failed\n", c.name);
                     fflush(stdout);
                     continue;
                 }
-                at = since_start();
+                at = bk_elapsed_s();
 #else
                 continue;
 #endif
             }
-            progress("%s/%s: start", c.name, vname[k.v]);
+            bk_progress("%s/%s: start", c.name, vname[k.v]);
             ms[j] = bk_timed_ms(run, &k, &reps[j], &first);
-            progress("%s/%s: %.4f ms a call (median of %d, first call %.4f "
-                     "ms), %.2f s", c.name, vname[k.v], ms[j], reps[j], first,
-                     since_start() - at);
+            bk_progress("%s/%s: %.4f ms a call (median of %d, first call %.4f "
+                        "ms), %.2f s", c.name, vname[k.v], ms[j], reps[j],
+                        first, bk_elapsed_s() - at);
         }
         double dnn_ms = NAN;
         for (int j = 0; vars[i][j] >= 0; j++)
@@ -690,8 +652,8 @@ int main(int argc, char **argv)
         if (dnn.ws) BOOK_CHECK(cudaFree(dnn.ws));
         dnn.ws = NULL;
 #endif
-        progress("%s: done, rows written, %.2f s", c.name,
-                 since_start() - case_at);
+        bk_progress("%s: done, rows written, %.2f s", c.name,
+                    bk_elapsed_s() - case_at);
     }
     if (csv) {
         bk_csv_close(csv);
@@ -703,12 +665,7 @@ int main(int argc, char **argv)
     BOOK_CHECK(cudaFree(work));
     BOOK_CHECK(cudaFree(f));
     BOOK_CHECK(cudaFree(g));
-    progress("finished");
-    {
-        std::lock_guard<std::mutex> l(stage_mu);
-        finished = true;
-    }
-    stage_cv.notify_all();
-    beat.join();
+    bk_progress("finished");
+    bk_progress_stop();
     return 0;
 }

@@ -1,13 +1,14 @@
 #!/bin/bash
-# counters.sh -- the convolution chapter's hardware counters, run by `make bench` after
-# the benchmarks.  Nsight Compute profiles one launch of the blocked and
-# the patch (rows) kernels on the three 2D cases (build/convolution/bench
-# --ncu CASE VARIANT) and reads the instructions issued, the FFMAs among
-# them, the shared-memory loads and stores with their wavefronts and bank
-# conflicts, the share of cycles that issued, the warps resident and the
-# HBM bytes; the counts go to figures/data/$BOOK_GPU/convolution-ncu.csv.
-# Then the 1D kernels' stall reasons at 31 and 2047 taps (why the
-# constant-memory kernels lose at 2047), to convolution-stalls.csv.
+# counters.sh -- the convolution chapter's hardware counters, run by
+# `make bench` after the benchmarks.  Nsight Compute profiles one launch of
+# the blocked and the patch (rows) kernels on the three 2D cases
+# (build/convolution/bench --ncu CASE VARIANT) and reads the instructions
+# issued, the FFMAs among them, the shared-memory loads and stores with
+# their wavefronts and bank conflicts, the share of cycles that issued, the
+# warps resident and the HBM bytes; the counts go to
+# figures/data/$BOOK_GPU/convolution-ncu.csv.  Then the 1D kernels' stall
+# reasons at 31 and 2047 taps (why the constant-memory kernels lose at
+# 2047), to convolution-stalls.csv.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start convolution convolution-ncu.csv || exit 1

@@ -1,6 +1,6 @@
-/* test_conv.c -- the convolution chapter's tests: the references' semantics on the CPU
- * (flip, valid and same sizes), every 1D and 2D launcher against the
- * double reference on random inputs over edge sizes and filters, bad
+/* test_conv.c -- the convolution chapter's tests: the references' semantics
+ * on the CPU (flip, valid and same sizes), every 1D and 2D launcher against
+ * the double reference on random inputs over edge sizes and filters, bad
  * arguments, pointers off 16-byte alignment, a size where (n - k + 1) k
  * passes 2^31, inputs and outputs past 2^31 elements in 1D and 2D, the
  * separable Gaussian against the direct kernel, and the seed's tiled
@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "convolution/conv.h"
+#include "variants.h"
 #include "convolution/conv_ref.h"
 #include <math.h>
 #include <stdio.h>
@@ -64,12 +65,9 @@ static void flip_is_convolution(void **s)
 
 /* ---- 1D ---------------------------------------------------------------- */
 
-typedef cudaError_t (*c1_fn)(const float *, size_t, const float *, size_t,
-                             float *);
+#define CONV_TEST_ENTRY(id, name, fn) {name, fn},
 static const struct { const char *name; c1_fn fn; } k1[] = {
-    {"naive", conv1d_naive}, {"const", conv1d_const},
-    {"rotated", conv1d_const_rotated}, {"tiled", conv1d_tiled},
-    {"window", conv1d_window},
+    CONV1D_VARIANTS(CONV_TEST_ENTRY)
 };
 #define N1 (sizeof k1 / sizeof k1[0])
 
@@ -398,11 +396,8 @@ static void conv1d_past_2_31(void **s)
 
 /* ---- 2D ---------------------------------------------------------------- */
 
-typedef cudaError_t (*c2_fn)(const float *, size_t, size_t, const float *,
-                             size_t, size_t, float *);
 static const struct { const char *name; c2_fn fn; } k2[] = {
-    {"naive", conv2d_naive}, {"tiled", conv2d_tiled},
-    {"blocked", conv2d_blocked}, {"rows", conv2d_rows},
+    CONV2D_VARIANTS(CONV_TEST_ENTRY)
 };
 #define N2 (sizeof k2 / sizeof k2[0])
 

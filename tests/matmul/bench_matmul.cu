@@ -3,9 +3,10 @@
 // the 60 MB L2), beside cuBLAS SGEMM in pedantic fp32 mode (no TF32) and
 // the streaming-read and copy ceilings measured in the same run; then the
 // warp-tiled kernel and cuBLAS at 2048^3, M 8192 N 4096 K 6144 and 1024^3
-// (rows named VARIANT-SHAPE).  The arithmetic ceiling is the memory chapter's: the
-// fma_peak row of figures/data/$BOOK_GPU/memory.csv, which `make bench`
-// writes first.  Writes figures/data/$BOOK_GPU/matmul.csv,
+// (rows named VARIANT-SHAPE).  The arithmetic ceiling is the memory
+// chapter's: the fma_peak row of figures/data/$BOOK_GPU/memory.csv, read
+// by bk_measured (make bench runs that chapter's bench first).  Writes
+// figures/data/$BOOK_GPU/matmul.csv,
 // matmul-ceilings.csv, matmul-tiles.csv (each entry of the
 // warp-tile table at those shapes: tiles, waves, speed) and
 // matmul-shapes.csv (small, odd and headline shapes; with --shapes, only
@@ -15,23 +16,22 @@
 // for Nsight Compute (tests/matmul/counters.sh) and writes nothing.
 #include "benchkit.h"
 #include "common/book.h"
-#include "matmul/matmul.h"
+#include "variants.h"
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-// The FMA peak in TFLOP/s that the memory chapter measured on this GPU, which
-// make bench reads from figures/data/$BOOK_GPU/memory.csv (tools/csv.awk)
-// and passes in BOOK_FMA_PEAK; NAN if there is none yet.
-static double chapter2_peak(void)
-{
-    const char *v = getenv("BOOK_FMA_PEAK");
-    return v && *v ? strtod(v, NULL) : NAN;
-}
+// The FMA peak in TFLOP/s that the memory chapter measured on this GPU:
+// its memory.csv, row variant=fma_peak, column tflops.
+static const char *const kPeakCsv = "memory.csv",
+                        *const kPeakRow = "variant=fma_peak",
+                        *const kPeakCol = "tflops";
 
-typedef cudaError_t (*mm_fn)(const float *, const float *, float *, size_t,
-                             size_t, size_t);
+// The chapter's variants (variants.h): name, launcher, FLOP per byte.
+struct mm_variant { const char *name; mm_fn fn; double fpb; };
+#define MM_BENCH_ENTRY(name, fn, flop_per_byte) {name, fn, flop_per_byte},
+static const mm_variant variants[] = {MATMUL_VARIANTS(MM_BENCH_ENTRY)};
 struct mm_ctx {
     const float *A, *B;
     float *C;
@@ -158,10 +158,10 @@ static void shapes_csv(mm_ctx k, float *R)
     bk_csv_close(f);
 }
 
-// The three shapes of issue 17 (4096^3, 2048^3, M 8192 N 4096 K 6144) and
-// 1024^3 again, five times each, cuBLAS and the warp-tiled kernel one
-// after the other each time, so that every ratio comes from timings next
-// to each other; then the median ratio of the five
+// The three shapes of the chapter's goal (4096^3, 2048^3, M 8192 N 4096
+// K 6144) and 1024^3 again, five times each, cuBLAS and the warp-tiled
+// kernel one after the other each time, so that every ratio comes from
+// timings next to each other; then the median ratio of the five
 // (matmul-repeats.csv; with --repeats, only that file).
 static void repeats_csv(mm_ctx k)
 {
@@ -212,13 +212,7 @@ int main(int argc, char **argv)
     k.A = A; k.B = B; k.C = C;
     // --ncu VARIANT: one launch at 4096^3, for Nsight Compute (counters.sh).
     if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
-        static const struct { const char *name; mm_fn fn; } nv[] = {
-            {"double-buffered", matmul_double_buffered},
-            {"dbuf-warp", matmul_dbuf_warp},
-            {"pipelined", matmul_pipelined},
-            {"unrolled", matmul_warp_unrolled},
-        };
-        for (const auto &v : nv)
+        for (const auto &v : variants)
             if (strcmp(argv[2], v.name) == 0) {
                 BOOK_CHECK(v.fn(A, B, C, n, n, n));
                 BOOK_CHECK(cudaDeviceSynchronize());
@@ -233,10 +227,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuBLAS set-up failed\n");
         return 1;
     }
-    int dev, sms;
-    BOOK_CHECK(cudaGetDevice(&dev));
-    BOOK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
-                                      dev));
+    int sms;
+    BOOK_CHECK(book_sm_count(&sms));
     if (bk_shapes_only(argc, argv)) {
         shapes_csv(k, R);
         return 0;
@@ -246,13 +238,13 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    // Ceilings: bandwidth measured here, the FMA peak from the memory chapter.
+    // Ceilings: bandwidth measured here; the FMA peak is the memory chapter's.
     double read = bk_read_gbps((size_t)1 << 30);
     double copy = bk_copy_gbps((size_t)1 << 30);
-    double peak = chapter2_peak();   // TFLOP/s
+    double peak = bk_measured(kPeakCsv, kPeakRow, kPeakCol);   // TFLOP/s
     if (!(peak > 0)) {
-        fprintf(stderr, "bench_matmul: no fma_peak in this GPU's memory.csv "
-                        "(run the memory chapter's bench first); of_peak is nan\n");
+        fprintf(stderr, "bench_matmul: no FMA peak (run the memory "
+                        "chapter's bench first); of_peak is nan\n");
         peak = NAN;
     }
     double ridge = peak * 1e12 / (read * 1e9);           // FLOP per byte
@@ -261,30 +253,18 @@ int main(int argc, char **argv)
 
     FILE *f = bk_csv_open("matmul", "variant,m,n,k,ms,tflops,of_cublas,"
                                        "of_peak,flop_per_byte");
-    fprintf(f, "# of_peak: of the FMA peak, %.2f TFLOP/s, in memory.csv\n",
-            peak);
+    fprintf(f, "# of_peak: of the FMA peak, %.2f TFLOP/s, the memory "
+               "chapter's\n", peak);
+    bk_measured_note(f, kPeakCsv, kPeakRow, kPeakCol, peak);
     bk_row(f, "cublas,%zu,%zu,%zu,%.4f,%.3f,1.000,%.3f,nan\n", n, n, n,
            cublas_ms, cublas, cublas / peak);
-    static const struct { const char *name; mm_fn fn; double fpb; } v[] = {
-        {"naive", matmul_naive, 0.25},
-        {"coalesced", matmul_coalesced, 0.25},
-        {"tiled", matmul_tiled, 8},
-        {"1d-blocked", matmul_1d_blocked, 16},
-        {"2d-blocked", matmul_2d_blocked, 32},
-        {"vectorized", matmul_vectorized, 32},
-        {"double-buffered", matmul_double_buffered, 32},
-        {"dbuf-warp", matmul_dbuf_warp, 32},
-        {"pipelined", matmul_pipelined, 32},
-        {"unrolled", matmul_warp_unrolled, 32},
-        {"warp-tiled", matmul_warp_tiled, 0},
-    };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        k.fn = v[i].fn;
+    for (const auto &v : variants) {
+        k.fn = v.fn;
         double ms = bk_median_ms(run_mm, &k, 20);
         double t = flops / (ms * 1e9);
-        bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.2f\n", v[i].name, n,
-               n, n, ms, t, t / cublas, t / peak,
-               v[i].fpb > 0 ? v[i].fpb : tile_fpb(n, n));
+        bk_row(f, "%s,%zu,%zu,%zu,%.4f,%.3f,%.3f,%.3f,%.2f\n", v.name, n, n,
+               n, ms, t, t / cublas, t / peak,
+               v.fpb > 0 ? v.fpb : tile_fpb(n, n));
     }
     spot_check("warp-tiled", k, R, n, n, n);
     for (size_t i = 1; i < sizeof big / sizeof big[0]; i++) {
@@ -306,7 +286,7 @@ int main(int argc, char **argv)
     repeats_csv(k);
 
     FILE *g = bk_csv_open("matmul-ceilings", "ceiling,value,unit");
-    fprintf(g, "# fma_peak %.2f TFLOP/s from this GPU's memory.csv\n", peak);
+    bk_measured_note(g, kPeakCsv, kPeakRow, kPeakCol, peak);
     bk_row(g, "read,%.1f,GB/s\n", read);
     bk_row(g, "copy,%.1f,GB/s\n", copy);
     bk_row(g, "ridge,%.2f,FLOP/byte\n", ridge);

@@ -1,37 +1,56 @@
 #!/bin/bash
-# counters.sh -- the matmul chapter's compiled-code facts, run by `make bench` after
-# the benchmarks (it needs no GPU, only the object that make bench built).
-# For each kernel of build/obj/matmul/matmul.o, compiled for sm_90 with
-# the book's flags: registers a thread (cuobjdump -res-usage) and the static
-# count of the SASS instructions that matter here (cuobjdump -sass): FFMA,
-# shared loads LDS (32-bit) and LDS.128, global loads LDG (32-bit) and
-# LDG.128, shared stores, barriers, and the asynchronous global-to-shared
-# copies LDGSTS (cp.async).  Writes
-# figures/data/$BOOK_GPU/matmul-sass.csv.  Then, with Nsight Compute,
-# one launch each of the double-buffered, warp-tiled, pipelined and
-# unrolled kernels at 4096^3 (build/matmul/bench --ncu VARIANT): instructions, FMA
-# instructions (of the FMA pipe), shared-load and shared-store
-# instructions, their wavefronts and bank conflicts,
-# the share of cycles that issue an instruction, and the main stall
-# reasons in cycles per issued instruction; to
-# figures/data/$BOOK_GPU/matmul-ncu.csv.
+# counters.sh -- the matmul chapter's compiled-code facts, run by
+# `make bench` after the benchmarks (it needs no GPU, only the objects that
+# make bench built).  For each kernel of the chapter's objects,
+# build/obj/matmul/*.o (or the objects given as arguments), compiled for
+# sm_90 with the book's flags: registers a thread (cuobjdump -res-usage) and
+# the static count of the SASS instructions that matter here (cuobjdump
+# -sass): FFMA, shared loads LDS (32-bit) and LDS.128, global loads LDG
+# (32-bit) and LDG.128, shared stores, barriers, and the asynchronous
+# global-to-shared copies LDGSTS (cp.async).  Writes
+# figures/data/$BOOK_GPU/matmul-sass.csv.  Then, with Nsight Compute, one
+# launch each of the double-buffered, warp-tiled, pipelined and unrolled
+# kernels at 4096^3 (build/matmul/bench --ncu VARIANT): instructions, FMA
+# instructions (of the FMA pipe), shared-load and shared-store instructions,
+# their wavefronts and bank conflicts, the share of cycles that issue an
+# instruction, and the main stall reasons in cycles per issued instruction;
+# to figures/data/$BOOK_GPU/matmul-ncu.csv.
 set -o pipefail
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
 CUOBJDUMP=${CUOBJDUMP:-/usr/local/cuda/bin/cuobjdump}
 [ -x "$CUOBJDUMP" ] || CUOBJDUMP=$(command -v cuobjdump) ||
   { echo "counters: cuobjdump not found"; exit 1; }
-obj=${1:-build/obj/matmul/matmul.o}
-[ -f "$obj" ] || { echo "counters: $obj missing (make bench builds it)"; exit 1; }
+objs=("$@")
+# By default the objects of tangled/matmul/*.cu, not whatever else an older
+# build left in build/obj/matmul.
+if [ ${#objs[@]} -eq 0 ]; then
+  for f in tangled/matmul/*.cu; do
+    objs+=("build/obj/matmul/$(basename "${f%.cu}").o")
+  done
+fi
+for o in "${objs[@]}"; do
+  [ -f "$o" ] || { echo "counters: $o missing (make bench builds it)"; exit 1; }
+done
 out=figures/data/$gpu/matmul-sass.csv
 mkdir -p "$(dirname "$out")"
 tmp=$out.tmp; sass=$out.sass; res=$out.res
 trap 'rm -f "$tmp" "$sass" "$res"' EXIT
-"$CUOBJDUMP" -arch sm_90 -sass "$obj" > "$sass" || exit 1
-"$CUOBJDUMP" -arch sm_90 -res-usage "$obj" > "$res" || exit 1
+: > "$sass"; : > "$res"
+# One listing of every object's kernels; an object without device code
+# (the tile policy's) adds nothing.
+for o in "${objs[@]}"; do
+  for what in sass res-usage; do
+    dest=$sass; [ $what = sass ] || dest=$res
+    if ! msg=$("$CUOBJDUMP" -arch sm_90 -$what "$o" 2>&1 >> "$dest"); then
+      case $msg in *"does not contain device code"*) ;;
+        *) echo "counters: cuobjdump -$what $o: $msg"; exit 1 ;; esac
+    fi
+  done
+done
 {
   tools/provenance.sh "tool: $("$CUOBJDUMP" --version 2>/dev/null | tail -1)" \
     "compiler: $(${NVCC:-nvcc} --version 2>/dev/null | tail -1)" \
-    "sm_90 SASS of $obj; static counts over the whole kernel"
+    "sm_90 SASS of ${objs[*]}; static counts over the whole kernel"
   echo "variant,kernel,regs,ffma,lds32,lds128,ldg32,ldg128,sts,bar,ldgsts"
 } > "$tmp"
 while read -r v k; do

@@ -1,8 +1,8 @@
-/* ex_mm.h -- what the matmul chapter's exercise drivers share: C = alpha A B +
- * beta C on the GPU against a double reference.  A float dot product of K
- * terms, in any order, is within gamma_K sum |a b| of the exact one
- * (gamma_K = K u / (1 - K u), u = 2^-24); alpha and beta add two roundings
- * more.  The tolerance is twice that bound. */
+/* ex_mm.h -- what the matmul chapter's exercise drivers share:
+ * C = alpha A B + beta C on the GPU against a double reference.  A float
+ * dot product of K terms, in any order, is within gamma_K sum |a b| of the
+ * exact one (gamma_K = K u / (1 - K u), u = 2^-24); alpha and beta add two
+ * roundings more.  The tolerance is twice that bound. */
 #include "exkit.h"
 #include <math.h>
 #include <stdio.h>

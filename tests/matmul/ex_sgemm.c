@@ -1,6 +1,7 @@
-/* ex_sgemm.c -- exercise 7 of the matmul chapter, sgemm_tiled: C = alpha A B +
- * beta C within the bound on edge shapes, for beta = 0 with C poisoned
- * (NaN must not survive), beta = 1 and a general alpha and beta. */
+/* ex_sgemm.c -- exercise 7 of the matmul chapter, sgemm_tiled:
+ * C = alpha A B + beta C within the bound on edge shapes, for beta = 0
+ * with C poisoned (NaN must not survive), beta = 1 and a general alpha
+ * and beta. */
 #include "ex_mm.h"
 #include "matmul/matmul.h"
 #include "matmul/exercises.h"

@@ -1,6 +1,6 @@
-/* ex_tiled16.c -- exercise 2 of the matmul chapter, matmul_tiled16: C = A B within
- * the float dot product's bound on edge shapes around 16 and at 1000^3,
- * with C poisoned before (every element must be written). */
+/* ex_tiled16.c -- exercise 2 of the matmul chapter, matmul_tiled16:
+ * C = A B within the float dot product's bound on edge shapes around 16
+ * and at 1000^3, with C poisoned before (every element must be written). */
 #include "ex_mm.h"
 #include "matmul/matmul.h"
 #include "matmul/exercises.h"

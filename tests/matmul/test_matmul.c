@@ -5,28 +5,27 @@
  * chapter), the fast paths on misaligned pointers, bad arguments, and the
  * listing that is wrong on purpose. */
 #include "testkit.h"
-#include "matmul/matmul.h"
+#include "common/book.h"
+#include "variants.h"
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef cudaError_t (*mm_fn)(const float *, const float *, float *, size_t,
-                             size_t, size_t);
+#define MM_TEST_ENTRY(name, fn, flop_per_byte) {name, fn},
 static const struct { const char *name; mm_fn fn; } variants[] = {
-    {"naive", matmul_naive},
-    {"coalesced", matmul_coalesced},
-    {"tiled", matmul_tiled},
-    {"1d_blocked", matmul_1d_blocked},
-    {"2d_blocked", matmul_2d_blocked},
-    {"vectorized", matmul_vectorized},
-    {"double_buffered", matmul_double_buffered},
-    {"warp_tiled", matmul_warp_tiled},
-    {"dbuf_warp", matmul_dbuf_warp},
-    {"pipelined", matmul_pipelined},
-    {"warp_unrolled", matmul_warp_unrolled},
+    MATMUL_VARIANTS(MM_TEST_ENTRY)
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* The index of launcher fn in variants[]. */
+static size_t variant_index(mm_fn fn)
+{
+    size_t v = 0;
+    while (v < NVARIANTS && variants[v].fn != fn) v++;
+    assert_true(v < NVARIANTS);
+    return v;
+}
 
 static const double U = 0x1p-24; /* unit roundoff of float */
 
@@ -145,9 +144,10 @@ static size_t check_shape(mm_fn fn, const char *name, size_t M, size_t N,
     return bad;
 }
 
-static void edge_shapes(int v)
+static void edge_shapes(mm_fn fn)
 {
     TK_REQUIRE_GPU();
+    const size_t v = variant_index(fn);
     /* Under the sanitizer (small sizes), the first eight shapes once each,
      * reals and integers in turn: racecheck's cost is a launch's. */
     size_t n = tk_small() ? 8 : NSHAPES;
@@ -158,17 +158,20 @@ static void edge_shapes(int v)
                                              shapes[s][0], shapes[s][1],
                                              shapes[s][2], 0, round), 0);
 }
-static void naive_edge_shapes(void **s) { (void)s; edge_shapes(0); }
-static void coalesced_edge_shapes(void **s) { (void)s; edge_shapes(1); }
-static void tiled_edge_shapes(void **s) { (void)s; edge_shapes(2); }
-static void blocked_1d_edge_shapes(void **s) { (void)s; edge_shapes(3); }
-static void blocked_2d_edge_shapes(void **s) { (void)s; edge_shapes(4); }
-static void vectorized_edge_shapes(void **s) { (void)s; edge_shapes(5); }
-static void double_buffered_edge_shapes(void **s) { (void)s; edge_shapes(6); }
-static void warp_tiled_edge_shapes(void **s) { (void)s; edge_shapes(7); }
-static void dbuf_warp_edge_shapes(void **s) { (void)s; edge_shapes(8); }
-static void pipelined_edge_shapes(void **s) { (void)s; edge_shapes(9); }
-static void warp_unrolled_edge_shapes(void **s) { (void)s; edge_shapes(10); }
+/* One test a launcher, named after it. */
+#define EDGE_SHAPES_TEST(test, fn) \
+    static void test(void **s) { (void)s; edge_shapes(fn); }
+EDGE_SHAPES_TEST(naive_edge_shapes, matmul_naive)
+EDGE_SHAPES_TEST(coalesced_edge_shapes, matmul_coalesced)
+EDGE_SHAPES_TEST(tiled_edge_shapes, matmul_tiled)
+EDGE_SHAPES_TEST(blocked_1d_edge_shapes, matmul_1d_blocked)
+EDGE_SHAPES_TEST(blocked_2d_edge_shapes, matmul_2d_blocked)
+EDGE_SHAPES_TEST(vectorized_edge_shapes, matmul_vectorized)
+EDGE_SHAPES_TEST(double_buffered_edge_shapes, matmul_double_buffered)
+EDGE_SHAPES_TEST(warp_tiled_edge_shapes, matmul_warp_tiled)
+EDGE_SHAPES_TEST(dbuf_warp_edge_shapes, matmul_dbuf_warp)
+EDGE_SHAPES_TEST(pipelined_edge_shapes, matmul_pipelined)
+EDGE_SHAPES_TEST(warp_unrolled_edge_shapes, matmul_warp_unrolled)
 
 /* Each entry of the warp-tile table, whatever the rule would pick: shapes
  * that its fast path takes (multiples of its block tile and of its slice,
@@ -265,12 +268,8 @@ static void warp_tile_pick_and_refuse(void **s)
         {4096, 4096, 4096}, {8192, 4096, 6144}, {4095, 4097, 1023},
         {(size_t)1 << 40, (size_t)1 << 40, 1},
     };
-    int dev = 0, sms = 0;
-    const int have_gpu =
-        cudaGetDevice(&dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ==
-            cudaSuccess &&
-        sms > 0;
+    int sms = 0;
+    const int have_gpu = book_sm_count(&sms) == cudaSuccess && sms > 0;
     if (!have_gpu) (void)cudaGetLastError();
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         int t = matmul_warp_tiled_pick(picks[i][0], picks[i][1], picks[i][2]);
@@ -314,7 +313,7 @@ static void fast_path_misaligned_pointers(void **s)
         {128, 128, 8}, {256, 128, 72}, {128, 384, 1000}, {128, 128, 12},
         {256, 129, 64}, {127, 256, 64}, {256, 256, 48}, {128, 256, 64},
     };
-    for (int v = 5; v < 11; v++)
+    for (size_t v = variant_index(matmul_vectorized); v < NVARIANTS; v++)
         for (size_t i = 0; i < sizeof tile_shapes / sizeof tile_shapes[0];
              i++)
             for (size_t offset = 0; offset < 2; offset++)

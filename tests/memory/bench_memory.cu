@@ -2,8 +2,9 @@
 // Writes six files under figures/data/$BOOK_GPU/:
 //   memory.csv              the hierarchy: copy and read ceilings, the
 //                              chapter's copy, read, L2 read, peak FMA,
-//                              AoS and SoA drift (the matmul chapter reads fma_peak),
-//                              the latency of one load from DRAM and L2
+//                              AoS and SoA drift, the latency of one load
+//                              from DRAM and L2 (the matmul, convolution
+//                              and attention benches read fma_peak)
 //   memory-working-set.csv  read bandwidth against working-set size
 //   memory-stride.csv       strided copy, stride 1..32
 //   memory-offset.csv       copy with a misaligned start

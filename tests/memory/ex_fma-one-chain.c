@@ -1,6 +1,6 @@
-/* ex_fma-one-chain.c -- exercise 4 of the memory chapter, fma_one_chain: every
- * thread's result exact against the CPU's fmaf (correctly rounded, as the
- * GPU's), for several sizes, iteration counts and coefficients. */
+/* ex_fma-one-chain.c -- exercise 4 of the memory chapter, fma_one_chain:
+ * every thread's result exact against the CPU's fmaf (correctly rounded, as
+ * the GPU's), for several sizes, iteration counts and coefficients. */
 #include "exkit.h"
 #include "memory/memory.h"
 #include "memory/exercises.h"

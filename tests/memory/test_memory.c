@@ -1,4 +1,4 @@
-/* test_memory.c -- the memory chapter's tests: every kernel of the memory chapter
+/* test_memory.c -- the memory chapter's tests: every kernel of the chapter
  * against an exact CPU answer, edge sizes, misaligned pointers and bad
  * arguments.  All comparisons here are exact: copies move bits, the sums
  * add small integers, and the FMA chains are repeated with C's fmaf. */
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The book's ladder of sizes (testkit), up to 10^7 + 1. */
-static size_t nsizes(void) { return tk_nsizes(10000001); }
+/* The largest size of the book's ladder (testkit) that the tests take. */
+static const size_t kMaxN = 10000001;      /* 10^7 + 1 */
 
-/* Copy n random floats from in + off to out + off; compare bit for bit. */
-/* n floats from din + off to dout + off_out. */
+/* Copy n random floats from din + off to dout + off_out; compare them bit
+ * for bit, and check that nothing else of dout is written. */
 static void copy_case(size_t n, size_t off, size_t off_out, int round)
 {
     uint64_t seed = tk_seed(round), st = seed;
@@ -38,15 +38,14 @@ static void copy_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < nsizes(); k++) {
-            copy_case(tk_size(k), 0, 0, round);
-            for (size_t off = 1; off <= 3; off++)  /* a head, then float4 */
-                copy_case(tk_size(k), off, off, round);
-            copy_case(tk_size(k), 4, 4, round);   /* 16-byte aligned again */
-            copy_case(tk_size(k), 1, 2, round);   /* different: scalar */
-            copy_case(tk_size(k), 0, 3, round);
-        }
+    for (tk_sweep sw = tk_sweep_start(kMaxN, 0); tk_sweep_next(&sw);) {
+        copy_case(sw.n, 0, 0, sw.round);
+        for (size_t off = 1; off <= 3; off++)      /* a head, then float4 */
+            copy_case(sw.n, off, off, sw.round);
+        copy_case(sw.n, 4, 4, sw.round);       /* 16-byte aligned again */
+        copy_case(sw.n, 1, 2, sw.round);       /* different: scalar */
+        copy_case(sw.n, 0, 3, sw.round);
+    }
 }
 
 /* Random integers -1, 0, 1 as floats: every partial sum is an integer of
@@ -81,10 +80,11 @@ static void read_sum_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    for (int round = 0; round < 2; round++) {
-        for (size_t k = 0; k < nsizes(); k++) read_case(tk_size(k), 1, round);
-        for (size_t k = 0; k < tk_nsizes(4097); k++) read_case(tk_size(k), 3, round);
-    }
+    /* One pass at every size, three at the sizes up to 4097. */
+    for (tk_sweep sw = tk_sweep_start(kMaxN, 0); tk_sweep_next(&sw);)
+        read_case(sw.n, 1, sw.round);
+    for (tk_sweep sw = tk_sweep_start(4097, 0); tk_sweep_next(&sw);)
+        read_case(sw.n, 3, sw.round);
 }
 
 static void read_sum_refuses_bad_arguments(void **s)

@@ -1,6 +1,7 @@
-// Solution to exercise 2 of the matmul chapter: 16 x 16 tiles.  Each element of A
-// and B is loaded from global memory once per tile that needs it: with
-// d = 16 that is 2MNK/16 loads, twice the 2MNK/32 of the chapter's tiles.
+// Solution to exercise 2 of the matmul chapter: 16 x 16 tiles.  Each
+// element of A and B is loaded from global memory once per tile that needs
+// it: with d = 16 that is 2MNK/16 loads, twice the 2MNK/32 of the
+// chapter's tiles.
 #include "common/book.h"
 #include "matmul/matmul.h"
 #include "matmul/exercises.h"

@@ -1,7 +1,7 @@
-// Solution to exercise 3 of the memory chapter: drift in the AoSoA layout.  Lane i
-// of a warp reads x[i] and vx[i] of one block: two runs of 128 bytes,
-// four sectors each, as in the SoA layout, while a block of 32 particles
-// stays one contiguous kilobyte.
+// Solution to exercise 3 of the memory chapter: drift in the AoSoA
+// layout.  Lane i of a warp reads x[i] and vx[i] of one block: two runs of
+// 128 bytes, four sectors each, as in the SoA layout, while a block of 32
+// particles stays one contiguous kilobyte.
 #include "common/book.h"
 #include "memory/memory.h"
 #include "memory/exercises.h"

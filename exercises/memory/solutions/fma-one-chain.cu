@@ -1,8 +1,8 @@
-// Solution to exercise 4 of the memory chapter: one chain of FMAs a thread.  Each
-// FMA waits for the one before it, so a warp issues one every latency
-// (four cycles); a sub-partition needs four warps in flight to issue every
-// cycle, so 16 warps an SM; with eight independent chains one warp a
-// sub-partition (four an SM) was enough.
+// Solution to exercise 4 of the memory chapter: one chain of FMAs a
+// thread.  Each FMA waits for the one before it, so a warp issues one
+// every latency (four cycles); a sub-partition needs four warps in flight
+// to issue every cycle, so 16 warps an SM; with eight independent chains
+// one warp a sub-partition (four an SM) was enough.
 #include "common/book.h"
 #include "memory/memory.h"
 #include "memory/exercises.h"

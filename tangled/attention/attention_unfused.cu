@@ -1,0 +1,108 @@
+// attention_unfused.cu -- attention in three kernels, and on cuBLAS.
+#include "attention/attention_common.cuh"
+#include "transpose/transpose.h"
+#include "matmul/matmul.h"
+#include "softmax/softmax.h"
+#include <limits.h>
+
+// <<The workspace of the unfused forms>>
+static size_t attn_round(size_t n) { return (n + 63) / 64 * 64; }
+extern "C" size_t attention_work_bytes(attn_dims a)
+{
+    size_t nq, nk, ns;
+    if (!attn_sizes(a, &nq, &nk, &ns)) return 0;
+    // Each of nq and Sk D is below 2^62 and ns below 2^61: no wrap here.
+    size_t w = attn_round(nq) + attn_round(a.Sk * a.D);
+    size_t sp = 2 * attn_round(ns);                      // S and P
+    if (w > SIZE_MAX / 4 || sp > SIZE_MAX / 4 - w) return 0;
+    return (w + sp) * 4;
+}
+
+// <<Scale a matrix and mask the scores>>
+static const unsigned kAttnBlock = 256, kAttnGrid = 4096;
+__global__ void attn_scale_kernel(const float *x, float *y, size_t n, float c)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        y[i] = x[i] * c;
+}
+// Scores of rows x Sk: query i = row % Sq loses key j > i + Sk - Sq.
+__global__ void attn_mask_kernel(float *s, size_t n, attn_dims a)
+{
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < n;
+         e += (size_t)gridDim.x * blockDim.x) {
+        long long i = (long long)(e / a.Sk % a.Sq), j = (long long)(e % a.Sk);
+        if (j > i + (long long)a.Sk - (long long)a.Sq) s[e] = -INFINITY;
+    }
+}
+
+// <<Attention in three kernels>>
+extern "C" cudaError_t attention_three_kernel(const float *q,
+    const float *k, const float *v, float *o, attn_dims a, void *work)
+{
+    size_t nq, nk, ns, bh = a.B * a.H;
+    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    if (nq == 0) return cudaSuccess;
+    if (!work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
+        attention_work_bytes(a) == 0)
+        return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float));
+    float *qs = (float *)work, *kt = qs + attn_round(nq);
+    float *s = kt + attn_round(a.Sk * a.D), *p = s + attn_round(ns);
+    attn_scale_kernel<<<kAttnGrid, kAttnBlock>>>(q, qs, nq,
+                                                1.0f / sqrtf((float)a.D));
+    BOOK_TRY(cudaGetLastError());
+    // <<Scores of every head with the matmul chapter's kernel>>
+    for (size_t h = 0; h < bh; h++) {                         // S = Q K^T
+        BOOK_TRY(transpose_tile_padded(k + h * a.Sk * a.D, kt, a.Sk, a.D));
+        BOOK_TRY(matmul_double_buffered(qs + h * a.Sq * a.D, kt,
+                                        s + h * a.Sq * a.Sk, a.Sq, a.Sk, a.D));
+    }
+    if (a.causal) {
+        attn_mask_kernel<<<kAttnGrid, kAttnBlock>>>(s, ns, a);
+        BOOK_TRY(cudaGetLastError());
+    }
+    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));   // softmax
+    for (size_t h = 0; h < bh; h++)                            // O = P V
+        BOOK_TRY(matmul_double_buffered(p + h * a.Sq * a.Sk,
+                 v + h * a.Sk * a.D, o + h * a.Sq * a.D, a.Sq, a.D, a.Sk));
+    return cudaSuccess;
+}
+
+// <<Attention on cuBLAS>>
+#define ATTN_CUBLAS(call) \
+    do {                                                                \
+        if ((call) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;   \
+    } while (0)
+extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
+    const float *k, const float *v, float *o, attn_dims a, void *work)
+{
+    size_t nq, nk, ns, bh = a.B * a.H;
+    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    if (nq == 0) return cudaSuccess;
+    if (!hd || !work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
+        bh > INT_MAX || attention_work_bytes(a) == 0)
+        return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    cudaStream_t st;                  // the handle's: all of it goes there
+    ATTN_CUBLAS(cublasGetStream(hd, &st));
+    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), st);
+    float *s = (float *)work, *p = s + attn_round(ns);
+    int sq = (int)a.Sq, sk = (int)a.Sk, d = (int)a.D, n = (int)bh;
+    const float scale = 1.0f / sqrtf((float)a.D), one = 1.0f, zero = 0.0f;
+    // <<S = Q K^T scaled, as column-major S^T = K Q^T>>
+    ATTN_CUBLAS(cublasSgemmStridedBatched(hd, CUBLAS_OP_T, CUBLAS_OP_N, sk, sq,
+        d, &scale, k, d, (long long)sk * d, q, d, (long long)sq * d, &zero, s,
+        sk, (long long)sq * sk, n));
+    if (a.causal) {
+        attn_mask_kernel<<<kAttnGrid, kAttnBlock, 0, st>>>(s, ns, a);
+        BOOK_TRY(cudaGetLastError());
+    }
+    BOOK_TRY(softmax_rows_cached_async(s, p, bh * a.Sq, a.Sk, st)); // softmax
+    // <<O = P V, as column-major O^T = V^T P^T>>
+    ATTN_CUBLAS(cublasSgemmStridedBatched(hd, CUBLAS_OP_N, CUBLAS_OP_N, d, sq,
+        sk, &one, v, d, (long long)sk * d, p, sk, (long long)sq * sk, &zero, o,
+        d, (long long)sq * d, n));
+    return cudaGetLastError();
+}
