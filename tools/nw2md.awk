@@ -56,7 +56,8 @@ function addto(arr, key, n) {     # append chunk number n once
 # ---- pass 1: read the whole stream, number the chunks --------------------
 { tok[++ntok] = $0 }
 $1 == "@fatal" { print "noweb: " substr($0, 8) > "/dev/stderr"; fatal = 1 }
-$1 == "@begin" && $2 == "code" { nchunks++ ; incode = 1 }
+$1 == "@file" { slug = substr($0, 7); sub(/.*\//, "", slug); sub(/\.nw$/, "", slug) }   # chapters/SLUG.nw
+$1 == "@begin" && $2 == "code" { nchunks++ ; incode = 1; chunkslug[nchunks] = slug }
 $1 == "@end" && $2 == "code" { incode = 0 }
 $1 == "@defn" {
     name = substr($0, 7); cnum[nchunks] = name
@@ -68,10 +69,15 @@ $1 == "@defn" {
 $1 == "@use" && incode { addto(usedin, substr($0, 6), nchunks) }
 $1 == "@index" && $2 == "defn" { id = $3; addto(iddef, id, nchunks); idlist[id] = 1; chunkdefs[nchunks] = chunkdefs[nchunks] (chunkdefs[nchunks] == "" ? "" : " ") id }
 $1 == "@index" && $2 == "use" && incode { addto(iduse, $3, nchunks) }
+# The code of each chunk as text, a use as \001, for the launchers it defines.
+incode && $1 == "@text" { ctext[nchunks] = ctext[nchunks] substr($0, 7) }
+incode && $1 == "@nl" { ctext[nchunks] = ctext[nchunks] "\n" }
+incode && $1 == "@use" { ctext[nchunks] = ctext[nchunks] "\001" }
 
 # ---- pass 2: write Markdown ----------------------------------------------
 END {
     if (fatal) exit 2
+    if (testedby != "") read_testedby(testedby)
     n = 0; incode = 0; out = ""
     for (t = 1; t <= ntok; t++) {
         $0 = tok[t]
@@ -116,7 +122,7 @@ function begin_chunk(k, name,    wrong, sign) {
     else
         printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
 }
-function end_chunk(k,    name, foot, a, m, i) {
+function end_chunk(k,    name, foot, a, m, i, t) {
     name = cnum[k]
     foot = ""
     if (chunkdefs[k] != "") {
@@ -128,7 +134,60 @@ function end_chunk(k,    name, foot, a, m, i) {
     if (cont[k] != "") foot = foot "Continued in " links(cont[k]) ". "
     if (first[name] == k && usedin[name] != "") foot = foot "Used in " links(usedin[name]) ". "
     if (first[name] == k && usedin[name] == "" && name ~ /\//) foot = foot "Root chunk: the file " code(name) ". "
+    if (testedby != "" && (t = tested_note(k)) != "") foot = foot (foot == "" ? "" : format == "html" ? "<br>" : "\\newline ") t
     printf "~~~~~~~~\n%s\n", raw(format == "html" ? "<div class=\"nwfoot\">" foot "</div></div>" : "\\nwend{" foot "}")
+}
+# ---- Tested by -----------------------------------------------------------
+# read_testedby(FILE): tests[SLUG, LAUNCHER] = "TEST TEST ..." from the
+# lines SLUG<TAB>LAUNCHER<TAB>TESTS of tools/tested-by.sh.  A FILE that
+# cannot be read leaves the chunks without the notes, with a warning.
+function read_testedby(path,    line, f, r) {
+    while ((r = (getline line < path)) > 0)
+        if (split(line, f, "\t") >= 3 && f[3] != "") testsof[f[1], f[2]] = f[3]
+    if (r < 0) printf "nw2md.awk: warning: cannot read %s; no \"Tested by\" notes\n", path > "/dev/stderr"
+    close(path)
+}
+# The launchers that chunk k defines, in order: a line that begins with a
+# return type and NAME(, where a { follows the parameter list, and where
+# NAME is a launcher of the chunk's chapter.
+function launchers_in(k,    s, line, m, i, name, pre, p, c, depth, found) {
+    s = ctext[k]; found = ""
+    while (s != "") {
+        i = index(s, "\n"); line = i ? substr(s, 1, i - 1) : s; s = i ? substr(s, i + 1) : ""
+        if (!match(line, /^(extern "C"[ \t]+)?([A-Za-z_][A-Za-z_0-9]*[ \t*]+)+[A-Za-z_][A-Za-z_0-9]*[ \t]*\(/)) continue
+        pre = substr(line, 1, RLENGTH - 1); sub(/[ \t]+$/, "", pre)
+        name = pre; sub(/.*[^A-Za-z_0-9]/, "", name)
+        if (!((chunkslug[k], name) in testsof) || pre ~ /^(return|else|case|goto)[ \t*]/) continue
+        # The parameter list, to its ), then blanks and comments: a {?
+        p = substr(line, RLENGTH) "\n" s; depth = 0
+        for (i = 1; i <= length(p); i++) {
+            c = substr(p, i, 1)
+            if (c == "(") depth++
+            else if (c == ")" && --depth == 0) break
+        }
+        p = substr(p, i + 1)
+        while (p ~ /^([ \t\n]|\/\/|\/\*)/) {
+            if (p ~ /^[ \t\n]/) p = substr(p, 2)
+            else if (p ~ /^\/\//) p = (i = index(p, "\n")) ? substr(p, i) : ""
+            else p = (i = index(p, "*/")) ? substr(p, i + 2) : ""
+        }
+        if (substr(p, 1, 1) == "{" && (" " found " ") !~ (" " name " ")) found = found (found == "" ? "" : " ") name
+    }
+    return found
+}
+function testlist(list,    a, k, i, out) {
+    k = split(list, a, " "); out = ""
+    for (i = 1; i <= k; i++) out = out (i > 1 ? ", " : "") code(a[i])
+    return out
+}
+# "Tested by a, b." for a chunk that defines one launcher; for several,
+# "f tested by a, b; g tested by c."
+function tested_note(k,    l, m, i, out) {
+    m = split(launchers_in(k), l, " ")
+    if (m == 1) return "Tested by " testlist(testsof[chunkslug[k], l[1]]) "."
+    out = ""
+    for (i = 1; i <= m; i++) out = out (i > 1 ? "; " : "") code(l[i]) " tested by " testlist(testsof[chunkslug[k], l[i]])
+    return out == "" ? "" : out "."
 }
 function write_indexes(    i, k, names, ids, m, out) {
     m = 0; for (nm in first) names[++m] = nm
