@@ -134,11 +134,14 @@ function end_chunk(k,    name, foot, a, m, i, t) {
     if (cont[k] != "") foot = foot "Continued in " links(cont[k]) ". "
     if (first[name] == k && usedin[name] != "") foot = foot "Used in " links(usedin[name]) ". "
     if (first[name] == k && usedin[name] == "" && name ~ /\//) foot = foot "Root chunk: the file " code(name) ". "
-    if (testedby != "" && (t = tested_note(k)) != "") foot = foot (foot == "" ? "" : format == "html" ? "<br>" : "\\newline ") t
+    # The note on a line of its own; in the PDF the footer then runs ragged
+    # right, as a justified line of a few long test names overflows.
+    if (testedby != "" && (t = tested_note(k)) != "")
+        foot = format == "html" ? foot (foot == "" ? "" : "<br>") t : "\\raggedright " foot (foot == "" ? "" : "\\newline ") t
     printf "~~~~~~~~\n%s\n", raw(format == "html" ? "<div class=\"nwfoot\">" foot "</div></div>" : "\\nwend{" foot "}")
 }
 # ---- Tested by -----------------------------------------------------------
-# read_testedby(FILE): tests[SLUG, LAUNCHER] = "TEST TEST ..." from the
+# read_testedby(FILE): testsof[SLUG, LAUNCHER] = "TEST TEST ..." from the
 # lines SLUG<TAB>LAUNCHER<TAB>TESTS of tools/tested-by.sh.  A FILE that
 # cannot be read leaves the chunks without the notes, with a warning.
 function read_testedby(path,    line, f, r) {
@@ -180,14 +183,14 @@ function testlist(list,    a, k, i, out) {
     for (i = 1; i <= k; i++) out = out (i > 1 ? ", " : "") code(a[i])
     return out
 }
-# "Tested by a, b." for a chunk that defines one launcher; for several,
-# "f tested by a, b; g tested by c."
+# "Tested by a, b." for a chunk that defines one launcher; for several, a
+# line each: "f tested by a, b." and "g tested by c."
 function tested_note(k,    l, m, i, out) {
     m = split(launchers_in(k), l, " ")
     if (m == 1) return "Tested by " testlist(testsof[chunkslug[k], l[1]]) "."
     out = ""
-    for (i = 1; i <= m; i++) out = out (i > 1 ? "; " : "") code(l[i]) " tested by " testlist(testsof[chunkslug[k], l[i]])
-    return out == "" ? "" : out "."
+    for (i = 1; i <= m; i++) out = out (i > 1 ? (format == "html" ? "<br>" : "\\newline ") : "") code(l[i]) " tested by " testlist(testsof[chunkslug[k], l[i]]) "."
+    return out
 }
 function write_indexes(    i, k, names, ids, m, out) {
     m = 0; for (nm in first) names[++m] = nm

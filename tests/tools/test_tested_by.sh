@@ -52,8 +52,8 @@ t_check_passes_when_called() {
 t_weave_says_tested_by() {
   "$book/tools/tested-by.sh" > "$tmp/map" &&
   (cd "$book" && tools/weave.sh -v testedby="$tmp/map" chapters/fx.nw) > "$tmp/fx.md" &&
-  grep -qxF '\nwend{Used in \hyperlink{nw2}{2}. \newline Tested by \texttt{direct\_call}, \texttt{through\_macro}.}' "$tmp/fx.md" &&
-  grep -qxF '\nwend{Used in \hyperlink{nw2}{2}. \newline Tested by \texttt{through\_table}.}' "$tmp/fx.md" &&
+  grep -qxF '\nwend{\raggedright Used in \hyperlink{nw2}{2}. \newline Tested by \texttt{direct\_call}, \texttt{through\_macro}.}' "$tmp/fx.md" &&
+  grep -qxF '\nwend{\raggedright Used in \hyperlink{nw2}{2}. \newline Tested by \texttt{through\_table}.}' "$tmp/fx.md" &&
   test "$(grep -c 'Tested by' "$tmp/fx.md")" = 2 &&
   (cd "$book" && tools/weave.sh -v format=html -v testedby="$tmp/map" chapters/fx.nw) > "$tmp/fx.html.md" &&
   grep -qF '<div class="nwfoot">Used in <a href="#nw2">2</a>. <br>Tested by <code>direct_call</code>, <code>through_macro</code>.</div></div>' "$tmp/fx.html.md" &&
