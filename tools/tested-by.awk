@@ -16,9 +16,12 @@
 # reachable.  Only a chapter's own tests count: attention's tests call
 # matmul's launchers, but matmul's launchers are tested by matmul's tests.
 #
-# The graph over-approximates: names are not scoped (a local variable
-# named like a top-level definition is an edge to it), and static
-# definitions of the same name in two files of one chapter are one node.
+# The graph over-approximates: a table is one node, so a test that runs
+# one entry of it (transpose's naive_all_shapes runs all_shapes(0), which
+# indexes the table of variants) reaches every launcher in it; names are
+# not scoped (a local variable named like a top-level definition is an
+# edge to it); static definitions of the same name in two files of one
+# chapter are one node.
 # It does not expand macros: a test registered by a macro, or a launcher
 # named by token pasting (matmul_ ## name), is not seen.
 #
