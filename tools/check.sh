@@ -20,6 +20,7 @@ fi
 tools/chapters.sh check || status=1
 tools/readme-deps.sh check || status=1
 tools/prose-refs.sh || status=1
+tools/tested-by.sh check || status=1   # a launcher that no test of its chapter calls
 tools/chapter-numbers.sh || status=1
 [ $status = 0 ] && echo "check: chunks, widths, tangled/, README and the prose's references agree"
 exit $status
