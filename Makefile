@@ -273,8 +273,12 @@ pdf: build/book$(if $(filter instructor,$(EDITION)),-instructor).pdf
 instructor: build/book-instructor.pdf
 ANSWERS  := $(wildcard exercises/*/answers.md exercises/*/solutions/*.cu)
 # The one weave (tools/weave.sh), its inputs and its settings.
-WEAVER   := tools/weave.sh tools/noweb.sh tools/csv.awk tools/nw2md.awk
-WEAVE_VARS := -v draft=$(DRAFTING) -v gpu=$(GPU)
+WEAVER   := tools/weave.sh tools/noweb.sh tools/csv.awk tools/nw2md.awk build/tested-by.tsv
+WEAVE_VARS := -v draft=$(DRAFTING) -v gpu=$(GPU) -v testedby=build/tested-by.tsv
+# Which tests reach each launcher, for the weave's "Tested by" notes.
+build/tested-by.tsv: tools/tested-by.sh tools/tested-by.awk tools/chapters.sh book.yaml $(wildcard tangled/*/*.h tests/*/test_*.c tests/*/*.h)
+	@mkdir -p build
+	tools/tested-by.sh > $@
 build/book.md: $(NWFILES) $(WEAVER) book.yaml $(wildcard figures/data/$(GPU)/*.csv) build/weave.flags | deps-pdf
 	@mkdir -p build
 	tools/weave.sh $(WEAVE_VARS) $(NWFILES) > $@

@@ -89,14 +89,15 @@ function csv_div(spec,    a, x, y) {       # FILE:K=A:COL:K=B:COL:FORMAT
     return csv_fmt(a[6], x / y)
 }
 # A product of factors a*b*c, each a number, the name of a fact of the
-# GPU's device file (figures/data/GPU/memory-device.csv, e.g. sms), so
+# GPU's device file (figures/data/GPU/FACTS, FACTS from book.yaml's
+# build: device-facts, passed by tools/weave.sh as -v facts=; e.g. sms), so
 # that a per-SM figure does not type the SM count, or a value of another
 # file of the same GPU written NAME.csv!KEYCOL=KEY!COL.
 function csv_product(t,    p, k, i, v, r) {
     k = split(t, p, "*"); v = 1
     for (i = 1; i <= k; i++) {
         if (p[i] ~ /^[A-Za-z_][A-Za-z_0-9]*$/)
-            p[i] = csv_value("figures/data/" gpu "/memory-device.csv:fact=" p[i] ":value:s")
+            p[i] = csv_value("figures/data/" gpu "/" facts ":fact=" p[i] ":value:s")
         else if (split(p[i], r, "!") == 3)
             p[i] = csv_value("figures/data/" gpu "/" r[1] ":" r[2] ":" r[3] ":s")
         if (p[i] == csv_unmeasured) return csv_unmeasured

@@ -1,8 +1,8 @@
 /* exercises.h -- the compaction chapter's code exercises: the launchers a
  * student writes in exercises/compaction/NAME.cu;
  * tests/compaction/ex_NAME.c tests them.  They may use the scan chapter's
- * scans (exercises/compaction/uses links them in).  Device pointers, count
- * and runs included; n < 2^31; scratch 256-byte aligned, of the bytes its
+ * scans (book.yaml: the compaction chapter needs scan, so they link
+ * in).  Device pointers, count and runs included; n < 2^31; scratch 256-byte aligned, of the bytes its
  * function below gives.  NULL pointers, a bigger n or too little scratch:
  * cudaErrorInvalidValue; n == 0 writes a count of 0. */
 #ifndef EX_COMPACTION_H

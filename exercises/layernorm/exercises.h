@@ -5,8 +5,8 @@
  * beta per row, var the biased variance.  rows = 0 does nothing; NULL
  * pointers, cols = 0, eps < 0 or rows of 2^31 or more:
  * cudaErrorInvalidValue. */
-#ifndef EX_08_LAYERNORM_H
-#define EX_08_LAYERNORM_H
+#ifndef EX_LAYERNORM_H
+#define EX_LAYERNORM_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

@@ -3,8 +3,8 @@
  * tests them.  Device pointers to a row-major rows x cols matrix; NULL
  * pointers, or rows or cols of 2^31 or more: cudaErrorInvalidValue;
  * rows = 0 does nothing. */
-#ifndef EX_06_REDUCE_2D_H
-#define EX_06_REDUCE_2D_H
+#ifndef EX_REDUCE_2D_H
+#define EX_REDUCE_2D_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

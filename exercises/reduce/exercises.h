@@ -3,8 +3,8 @@
  * them.  Device pointers; work is a workspace of reduce_workspace_bytes(n)
  * bytes (declared in reduce/reduce.h), whose contents on entry are
  * unspecified. */
-#ifndef EX_05_REDUCE_H
-#define EX_05_REDUCE_H
+#ifndef EX_REDUCE_H
+#define EX_REDUCE_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus

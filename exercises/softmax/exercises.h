@@ -5,8 +5,8 @@
  * 2^31 or more: cudaErrorInvalidValue.  Infinities follow softmax_ref.h:
  * -inf has weight 0, the maximum weight 1 (even +inf), and a row of -inf
  * only is all 0. */
-#ifndef EX_07_SOFTMAX_H
-#define EX_07_SOFTMAX_H
+#ifndef EX_SOFTMAX_H
+#define EX_SOFTMAX_H
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #ifdef __cplusplus
