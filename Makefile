@@ -300,10 +300,10 @@ build/%/pics/.done: tests/%/pictures.c $(wildcard tangled/*/*.h)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Itangled -o build/$*/pictures $< -lpng -lm
 	build/$*/pictures $(dir $@)
 	@touch $@
-# $(1): the edition's suffix, empty for the student book.
+# $(1): the edition's suffix, empty for the student book.  The page and its
+# fonts are book.yaml's, which pandoc reads as metadata.
 define pdf_rules
 build/book$(1).tex: build/book$(1).md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
-	# The page and its fonts are book.yaml's, which pandoc reads as metadata.
 	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
 	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $$@
