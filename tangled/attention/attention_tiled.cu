@@ -1,6 +1,6 @@
 // attention_tiled.cu -- fused and tiled attention, FlashAttention-2 order.
 #include "attention/attention_common.cuh"
-#include "common/per_device.cuh"
+#include "softmax/per_device.cuh"
 #include "attention/mdo.h"
 #include <cuda_pipeline.h>
 

@@ -1,6 +1,6 @@
 // attention_warp.cu -- fused attention, a warp per query row.
 #include "attention/attention_common.cuh"
-#include "common/reduce.cuh"
+#include "reduce/reduce.cuh"
 #include "attention/mdo.h"
 
 // <<The keys a query sees>>

@@ -1,6 +1,6 @@
 // layernorm.cu -- layer norm kernels and their launchers.
 #include "common/book.h"
-#include "common/reduce.cuh"
+#include "reduce/reduce.cuh"
 #include "layernorm/welford.h"
 #include "layernorm/layernorm.h"
 

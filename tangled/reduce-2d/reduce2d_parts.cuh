@@ -2,7 +2,7 @@
 #ifndef REDUCE2D_PARTS_CUH
 #define REDUCE2D_PARTS_CUH
 #include "common/book.h"
-#include "common/reduce.cuh"
+#include "reduce/reduce.cuh"
 #include "reduce-2d/reduce2d.h"
 
 // <<Two-dimensional reduction constants>>

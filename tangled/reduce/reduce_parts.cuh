@@ -2,7 +2,7 @@
 #ifndef REDUCE_PARTS_CUH
 #define REDUCE_PARTS_CUH
 #include "common/book.h"
-#include "common/reduce.cuh"
+#include "reduce/reduce.cuh"
 #include "reduce/reduce.h"
 
 // <<Reduction constants and workspace>>

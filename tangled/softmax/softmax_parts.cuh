@@ -2,7 +2,7 @@
 #ifndef SOFTMAX_PARTS_CUH
 #define SOFTMAX_PARTS_CUH
 #include "common/book.h"
-#include "common/reduce.cuh"
+#include "reduce/reduce.cuh"
 #include "softmax/online_pair.h"
 #include "softmax/softmax.h"
 

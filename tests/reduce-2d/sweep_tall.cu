@@ -12,7 +12,7 @@
 #include <chrono>
 #include "benchkit.h"
 #include "common/book.h"
-#include "common/reduce.cuh"
+#include "reduce/reduce.cuh"
 #include "reduce-2d/reduce2d.h"
 
 __device__ __forceinline__ void add4(float *acc, float4 v)

@@ -1,5 +1,5 @@
 // reduce.cuh -- the reduce chapter's warp and block reductions, which later
-// chapters share.  Include as "common/reduce.cuh" from .cu files.
+// chapters share.  Include as "reduce/reduce.cuh" from .cu files.
 #ifndef REDUCE_CUH
 #define REDUCE_CUH
 #include <math.h>
