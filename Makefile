@@ -163,12 +163,13 @@ build/obj/benchkit.o: tests/common/benchkit.cu build/nvcc.flags | nvcc-found
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -MP -MF build/obj/benchkit.d -c $< -o $@
 
-# Per chapter: its tangled .cu files, its test program (tests/CH/*.c, C and
+# Per chapter: its tangled .cu files, its test program (tests/CH/*.c but the
+# exercise drivers ex_*.c and pictures.c, a program of its own; C and
 # cmocka) and its benchmark (tests/CH/bench*.cu).  Both link the objects of
 # the chapters it needs (book.yaml, tools/chapters.sh uses CH).
 define chapter_rules
 $(1)_OBJ := $$(patsubst tangled/%.cu,build/obj/%.o,$$(wildcard tangled/$(1)/*.cu))
-$(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(filter-out tests/$(1)/ex_%,$$(wildcard tests/$(1)/*.c)))
+$(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(filter-out tests/$(1)/ex_% tests/$(1)/pictures.c,$$(wildcard tests/$(1)/*.c)))
 $(1)_BENCH := $$(wildcard tests/$(1)/bench*.cu)
 $(1)_LINK := $$($(1)_OBJ) $$(foreach u,$$(shell tools/chapters.sh uses $(1)),$$($$(u)_OBJ))
 build/$(1)/%.o: tests/$(1)/%.c build/cc.flags | nvcc-found
