@@ -301,14 +301,15 @@ build/%/pics/.done: tests/%/pictures.c $(wildcard tangled/*/*.h)
 define pdf_rules
 build/book$(1).tex: build/book$(1).md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
 	# The page and its fonts are book.yaml's, which pandoc reads as metadata.
-	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
+	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=2 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
 	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $$@
-build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS)
+build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS) tools/pdf-index-check.sh
 	cd build && for pass in 1 2; do \
 	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book$(1).tex > xelatex$(1).log 2>&1 \
 	  || { grep -A5 '^!' xelatex$(1).log; echo "xelatex failed: see build/xelatex$(1).log"; exit 1; }; done
 	@grep -q 'There were undefined references' build/xelatex$(1).log && { echo "pdf: undefined references"; exit 1; } || true
+	@tools/pdf-index-check.sh $$@ > /dev/null || { tools/pdf-index-check.sh $$@; echo "pdf: index entries without a page (tools/pdf-index-check.sh)"; exit 1; }
 	@echo "pdf: build/book$(1).pdf ($$$$(grep -o 'Output written.*' build/xelatex$(1).log))"
 endef
 $(eval $(call pdf_rules,))
