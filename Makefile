@@ -59,7 +59,7 @@ CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB
 # make reads this file, for the goals that compile, so that make -n is true.
 HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
 SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
-NOCOMPILE := pdf instructor html programs build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
+NOCOMPILE := pdf instructor html programs build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/% dist build/dist/%
 ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
 ifneq ($(shell SRC=$(SRC) tools/build-src.sh >&2; echo $$?),0)
 $(error the build stops here)
@@ -123,7 +123,7 @@ $(error make clean runs on its own: make clean, then make $(filter-out clean,$(M
 endif
 endif
 
-.PHONY: pdf instructor html programs test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
+.PHONY: pdf instructor html programs test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found dist
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -314,6 +314,18 @@ build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS) tools/pdf-index-chec
 endef
 $(eval $(call pdf_rules,))
 $(eval $(call pdf_rules,-instructor))
+
+# ---- the source archive ----------------------------------------------------------
+# make dist: build/dist/cuda-c-verified-src.tar.gz, the book's tree as
+# committed (git archive of HEAD, with SOURCE naming the commit; in an
+# unpacked archive, its own files again), for a reader to unpack and run
+# make test in (tools/dist.sh; tests/tools/test_dist.sh does).  It runs every
+# time and rewrites the file only when the tree changed.  The web edition
+# ships it beside the PDF.
+DIST := build/dist/cuda-c-verified-src.tar.gz
+dist: $(DIST)
+$(DIST): FORCE
+	@tools/dist.sh $@
 
 # ---- the web edition -------------------------------------------------------------
 # The same weave as the PDF's, its chunk markup in HTML (nw2md.awk -v
