@@ -346,13 +346,23 @@ $(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml tools/pandoc-html.sh
 build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES) $(PICS)
 	tools/html-figs.sh $(HTML_SRC) build/html/fig
 	@touch $@
-build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml
-	rm -f build/html/*.html
+# The site ships the PDF and the source archive, linked from every page:
+# the PDF when it is built (make pdf html, or make pdf first, as CI does;
+# one that is there is remade first if it is out of date), the archive
+# wherever make dist can make one (a git checkout, an unpacked archive).
+HTML_PDF := $(if $(or $(wildcard build/book.pdf),$(filter pdf,$(MAKECMDGOALS))),build/book.pdf)
+HTML_DIST := $(if $(wildcard .git .book-files),$(DIST))
+build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml $(HTML_PDF) $(HTML_DIST)
+	rm -f build/html/*.html build/html/book.pdf build/html/*.tar.gz
+	$(if $(HTML_PDF),cp $(HTML_PDF) build/html/book.pdf)
+	$(if $(HTML_DIST),cp $(HTML_DIST) build/html/)
 	LC_ALL=C gawk -f tools/html-site.awk -v out=build/html -v title="$$(tools/chapters.sh title)" \
 	  -v subtitle="$$(tools/chapters.sh subtitle)" -v edition="$$(tools/chapters.sh edition)" -v lang="$$(tools/chapters.sh lang)" \
-	  -v textwidth="$$(tools/chapters.sh textwidth)" $<
+	  -v textwidth="$$(tools/chapters.sh textwidth)" \
+	  $(if $(HTML_PDF),-v pdf=book.pdf -v pdfpages="$$(pdfinfo $(HTML_PDF) | sed -n 's/^Pages: *//p')") \
+	  $(if $(HTML_DIST),-v src=$(notdir $(DIST)) -v srckib="$$(du -k $(DIST) | cut -f1)" -v commit="$$(tar -xzOf $(DIST) cuda-c-verified/.book-commit)") $<
 	cp tools/html/book.css tools/html/book.js build/html/
-	@echo "html: build/html/index.html ($$(ls build/html/*.html | wc -l) pages, $$(ls build/html/fig/*.svg | wc -l) figures)"
+	@echo "html: build/html/index.html ($$(ls build/html/*.html | wc -l) pages, $$(ls build/html/fig/*.svg | wc -l) figures$(if $(HTML_PDF),$(comma) the PDF)$(if $(HTML_DIST),$(comma) the source archive))"
 
 clean:
 	rm -rf build
