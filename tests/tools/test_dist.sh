@@ -6,8 +6,10 @@
 # fresh temporary folder the unpacked tree passes `make check` and
 # `make test CH=threads` (one chapter, to keep this test to a few minutes:
 # the CPU-only run where there is no GPU, GPU tests skipped) and makes its
-# own archive again.  Output in cmocka's format for run-tests.sh; each
-# test is skipped, saying why, where git, noweb, gawk or nvcc is missing.
+# own archive again; and the preface names the toolkit that the book's
+# measurements were taken with.  Output in cmocka's format for
+# run-tests.sh; each test is skipped, saying why, where git, noweb, gawk or
+# nvcc is missing.
 cd "$(dirname "$0")/../.." || exit 1
 top=$PWD
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -96,8 +98,23 @@ t_unpacked_repacks() {
   grep -q 'repacked from an unpacked archive' "$tmp/rx/cuda-c-verified/SOURCE" &&
   ! grep -q '^edited since' "$tmp/rx/cuda-c-verified/SOURCE" || { echo "the repacked archive:"; cat "$tmp/rx/cuda-c-verified/SOURCE" 2>/dev/null; return 1; }
 }
+# The preface's "verified with CUDA X and driver Y" is what every
+# measurement file of the book's GPU says (its cuda: and driver: lines).
+t_preface_names_the_toolkit() {
+  local gpu said cuda driver
+  gpu=$(tools/chapters.sh gpu)
+  said=$(tr '\n' ' ' < chapters/preface.nw | tr -s ' ' | grep -o 'verified with CUDA [0-9.]* and driver [0-9]*' | head -1)
+  [ -n "$said" ] || { echo "chapters/preface.nw does not say 'verified with CUDA X and driver Y'"; return 1; }
+  cuda=$(grep -h '^# cuda: ' figures/data/"$gpu"/*.csv | sort -u | sed 's/^# cuda: //')
+  driver=$(grep -h '^# driver: ' figures/data/"$gpu"/*.csv | sed 's/^# driver: //; s/\..*//' | sort -u)
+  [ "$(echo "$cuda" | wc -l)" = 1 ] && [ "$(echo "$driver" | wc -l)" = 1 ] ||
+    { echo "figures/data/$gpu/ was measured with several toolkits or drivers (cuda: $(echo $cuda), driver: $(echo $driver)): the preface must say which"; return 1; }
+  [ "$said" = "verified with CUDA $cuda and driver $driver" ] ||
+    { echo "chapters/preface.nw says '$said'; figures/data/$gpu/ says cuda $cuda, driver $driver"; return 1; }
+}
 run archive_is_the_commit "git" t_archive_is_the_commit
 run dist_refuses_without_a_source "" t_refuses_without_a_source
 run unpacked_passes_check "archive noweb" t_unpacked_passes_check
 run unpacked_passes_test "archive nvcc" t_unpacked_passes_test
 run unpacked_repacks "archive" t_unpacked_repacks
+run preface_names_the_toolkit "" t_preface_names_the_toolkit
