@@ -59,7 +59,7 @@ CMOCKA_LIBS   := $(if $(CMOCKA_LIB),-L$(CMOCKA_LIB) -Xlinker -rpath=$(CMOCKA_LIB
 # make reads this file, for the goals that compile, so that make -n is true.
 HAVE_NOWEB := $(shell command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 && echo yes)
 SRC      := $(if $(HAVE_NOWEB),build/src,tangled)
-NOCOMPILE := pdf instructor html programs build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/%
+NOCOMPILE := pdf instructor html programs build/book-% build/solutions.% tangle check clean deps deps-pdf deps-html deps-test readme nvcc-found build/book.% build/html/% build/html-src/% dist build/dist/%
 ifneq ($(filter-out $(NOCOMPILE),$(or $(MAKECMDGOALS),pdf)),)
 ifneq ($(shell SRC=$(SRC) tools/build-src.sh >&2; echo $$?),0)
 $(error the build stops here)
@@ -123,7 +123,7 @@ $(error make clean runs on its own: make clean, then make $(filter-out clean,$(M
 endif
 endif
 
-.PHONY: pdf instructor html programs test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found
+.PHONY: pdf instructor html programs test tangle check bench sanitize clean deps deps-pdf deps-html deps-test readme nvcc-found dist
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -163,7 +163,8 @@ build/obj/benchkit.o: tests/common/benchkit.cu build/nvcc.flags | nvcc-found
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -MP -MF build/obj/benchkit.d -c $< -o $@
 
-# Per chapter: its tangled .cu files, its test program (tests/CH/*.c, C and
+# Per chapter: its tangled .cu files, its test program (tests/CH/*.c but the
+# exercise drivers ex_*.c and pictures.c, a program of its own; C and
 # cmocka) and its benchmark (tests/CH/bench*.cu).  Both link the objects of
 # the chapters it needs (book.yaml, tools/chapters.sh uses CH).
 define chapter_rules
@@ -304,18 +305,31 @@ build/%/pics/.done: tests/%/pictures.c $(wildcard tangled/*/*.h)
 # fonts are book.yaml's, which pandoc reads as metadata.
 define pdf_rules
 build/book$(1).tex: build/book$(1).md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
-	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=1 \
+	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=2 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
 	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $$@
-build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS)
+build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS) tools/pdf-index-check.sh
 	cd build && for pass in 1 2; do \
 	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book$(1).tex > xelatex$(1).log 2>&1 \
 	  || { grep -A5 '^!' xelatex$(1).log; echo "xelatex failed: see build/xelatex$(1).log"; exit 1; }; done
 	@grep -q 'There were undefined references' build/xelatex$(1).log && { echo "pdf: undefined references"; exit 1; } || true
+	@tools/pdf-index-check.sh $$@ > /dev/null || { tools/pdf-index-check.sh $$@; echo "pdf: index entries without a page (tools/pdf-index-check.sh)"; exit 1; }
 	@echo "pdf: build/book$(1).pdf ($$$$(grep -o 'Output written.*' build/xelatex$(1).log))"
 endef
 $(eval $(call pdf_rules,))
 $(eval $(call pdf_rules,-instructor))
+
+# ---- the source archive ----------------------------------------------------------
+# make dist: build/dist/cuda-c-verified-src.tar.gz, the book's tree as
+# committed (git archive of HEAD, with SOURCE naming the commit; in an
+# unpacked archive, its own files again), for a reader to unpack and run
+# make test in (tools/dist.sh; tests/tools/test_dist.sh does).  It runs every
+# time and rewrites the file only when the tree changed.  The web edition
+# ships it beside the PDF.
+DIST := build/dist/cuda-c-verified-src.tar.gz
+dist: $(DIST)
+$(DIST): FORCE
+	@tools/dist.sh $@
 
 # ---- the web edition -------------------------------------------------------------
 # The same weave as the PDF's, its chunk markup in HTML (nw2md.awk -v
@@ -336,13 +350,23 @@ $(HTML_SRC)/body.html: $(HTML_SRC)/book.md tools/cuda.xml tools/pandoc-html.sh
 build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools/html-figs.sh $(FIGURES) $(PICS)
 	tools/html-figs.sh $(HTML_SRC) build/html/fig
 	@touch $@
-build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml
-	rm -f build/html/*.html
+# The site ships the PDF and the source archive, linked from every page:
+# the PDF when it is built (make pdf html, or make pdf first, as CI does;
+# one that is there is remade first if it is out of date), the archive
+# wherever make dist can make one (a git checkout, an unpacked archive).
+HTML_PDF := $(if $(or $(wildcard build/book.pdf),$(filter pdf,$(MAKECMDGOALS))),build/book.pdf)
+HTML_DIST := $(if $(wildcard .git .book-files),$(DIST))
+build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml $(HTML_PDF) $(HTML_DIST)
+	rm -f build/html/*.html build/html/book.pdf build/html/*.tar.gz
+	$(if $(HTML_PDF),cp $(HTML_PDF) build/html/book.pdf)
+	$(if $(HTML_DIST),cp $(HTML_DIST) build/html/)
 	LC_ALL=C gawk -f tools/html-site.awk -v out=build/html -v title="$$(tools/chapters.sh title)" \
 	  -v subtitle="$$(tools/chapters.sh subtitle)" -v edition="$$(tools/chapters.sh edition)" -v lang="$$(tools/chapters.sh lang)" \
-	  -v textwidth="$$(tools/chapters.sh textwidth)" $<
+	  -v textwidth="$$(tools/chapters.sh textwidth)" \
+	  $(if $(HTML_PDF),-v pdf=book.pdf -v pdfpages="$$(pdfinfo $(HTML_PDF) | sed -n 's/^Pages: *//p')") \
+	  $(if $(HTML_DIST),-v src=$(notdir $(DIST)) -v srckib="$$(du -k $(DIST) | cut -f1)" -v commit="$$(tar -xzOf $(DIST) cuda-c-verified/.book-commit)") $<
 	cp tools/html/book.css tools/html/book.js build/html/
-	@echo "html: build/html/index.html ($$(ls build/html/*.html | wc -l) pages, $$(ls build/html/fig/*.svg | wc -l) figures)"
+	@echo "html: build/html/index.html ($$(ls build/html/*.html | wc -l) pages, $$(ls build/html/fig/*.svg | wc -l) figures$(if $(HTML_PDF),$(comma) the PDF)$(if $(HTML_DIST),$(comma) the source archive))"
 
 clean:
 	rm -rf build

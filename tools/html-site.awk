@@ -12,9 +12,12 @@
 # Every link #id goes to the page that holds id (a link to an id that no
 # page holds is an error); a chunk used in code, the comment /*<name N>*/,
 # becomes the name and a link to chunk N; headings get an anchor link;
-# pages get the book's bar (title, search), previous / next links, and
-# index.html holds the table of contents.  search-index.js lists section
-# titles, chunk names and identifiers with their pages, for tools/html/book.js.
+# pages get the book's bar (the chapters' menu button, title, search, the
+# PDF and the source archive when the Makefile passes pdf= and src=), the
+# chapter sidebar, previous / next links, and index.html holds the table of
+# contents.  search-index.js lists section titles, chunk names and
+# identifiers with their pages, search-text.js the words of the prose by
+# section, for tools/html/book.js.  Runs of Chinese get lang="zh-Hans".
 # A link to a heading whose text is a number (a \ref, numbered by
 # html-pre.awk) must say the number pandoc gave the heading.
 # Exit status 1 on a broken link or a wrong number.
@@ -93,6 +96,7 @@ END {
             entry("identifier", plain(t), page[idpage[id]] "#" id)
         }
     }
+    write_text_index()
     pages = ""; for (p = 1; p <= np; p++) pages = pages (p > 1 ? ", " : "") js(page[p]) ": " js(ptitle_short(p))
     printf "// The web edition's search index (tools/html-site.awk): kind, text, page#anchor.\nvar BOOK_PAGES = { %s };\nvar BOOK_SEARCH = [\n%s\n];\n", pages, search > (out "/search-index.js")
     if (broken) { printf "html-site: %d broken links or wrong numbers\n", broken > "/dev/stderr"; exit 1 }
@@ -103,8 +107,49 @@ function head(p, file) {
     printf "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n" > file
     printf "<title>%s</title>\n", (p ? h(ptitle[p]) " \342\200\224 " : "") h(title) > file
     printf "<link rel=\"stylesheet\" href=\"book.css\">\n<script src=\"search-index.js\" defer></script>\n<script src=\"book.js\" defer></script>\n</head>\n<body>\n" > file
-    printf "<header class=\"bar\"><a class=\"home\" href=\"index.html\">%s</a>\n", h(title) > file
-    printf "<form class=\"search\" role=\"search\" onsubmit=\"return false\"><input id=\"search\" type=\"search\" placeholder=\"Search sections, chunks, identifiers\" aria-label=\"Search the book\" autocomplete=\"off\"><ol id=\"search-results\" hidden></ol></form></header>\n" > file
+    printf "<header class=\"bar\"><button class=\"menu\" type=\"button\" aria-controls=\"sidebar\" aria-expanded=\"false\" aria-label=\"Chapters\">\342\230\260</button>" > file
+    printf "<a class=\"home\" href=\"index.html\">%s</a>\n", h(title) > file
+    printf "<form class=\"search\" role=\"search\" onsubmit=\"return false\"><input id=\"search\" type=\"search\" placeholder=\"Search the book\" aria-label=\"Search the book: its text, sections, chunks, identifiers\" autocomplete=\"off\"><ol id=\"search-results\" hidden></ol></form>\n" > file
+    printf "%s</header>\n", getlinks("get") > file
+    printf "%s", sidebar(p) > file
+}
+# The PDF and the source archive, as the Makefile passed them (pdf, src:
+# file names in build/html; pdfpages, srckib, commit), for the bar and the
+# sidebar.  What is not shipped is not linked.
+function getlinks(cls,    s) {
+    if (pdf == "" && src == "") return ""
+    s = "<nav class=\"" cls "\" aria-label=\"Downloads\">"
+    if (pdf != "") s = s "<a class=\"pdf\" href=\"" pdf "\" title=\"The book as one PDF" (pdfpages ? ", " pdfpages " pages" : "") "\">PDF</a>"
+    if (src != "") s = s "<a class=\"src\" href=\"" src "\" title=\"The book's source: chapters, code, tests, tools" (commit ? ", commit " commit : "") (srckib ? ", " srckib " KiB" : "") "\">Source</a>"
+    return s "</nav>"
+}
+# The chapters, on every page: a column on the left of a wide screen, the
+# menu of the bar's button on a narrow one (tools/html/book.js).  The
+# current page's chapters are marked, with their sections under them.
+function sidebar(p,    s, i, j, k, cur, first) {
+    s = "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Chapters\">\n<ol class=\"chapters\">\n"
+    s = s "<li" (p == 0 ? " class=\"current\"" : "") "><a href=\"index.html\"" (p == 0 ? " aria-current=\"page\"" : "") ">Contents</a></li>\n"
+    first = 1
+    for (i = 1; i <= nh; i++) if (hlvl[i] == 1) {
+        cur = (hpage[i] == p)
+        s = s "<li" (cur ? " class=\"current\"" : "") "><a href=\"" page[hpage[i]] "#" hid[i] "\"" (cur && first ? " aria-current=\"page\"" : "") ">" toc_text(hhtml[i]) "</a>"
+        if (cur) {
+            first = 0; j = 0
+            for (k = i + 1; k <= nh && hlvl[k] != 1; k++) if (hlvl[k] == 2)
+                s = s (j++ ? "" : "\n<ol class=\"sections\">") "\n<li><a href=\"#" hid[k] "\">" toc_text(hhtml[k]) "</a></li>"
+            if (j) s = s "\n</ol>"
+        }
+        s = s "</li>\n"
+    }
+    s = s "</ol>\n"
+    if (pdf != "" || src != "") {
+        s = s "<p class=\"sidebar-get\">"
+        if (pdf != "") s = s "<a href=\"" pdf "\">The book as a PDF</a>" (pdfpages ? " (" pdfpages " pages)" : "")
+        if (pdf != "" && src != "") s = s "<br>"
+        if (src != "") s = s "<a href=\"" src "\">The source, .tar.gz</a>" (srckib ? " (" srckib " KiB" (commit ? ", commit " commit : "") ")" : "")
+        s = s "</p>\n"
+    }
+    return s "</nav>\n"
 }
 function prevnext(p, file) {
     printf "<nav class=\"prevnext\">" > file
@@ -120,6 +165,7 @@ function write_page(p,    file, k, s, cap) {
     printf "<main>\n" > file
     cap = ""
     for (k = 1; k <= nl[p]; k++) {
+        if (page[p] != "book-index.html") textindex(L[p, k], p)
         s = fix(L[p, k], p)
         # a table scrolls sideways inside a figure whose caption stays on the page
         if (s ~ /^<table( [^>]*)?>$/) { print "<figure class=\"table\"><div class=\"scroll\">\n" s > file; continue }
@@ -166,7 +212,9 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src, t) {
         else out = out "href=\"" page[idpage[id]] "#" id "\"" (id ~ /^nw[0-9]+$/ ? " title=\"" h(ptitle_short(idpage[id])) "\"" : "")
         s = substr(s, RSTART + RLENGTH)
     }
-    return out s
+    s = out s
+    if (s ~ /[\343-\351]|\357[\274-\277]/) s = zh(s)
+    return s
 }
 function write_contents(    file, i, open2) {
     file = out "/index.html"
@@ -174,6 +222,7 @@ function write_contents(    file, i, open2) {
     printf "<main class=\"contents\">\n<h1 class=\"title\" id=\"top\">%s<a class=\"anchor\" href=\"#top\" aria-label=\"Link to this section\">#</a></h1>\n", h(title) > file
     if (subtitle) printf "<p class=\"subtitle\">%s</p>\n", h(subtitle) > file
     if (edition) printf "<p class=\"edition\">%s</p>\n", h(edition) > file
+    getit(file)
     printf "<nav class=\"toc\" aria-label=\"Table of contents\">\n<h2 id=\"contents\">Contents<a class=\"anchor\" href=\"#contents\" aria-label=\"Link to this section\">#</a></h2>\n<ol class=\"toc1\">\n" > file
     open2 = 0
     for (i = 1; i <= nh; i++) {
@@ -236,4 +285,98 @@ function pagetoc(p, file,    i, n) {   # "On this page": the page's sections, sh
         printf "<li><a href=\"#%s\">%s</a></li>\n", hid[i], toc_text(hhtml[i]) > file
     }
     if (n) printf "</ol></nav>\n" > file
+}
+# Chinese (the glossary's): every run of CJK characters, their punctuation
+# and full-width forms, in the text of a line (never inside a tag), gets
+# lang="zh-Hans", so that the browser sets it in a Chinese font (book.css)
+# and not in whatever its fallback finds first.  The bytes are UTF-8's;
+# the site is cut with LC_ALL=C.
+function zh(s,    out, t) {
+    out = ""
+    while (match(s, /<[^>]*>/)) {
+        t = substr(s, 1, RSTART - 1)
+        gsub(/(\343[\200-\277][\200-\277]|[\344-\351][\200-\277][\200-\277]|\357[\274-\277][\200-\277])+/, "<span lang=\"zh-Hans\">&</span>", t)
+        out = out t substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+    }
+    gsub(/(\343[\200-\277][\200-\277]|[\344-\351][\200-\277][\200-\277]|\357[\274-\277][\200-\277])+/, "<span lang=\"zh-Hans\">&</span>", s)
+    return out s
+}
+
+# ---- the full-text index ----------------------------------------------------
+# search-text.js: every word of the prose (paragraphs, lists, tables,
+# captions, headings; not code blocks, chunk headers and footers, or
+# formulas; not the index page), by section, with how often it occurs
+# there.  book.js loads it when a reader first uses the search box.  A word
+# is a run of letters, digits and _ (leading and trailing _ dropped,
+# "__syncthreads" is "syncthreads"), or a run of other letters (accented,
+# Greek, CJK), lower case, two characters or more, not a number alone, not
+# one of the stop words, which book.js drops from a query too.
+function textindex(s, p,    t, n, i, w, a, id) {
+    if (p != tx_page) { tx_page = p; tx_sec = 0; tx_pre = 0; tx_math = 0 }
+    if (match(s, /^<h[1-3][ >]/) && match(s, / id="[^"]+"/)) {
+        id = substr(s, RSTART + 5, RLENGTH - 6)
+        t = s; sub(/^<h[1-6][^>]*>/, "", t); sub(/<\/h[1-6]>.*/, "", t)
+        tx_sec = ++nsec; securl[nsec] = page[p] "#" id; sectitle[nsec] = plain(t); secpage[nsec] = p
+    }
+    # code blocks and display formulas run over several lines
+    if (tx_pre) { if (!(i = index(s, "</pre>"))) return; s = substr(s, i + 6); tx_pre = 0 }
+    if (tx_math) { if (!(i = index(s, "</math>"))) return; s = substr(s, i + 7); tx_math = 0 }
+    while ((i = index(s, "<pre"))) {
+        t = substr(s, i); if (!(n = index(t, "</pre>"))) { tx_pre = 1; s = substr(s, 1, i - 1); break }
+        s = substr(s, 1, i - 1) " " substr(t, n + 6)
+    }
+    while ((i = index(s, "<math"))) {
+        t = substr(s, i); if (!(n = index(t, "</math>"))) { tx_math = 1; s = substr(s, 1, i - 1); break }
+        s = substr(s, 1, i - 1) " " substr(t, n + 7)
+    }
+    gsub(/<div class="nw(head|foot)">.*<\/div>/, " ", s)
+    gsub(/<[^>]*>/, " ", s)
+    if (s !~ /[A-Za-z\200-\377]/) return
+    gsub(/&#[xX]?[0-9A-Fa-f]+;|&[a-z]+;/, " ", s)
+    # punctuation, symbols and spaces outside ASCII: U+0080-00BF, U+2000-2FFF,
+    # U+3000-303F, U+FF00-FF0F and the full-width punctuation after it
+    gsub(/\302[\200-\277]|\342[\200-\277][\200-\277]|\343\200[\200-\277]|\357\274[\200-\217]|\357\274[\232-\240]|\357\275[\233-\245]/, " ", s)
+    s = tolower(s)
+    n = split(s, a, /[^a-z0-9_\200-\377]+/)
+    if (!tx_sec) { tx_sec = ++nsec; securl[nsec] = page[p]; sectitle[nsec] = ptitle_short(p); secpage[nsec] = p }
+    for (i = 1; i <= n; i++) {
+        w = a[i]; gsub(/^_+|_+$/, "", w)
+        if (length(w) < 2 || w ~ /^[0-9]+$/ || (w in stopword)) continue
+        if (!((w, tx_sec) in wcount)) { if (w in wseen) wsecs[w] = wsecs[w] "," tx_sec; else { wseen[w] = 1; wsecs[w] = tx_sec } }
+        wcount[w, tx_sec]++
+    }
+}
+function write_text_index(    f, i, w, a, n, k, sep, line) {
+    f = out "/search-text.js"
+    printf "// The web edition's full-text index (tools/html-site.awk): for each word of\n// the prose, the sections it occurs in and how often: [section, count, ...].\n" > f
+    printf "var BOOK_STOP = %s;\nvar BOOK_SECTIONS = [\n", js(STOPWORDS) > f
+    for (i = 1; i <= nsec; i++) printf "[%s,%s,%s]%s\n", js(securl[i]), js(sectitle[i]), js(ptitle_short(secpage[i])), (i < nsec ? "," : "") > f
+    printf "];\nvar BOOK_TEXT = {\n" > f
+    sep = ""
+    PROCINFO["sorted_in"] = "@ind_str_asc"
+    for (w in wseen) {
+        n = split(wsecs[w], a, ","); line = ""
+        for (k = 1; k <= n; k++) line = line (k > 1 ? "," : "") (a[k] - 1) "," wcount[w, a[k]]
+        printf "%s%s:[%s]", sep, js(w), line > f; sep = ",\n"
+    }
+    delete PROCINFO["sorted_in"]
+    printf "\n};\n" > f
+    close(f)
+}
+BEGIN {
+    STOPWORDS = "a an and are as at be but by for from has have if in into is it its not of on or so than that the then there these this those to was were which with"
+    n = split(STOPWORDS, a_, " "); for (i_ = 1; i_ <= n; i_++) stopword[a_[i_]] = 1
+}
+# The contents page's pointer to the PDF and the code: the two files, and
+# the preface's section on getting the code and running it (its heading's
+# id is getting-the-code), where the book says what to install and run.
+function getit(file,    i, howto) {
+    for (i = 1; i <= nh; i++) if (hid[i] == "getting-the-code") howto = page[hpage[i]] "#" hid[i]
+    if (pdf == "" && src == "" && howto == "") return
+    printf "<section class=\"getit\" aria-label=\"The book and its code\">\n<p>" > file
+    if (pdf != "") printf "<a href=\"%s\">The book as a PDF</a>%s. ", pdf, (pdfpages ? " (" pdfpages " pages)" : "") > file
+    if (src != "") printf "<a href=\"%s\">Its source</a>%s: the chapters, every listing, its tests and the tools that build the book. ", src, \
+        (srckib ? " (a .tar.gz of " srckib " KiB" (commit ? ", commit " commit : "") ")" : "") > file
+    if (howto != "") printf "<a href=\"%s\">Getting the code and running it</a> says what to install and how to run <code>make test</code>.", howto > file
+    printf "</p>\n</section>\n" > file
 }

@@ -1,26 +1,34 @@
 #!/bin/bash
 # test_html.sh -- the web edition in a real browser, in cmocka's output
-# format for run-tests.sh.  Builds the site (make html), then headless
-# chromium opens tests/tools/html-check.html, whose own script loads every
-# page in a frame 1280 and 390 px wide and checks that every internal link
-# and anchor resolves, headings have anchors, previous / next follow the
-# book's order, every image and SVG figure loads, MathML is laid out,
-# wrong-on-purpose chunks are marked, a search for a known identifier
-# offers its chunk, and no page scrolls sideways.  Last, screenshots of two
-# pages at both widths go to build/html-shots/ (build artifacts, to look at).
+# format for run-tests.sh.  Builds the site (make html) and checks that it
+# ships the PDF (when built) and the source archive, the build's own bytes.
+# Then headless chromium opens tests/tools/html-check.html, whose own script
+# loads every page in a frame 1280 and 390 px wide and checks that every
+# internal link and anchor resolves, headings have anchors, previous / next
+# follow the book's order, every image and SVG figure loads, MathML is laid
+# out, wrong-on-purpose chunks are marked, a search for a known identifier
+# offers its chunk, a search for a word that only the prose has
+# (HTML_TEST_WORD) finds a section whose text has it, every page has the
+# chapter sidebar (a column at 1280 px, a menu the bar's button opens at
+# 390 px) and links to the PDF and the source archive, the glossary's
+# Chinese is marked lang="zh-Hans", and no page scrolls sideways.  Last,
+# screenshots of two pages at both widths go to build/html-shots/ (build
+# artifacts, to look at).
 # Without the tools the site needs, or without chromium (which make html
 # installs only when run as root), every test is reported as skipped, with
 # the reason.
 cd "$(dirname "$0")/../.." || exit 1
 checks="pages_load links_resolve headings_have_anchors prev_next images_load mathml_renders
-        wrong_on_purpose_marked search_finds_identifier no_horizontal_scroll_1280 no_horizontal_scroll_390"
+        wrong_on_purpose_marked search_finds_identifier search_finds_text sidebar downloads_linked glossary_lang
+        no_horizontal_scroll_1280 no_horizontal_scroll_390"
 shots=build/html-shots
 ident=${HTML_TEST_IDENT:-warp_sum}      # an identifier the index must hold
+word=${HTML_TEST_WORD:-poisoned}     # a word of the prose that no title, chunk name or identifier has
 browser=$(command -v chromium || command -v chromium-browser)
 
 skip_all() {   # skip_all REASON [TESTS]: every test (or TESTS) skipped
   local t
-  for t in ${2:-html_builds $checks screenshots checker_catches_faults}; do
+  for t in ${2:-html_builds ships_pdf_and_source $checks screenshots checker_catches_faults}; do
     echo "[ RUN      ] html_$t"; echo "skipped: $1"; echo "[  SKIPPED ] html_$t"
   done | sed 's/html_html_/html_/'
   exit 0
@@ -37,7 +45,7 @@ if out=$(make -s html 2>&1); then
   echo "$out" | tail -2; echo "[       OK ] html_builds"
 else
   echo "$out" | tail -20; echo "[  FAILED  ] html_builds"
-  for t in $checks screenshots checker_catches_faults; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
+  for t in ships_pdf_and_source $checks screenshots checker_catches_faults; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
   exit 1
 fi
 # The chapters after \appendix are lettered, as in the PDF: their pages'
@@ -51,6 +59,19 @@ elif bad=$(cd build/html && grep -o '<h[1-6][^>]*data-number="[0-9][^"]*"' $apps
 elif ! (cd build/html && grep -q '<h1[^>]*data-number="A"' $apps); then
   echo "no heading lettered A in $apps"; echo "[  FAILED  ] html_appendices_lettered"
 else echo "[       OK ] html_appendices_lettered"; fi
+# What the site ships beside its pages (make html: the PDF when it is
+# built, the source archive where make dist can make one), the same bytes
+# as the build's; the browser then checks that every page links to them.
+echo "[ RUN      ] html_ships_pdf_and_source"
+pdf=""; src=""; st=0
+if [ -f build/html/book.pdf ]; then pdf=book.pdf; cmp -s build/html/book.pdf build/book.pdf || { echo "build/html/book.pdf is not build/book.pdf"; st=1; }
+elif [ -f build/book.pdf ]; then echo "build/book.pdf is built but the site does not ship it"; st=1
+else echo "no build/book.pdf: the site ships no PDF (make pdf, then make html, ships it)"; fi
+a=build/dist/cuda-c-verified-src.tar.gz
+if [ -f "build/html/${a##*/}" ]; then src=${a##*/}; cmp -s "build/html/$src" "$a" || { echo "build/html/$src is not $a"; st=1; }
+elif [ -e .git ] || [ -f .book-files ]; then echo "the site does not ship the source archive ($a)"; st=1
+else echo "this tree can make no source archive (no git checkout, no unpacked archive)"; fi
+[ $st = 0 ] && echo "[       OK ] html_ships_pdf_and_source" || echo "[  FAILED  ] html_ships_pdf_and_source"
 browser=$(command -v chromium || command -v chromium-browser)
 [ -n "$browser" ] || skip_all "$nochromium" "$checks screenshots checker_catches_faults"
 
@@ -64,7 +85,7 @@ flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --
        --allow-file-access-from-files)
 start=$(date +%s)
 timeout 300 "$browser" "${flags[@]}" --virtual-time-budget=300000 --dump-dom \
-  "file://$PWD/build/html-test/check.html?site=../html/&pages=$pages&ident=$ident&wrong=$wrong" \
+  "file://$PWD/build/html-test/check.html?site=../html/&pages=$pages&ident=$ident&wrong=$wrong&word=$word&pdf=$pdf&src=$src" \
   > build/html-test/verdict.html 2> build/html-test/chromium.log
 verdict=$(sed -n '/<pre id="verdict">/,/DONE/p' build/html-test/verdict.html | sed 's/<[^>]*>//g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
 echo "$verdict" | grep '^INFO' | sed 's/^INFO /browser: /'
@@ -95,25 +116,27 @@ done
 [ $ok = 1 ] && echo "[       OK ] html_screenshots" || echo "[  FAILED  ] html_screenshots"
 
 # The checker itself: on a two-page fixture site with a link to a missing
-# anchor, a missing figure and a block 600 px wide, it must fail all three.
+# anchor, a missing figure, a block 600 px wide, no sidebar, no search, no
+# link to the PDF and a glossary whose Chinese has no lang, it must fail
+# each of these.
 echo "[ RUN      ] html_checker_catches_faults"
 fx=build/html-test/fixture; rm -rf "$fx"; mkdir -p "$fx"
 cat > "$fx/a.html" <<'HTML'
 <!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body><main>
-<h1 id="a">A<a class="anchor" href="#a">#</a></h1><p><a href="b.html#nowhere">a link to no anchor</a></p>
+<h1 id="a">A<a class="anchor" href="#a">#</a></h1><p><a href="glossary.html#nowhere">a link to no anchor</a></p>
 <img src="fig/missing.svg" alt="a missing figure"><div style="width:600px">wide</div>
-<nav class="prevnext"><a class="next" href="b.html">B</a></nav></main></body></html>
+<nav class="prevnext"><a class="next" href="glossary.html">B</a></nav></main></body></html>
 HTML
-cat > "$fx/b.html" <<'HTML'
-<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body><main>
-<h1 id="b">B<a class="anchor" href="#b">#</a></h1><nav class="prevnext"><a class="prev" href="a.html">A</a></nav></main></body></html>
+cat > "$fx/glossary.html" <<'HTML'
+<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><body><main>
+<h1 id="b">B<a class="anchor" href="#b">#</a></h1><p>warp: 线程束</p><nav class="prevnext"><a class="prev" href="a.html">A</a></nav></main></body></html>
 HTML
 timeout 120 "$browser" "${flags[@]}" --virtual-time-budget=60000 --dump-dom \
-  "file://$PWD/build/html-test/check.html?site=fixture/&pages=a.html,b.html&ident=none&wrong=0" \
+  "file://$PWD/build/html-test/check.html?site=fixture/&pages=a.html,glossary.html&ident=none&wrong=0&word=nowhere&pdf=book.pdf" \
   > build/html-test/fixture.html 2>> build/html-test/chromium.log
 fx_verdict=$(sed -n '/<pre id="verdict">/,/DONE/p' build/html-test/fixture.html)
 ok=1
-for c in links_resolve images_load no_horizontal_scroll_390; do
+for c in links_resolve images_load no_horizontal_scroll_390 sidebar search_finds_text downloads_linked glossary_lang; do
   echo "$fx_verdict" | grep -q "^FAIL $c:" || { echo "the checker passed the fixture's fault for $c"; ok=0; }
 done
 echo "$fx_verdict" | grep -q "^OK prev_next" || { echo "the checker failed the fixture's good prev/next links"; ok=0; }
