@@ -156,6 +156,27 @@ check: deps-test
 build/obj/%.o: $(SRC)/%.cu build/nvcc.flags | nvcc-found
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -MP -MF build/obj/$*.d -c $< -o $@
+# A file NAME.smNN.cu uses instructions that came with sm_NN (mma.sync
+# and cp.async with sm_80): it is compiled only for the archs from sm_NN
+# on, plus PTX for the newest (for sm_NN alone when ARCH is older: its
+# tests skip on such a GPU).  NAME.sm90a.cu uses Hopper's arch-specific
+# instructions (wgmma, setmaxnreg): compiled for sm_90a alone, which runs
+# on compute capability 9.0 and nothing else.
+# $(call from_arch,NN): the archs built (ARCH or book.yaml's) from sm_NN on;
+# $(call gencode_for,LIST): machine code for each, PTX for the newest.
+from_arch = $(shell for a in $(or $(ARCH),$(ARCHS)); do [ $${a#sm_} -ge $(1) ] && printf '%s ' $$a; done)
+gencode_for = $(foreach a,$(1),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
+  -gencode arch=compute_$(lastword $(1:sm_%=%)),code=compute_$(lastword $(1:sm_%=%))
+define arch_rule
+GENCODE_$(1) := $$(if $$(filter native,$$(ARCH)),-arch=native,$$(call gencode_for,$$(or $$(call from_arch,$(1)),sm_$(1))))
+build/obj/%.sm$(1).o: $$(SRC)/%.sm$(1).cu build/nvcc.flags | nvcc-found
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) $$(filter-out $$(GENCODE),$$(NVFLAGS)) $$(GENCODE_$(1)) -MMD -MP -MF build/obj/$$*.sm$(1).d -c $$< -o $$@
+endef
+$(foreach a,$(ARCHS:sm_%=%),$(eval $(call arch_rule,$(a))))
+build/obj/%.sm90a.o: $(SRC)/%.sm90a.cu build/nvcc.flags | nvcc-found
+	@mkdir -p $(dir $@)
+	$(NVCC) $(filter-out $(GENCODE),$(NVFLAGS)) -gencode arch=compute_90a,code=sm_90a -MMD -MP -MF build/obj/$*.sm90a.d -c $< -o $@
 build/obj/testkit.o: tests/common/testkit.c build/cc.flags | nvcc-found
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@

@@ -1,0 +1,76 @@
+// tc_args.cuh -- what every tensor-core launcher checks before it
+// launches, and the guarded store of the results.
+#pragma once
+#include "tensor-gemm/tc_gemm.h"
+#include <stdint.h>
+
+// <<Check the arguments every launcher takes>>
+// cudaErrorInvalidValue for what no launcher takes; *done is set when
+// nothing is left to do: C is empty, or C = 0 (K = 0) was written here.
+static inline cudaError_t tc_common_args(const tc_bf16 *A, const tc_bf16 *B,
+                                         void *C, tc_out out, size_t M,
+                                         size_t N, size_t K,
+                                         cudaStream_t stream, int *done)
+{
+    *done = 1;
+    if (out != TC_OUT_F32 && out != TC_OUT_BF16) return cudaErrorInvalidValue;
+    if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0) return cudaSuccess;
+    if (C == NULL || (K > 0 && (A == NULL || B == NULL)))
+        return cudaErrorInvalidValue;
+    if (K == 0)
+        return cudaMemsetAsync(C, 0, M * N * (out == TC_OUT_F32 ? 4 : 2),
+                               stream);
+    *done = 0;
+    return cudaSuccess;
+}
+
+// <<The 16-byte rule>>
+// cp.async and TMA copy 16 bytes at a time: rows of A (K elements) and
+// of B (N elements) a multiple of 16 bytes, A, B, C on 16-byte boundaries.
+static inline int tc_aligned16(const void *A, const void *B, const void *C,
+                               size_t N, size_t K)
+{
+    return K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 &&
+           (uintptr_t)B % 16 == 0 && (uintptr_t)C % 16 == 0;
+}
+
+// <<The compute capability of the current device>>
+// As 10 major + minor; 0 when there is no device.
+static inline int tc_device_cc(void)
+{
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    return 10 * major + minor;
+}
+
+// <<Store a pair of results, guarded>>
+// Elements (row, col) and (row, col + 1) of C, M x N row-major of type
+// out; those outside C are not written.
+static __device__ __forceinline__ void tc_store2(void *C, tc_out out,
+                                                 int M, int N, int row,
+                                                 int col, float v0, float v1)
+{
+    if (row >= M) return;
+    size_t i = (size_t)row * N + col;
+    if (out == TC_OUT_F32) {
+        float *c = (float *)C;
+        if (col + 1 < N && (uintptr_t)(c + i) % 8 == 0) {
+            *(float2 *)(c + i) = make_float2(v0, v1);
+        } else {
+            if (col < N) c[i] = v0;
+            if (col + 1 < N) c[i + 1] = v1;
+        }
+    } else {
+        __nv_bfloat16 *c = (__nv_bfloat16 *)C;
+        if (col + 1 < N && (uintptr_t)(c + i) % 4 == 0) {
+            *(__nv_bfloat162 *)(c + i) = __floats2bfloat162_rn(v0, v1);
+        } else {
+            if (col < N) c[i] = __float2bfloat16_rn(v0);
+            if (col + 1 < N) c[i + 1] = __float2bfloat16_rn(v1);
+        }
+    }
+}

@@ -1,0 +1,318 @@
+// tc_wgmma.sm90a.cu -- wgmma on tiles that TMA copies into swizzled
+// shared memory: one warpgroup, then warp-specialised, then persistent.
+#include "tensor-gemm/tc_args.cuh"
+#include "tensor-gemm/tc_sm90.cuh"
+#include "common/book.h"
+#include <cudaTypedefs.h>
+
+namespace {
+
+// <<Make a tensor map through the runtime>>
+PFN_cuTensorMapEncodeTiled_v12000 encode_fn(void)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+    if (fn == nullptr) {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p,
+                                             12000, cudaEnableDefault,
+                                             &q) == cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
+    }
+    return fn;
+}
+// A rows x cols row-major bf16 matrix, read in boxes of 64 columns (128
+// bytes, the widest box the 128-byte swizzle takes) by box_rows rows.
+// Elements outside the matrix arrive as zeros.
+cudaError_t make_map(CUtensorMap *map, const tc_bf16 *p, size_t rows,
+                     size_t cols, unsigned box_rows)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 encode = encode_fn();
+    if (encode == nullptr) return cudaErrorNotSupported;
+    cuuint64_t dim[2] = {cols, rows}, stride[1] = {cols * 2};
+    cuuint32_t box[2] = {64, box_rows}, step[2] = {1, 1};
+    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p,
+                        dim, stride, box, step,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE,
+                        CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+constexpr int TILE_K = 64;              // one 128-byte swizzle row of bf16
+constexpr int BOX_B = TILE_K * 64 * 2;  // one box of B: 64 k x 64 n
+
+// <<Store a warpgroup's accumulators>>
+// Thread t of the warpgroup holds, for each group j of 8 columns, the
+// pair of columns 2 (t % 4) of row 16 (t / 32) + (t % 32) / 4 and 8 more.
+template <int R>
+__device__ __forceinline__ void wg_store(const float (&d)[R], void *C,
+                                         tc_out out, int M, int N, int row0,
+                                         int col0)
+{
+    const int t = threadIdx.x % 128;
+    const int row = row0 + 16 * (t / 32) + (t % 32) / 4;
+    const int col = col0 + 2 * (t % 4);
+#pragma unroll
+    for (int j = 0; j < R / 4; j++) {
+        tc_store2(C, out, M, N, row, col + 8 * j, d[4 * j], d[4 * j + 1]);
+        tc_store2(C, out, M, N, row + 8, col + 8 * j, d[4 * j + 2],
+                  d[4 * j + 3]);
+    }
+}
+__device__ __forceinline__ uint8_t *align1024(uint8_t *p)
+{
+    return (uint8_t *)(((uintptr_t)p + 1023) & ~(uintptr_t)1023);
+}
+
+// <<The one-warpgroup wgmma kernel>>
+constexpr int WG_BM = 128, WG_BN = 128, WG_STAGES = 4;
+constexpr int WG_A = WG_BM * TILE_K * 2, WG_B = TILE_K * WG_BN * 2;
+constexpr int WG_SMEM = 1024 + WG_STAGES * (WG_A + WG_B) + 64;
+
+template <bool LATE>
+__global__ void __launch_bounds__(128)
+wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
+             const __grid_constant__ CUtensorMap mapB, void *C, tc_out out,
+             int M, int N, int K)
+{
+    extern __shared__ uint8_t raw[];
+    uint8_t *As = align1024(raw), *Bs = As + WG_STAGES * WG_A;
+    uint64_t *full = (uint64_t *)(Bs + WG_STAGES * WG_B);
+    const int m0 = blockIdx.y * WG_BM, n0 = blockIdx.x * WG_BN;
+    const int KT = (K + TILE_K - 1) / TILE_K;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WG_STAGES; s++) tc_bar_init(&full[s], 1);
+        tc_bar_init_fence();
+    }
+    __syncthreads();
+    // <<Fill a stage of the one-warpgroup kernel>>
+    auto load = [&](int kt) {
+        int s = kt % WG_STAGES;
+        tc_bar_expect(&full[s], WG_A + WG_B);
+        tc_tma_load(As + s * WG_A, &mapA, &full[s], kt * TILE_K, m0);
+        for (int i = 0; i < WG_BN / 64; i++)
+            tc_tma_load(Bs + s * WG_B + i * BOX_B, &mapB, &full[s],
+                    n0 + 64 * i, kt * TILE_K);
+    };
+    if (threadIdx.x == 0)
+        for (int kt = 0; kt < WG_STAGES && kt < KT; kt++) load(kt);
+    float d0[64] = {}, d1[64] = {};
+    for (int kt = 0; kt < KT; kt++) {
+        const int s = kt % WG_STAGES, parity = (kt / WG_STAGES) & 1;
+        if (!LATE) tc_bar_wait(&full[s], parity);
+        // <<Multiply stage s with eight wgmma>>
+        tc_acc_fence(d0);
+        tc_acc_fence(d1);
+        tc_wgmma_fence();
+        #pragma unroll
+        for (int ks = 0; ks < TILE_K / 16; ks++) {
+            uint64_t db = tc_desc(Bs + s * WG_B + ks * 2048, BOX_B, 1024);
+            uint8_t *a = As + s * WG_A + ks * 32;
+            tc_wgmma_n128(d0, tc_desc(a, 16, 1024), db, 1);
+            tc_wgmma_n128(d1, tc_desc(a + 8192, 16, 1024), db, 1);
+        }
+        tc_wgmma_commit();
+        tc_wgmma_wait<0>();
+        tc_acc_fence(d0);
+        tc_acc_fence(d1);
+        if (LATE) tc_bar_wait(&full[s], parity);  // too late: read already
+        __syncthreads();                 // every warp is done with stage s
+        if (threadIdx.x == 0 && kt + WG_STAGES < KT) load(kt + WG_STAGES);
+    }
+    wg_store(d0, C, out, M, N, m0, n0);
+    wg_store(d1, C, out, M, N, m0 + 64, n0);
+}
+
+// <<The tile order for the L2>>
+constexpr int WS_BM = 128, WS_BN = 256, WS_STAGES = 4, WS_GROUP = 8;
+constexpr int WS_A = WS_BM * TILE_K * 2, WS_B = TILE_K * WS_BN * 2;
+constexpr int WS_SMEM = 1024 + WS_STAGES * (WS_A + WS_B) + 128;
+
+// Tile t: WS_GROUP rows of tiles at a time, column after column.
+__device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
+                                        int *tm, int *tn)
+{
+    int group = t / (WS_GROUP * tiles_n), first = group * WS_GROUP;
+    int rows = min(tiles_m - first, WS_GROUP), in = t % (WS_GROUP * tiles_n);
+    *tm = first + in % rows;
+    *tn = in / rows;
+}
+
+// <<The warp-specialised kernel>>
+template <bool PERSISTENT>
+__global__ void __launch_bounds__(384, 1)
+ws_kernel(const __grid_constant__ CUtensorMap mapA,
+          const __grid_constant__ CUtensorMap mapB, void *C, tc_out out,
+          int M, int N, int K)
+{
+    extern __shared__ uint8_t raw[];
+    uint8_t *As = align1024(raw), *Bs = As + WS_STAGES * WS_A;
+    uint64_t *full = (uint64_t *)(Bs + WS_STAGES * WS_B);
+    uint64_t *empty = full + WS_STAGES;
+    const int KT = (K + TILE_K - 1) / TILE_K;
+    const int tiles_m = (M + WS_BM - 1) / WS_BM;
+    const int tiles_n = (N + WS_BN - 1) / WS_BN;
+    const int tiles = tiles_m * tiles_n;
+    const int step = PERSISTENT ? (int)gridDim.x : tiles;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WS_STAGES; s++) {
+            tc_bar_init(&full[s], 1);
+            tc_bar_init(&empty[s], 8);   // one arrival per consumer warp
+        }
+        tc_bar_init_fence();
+    }
+    __syncthreads();
+    if (threadIdx.x < 128) {
+        tc_setmaxnreg_dec<40>();
+        if (threadIdx.x == 0) {
+            // <<The producer: fill stages as they empty>>
+            int it = 0;
+            for (int t = blockIdx.x; t < tiles; t += step) {
+                int tm, tn;
+                ws_tile(t, tiles_m, tiles_n, &tm, &tn);
+                for (int kt = 0; kt < KT; kt++, it++) {
+                    int s = it % WS_STAGES;
+                    tc_bar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
+                    tc_bar_expect(&full[s], WS_A + WS_B);
+                    tc_tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
+                                tm * WS_BM);
+                    for (int i = 0; i < WS_BN / 64; i++)
+                        tc_tma_load(Bs + s * WS_B + i * BOX_B, &mapB,
+                                &full[s], tn * WS_BN + 64 * i, kt * TILE_K);
+                }
+            }
+        }
+        return;
+    }
+    tc_setmaxnreg_inc<232>();
+    // <<The consumers: multiply full stages, release them, store>>
+    const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
+    int it = 0;
+    for (int t = blockIdx.x; t < tiles; t += step) {
+        int tm, tn;
+        ws_tile(t, tiles_m, tiles_n, &tm, &tn);
+        float d[128];
+    #pragma unroll
+        for (int i = 0; i < 128; i++) d[i] = 0.0f;
+        int prev = -1;
+        for (int kt = 0; kt < KT; kt++, it++) {
+            const int s = it % WS_STAGES;
+            tc_bar_wait(&full[s], (it / WS_STAGES) & 1);
+            tc_acc_fence(d);
+            tc_wgmma_fence();
+    #pragma unroll
+            for (int ks = 0; ks < TILE_K / 16; ks++)
+                tc_wgmma_n256(d,
+                              tc_desc(As + s * WS_A + c * 8192 + ks * 32, 16,
+                                      1024),
+                              tc_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024),
+                              1);
+            tc_wgmma_commit();
+            tc_wgmma_wait<1>();          // the step before this one is done
+            tc_acc_fence(d);
+            if (prev >= 0 && lane == 0) tc_bar_arrive(&empty[prev]);
+            prev = s;
+        }
+        tc_wgmma_wait<0>();
+        tc_acc_fence(d);
+        if (prev >= 0 && lane == 0) tc_bar_arrive(&empty[prev]);
+        wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
+    }
+}
+
+// <<The Hopper launchers>>
+cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
+                        tc_out out, size_t M, size_t N, size_t K,
+                        cudaStream_t stream, int *done, CUtensorMap *mapA,
+                        CUtensorMap *mapB, unsigned box_m)
+{
+    cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, done);
+    if (*done) return err;
+    *done = 1;
+    if (!tc_aligned16(A, B, C, N, K)) return cudaErrorInvalidValue;
+    if (tc_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
+    if ((err = make_map(mapA, A, M, K, box_m)) != cudaSuccess) return err;
+    if ((err = make_map(mapB, B, K, N, TILE_K)) != cudaSuccess) return err;
+    *done = 0;
+    return cudaSuccess;
+}
+
+template <bool LATE>
+cudaError_t wgmma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+                         tc_out out, size_t M, size_t N, size_t K,
+                         cudaStream_t stream)
+{
+    CUtensorMap mapA, mapB;
+    int done;
+    cudaError_t err = hopper_args(A, B, C, out, M, N, K, stream, &done,
+                                  &mapA, &mapB, WG_BM);
+    if (done) return err;
+    dim3 grid((unsigned)((N + WG_BN - 1) / WG_BN),
+              (unsigned)((M + WG_BM - 1) / WG_BM));
+    if (grid.y > 65535) return cudaErrorInvalidValue;
+    err = cudaFuncSetAttribute(wgmma_kernel<LATE>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               WG_SMEM);
+    if (err != cudaSuccess) return err;
+    wgmma_kernel<LATE><<<grid, 128, WG_SMEM, stream>>>(
+        mapA, mapB, C, out, (int)M, (int)N, (int)K);
+    return cudaGetLastError();
+}
+
+template <bool PERSISTENT>
+cudaError_t ws_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+                      tc_out out, size_t M, size_t N, size_t K,
+                      cudaStream_t stream)
+{
+    CUtensorMap mapA, mapB;
+    int done;
+    cudaError_t err = hopper_args(A, B, C, out, M, N, K, stream, &done,
+                                  &mapA, &mapB, WS_BM);
+    if (done) return err;
+    size_t tiles = ((M + WS_BM - 1) / WS_BM) * ((N + WS_BN - 1) / WS_BN);
+    if (tiles > INT32_MAX) return cudaErrorInvalidValue;
+    unsigned grid = (unsigned)tiles;
+    if (PERSISTENT) {
+        int sms;
+        if ((err = book_sm_count(&sms)) != cudaSuccess) return err;
+        if (grid > (unsigned)sms) grid = (unsigned)sms;
+    }
+    err = cudaFuncSetAttribute(ws_kernel<PERSISTENT>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               WS_SMEM);
+    if (err != cudaSuccess) return err;
+    ws_kernel<PERSISTENT><<<grid, 384, WS_SMEM, stream>>>(
+        mapA, mapB, C, out, (int)M, (int)N, (int)K);
+    return cudaGetLastError();
+}
+} // namespace
+
+// <<The Hopper entry points>>
+extern "C" cudaError_t tc_gemm_wgmma(const tc_bf16 *A, const tc_bf16 *B,
+                                     void *C, tc_out out, size_t M, size_t N,
+                                     size_t K, cudaStream_t stream)
+{
+    return wgmma_launch<false>(A, B, C, out, M, N, K, stream);
+}
+extern "C" cudaError_t tc_gemm_wrong_late_wait(const tc_bf16 *A,
+                                               const tc_bf16 *B, void *C,
+                                               tc_out out, size_t M, size_t N,
+                                               size_t K, cudaStream_t stream)
+{
+    return wgmma_launch<true>(A, B, C, out, M, N, K, stream);
+}
+extern "C" cudaError_t tc_gemm_ws(const tc_bf16 *A, const tc_bf16 *B,
+                                  void *C, tc_out out, size_t M, size_t N,
+                                  size_t K, cudaStream_t stream)
+{
+    return ws_launch<false>(A, B, C, out, M, N, K, stream);
+}
+extern "C" cudaError_t tc_gemm_persistent(const tc_bf16 *A, const tc_bf16 *B,
+                                          void *C, tc_out out, size_t M,
+                                          size_t N, size_t K,
+                                          cudaStream_t stream)
+{
+    return ws_launch<true>(A, B, C, out, M, N, K, stream);
+}

@@ -1,0 +1,440 @@
+/* test_tc_gemm.c -- the tensor-core chapter's tests: every launcher
+ * against a double-precision CPU reference of the same bf16 inputs, with
+ * the chapter's bound for fp32 accumulation that truncates, on edge and
+ * odd shapes and a large one, both output types, poisoned outputs; the
+ * refusals its header promises; K = 0; a stream; the ceiling's launcher;
+ * and the listing that is wrong on purpose. */
+#include "testkit.h"
+#include "variants.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+struct tc_variant {
+    const char *name;
+    tc_gemm_fn fn;
+    const char *listing;
+    int cc, aligned;
+};
+#define TC_TEST_ENTRY(name, fn, listing, cc, aligned) \
+    {name, fn, listing, cc, aligned},
+static const struct tc_variant variants[] = {TC_VARIANTS(TC_TEST_ENTRY)};
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* Skip, naming the listing, on a GPU its code does not run on. */
+static void require_listing(const struct tc_variant *v)
+{
+    TK_REQUIRE_GPU();
+    int cc = tk_compute_capability();
+    if ((v->cc == 90 && cc != 90) || cc < v->cc) {
+        print_message("skipped: %s is %s code, which needs compute "
+                      "capability %s; this GPU has %d.%d\n", v->listing,
+                      v->cc == 90 ? "sm_90a" : "sm_80", v->cc == 90 ?
+                      "9.0 exactly" : "8.0 or later", cc / 10, cc % 10);
+        skip();
+    }
+}
+
+/* bf16 from the host side: round to nearest even, and back. */
+static uint16_t to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u += 0x7fff + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+static double from_bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Random bf16 in [-1, 1). */
+static void fill_bf16(uint16_t *x, size_t n, uint64_t *st)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = to_bf16((float)tk_uniform(st, -1.0, 1.0));
+}
+
+/* Rows rows[0..nrows) of C = A B and of |A||B|, in double precision. */
+static void reference(const uint16_t *A, const uint16_t *B, double *C,
+                      double *absC, size_t N, size_t K, const size_t *rows,
+                      size_t nrows)
+{
+    for (size_t r = 0; r < nrows; r++) {
+        double *c = C + r * N, *ac = absC + r * N;
+        memset(c, 0, N * sizeof *c);
+        memset(ac, 0, N * sizeof *ac);
+        for (size_t k = 0; k < K; k++) {
+            double a = from_bf16(A[rows[r] * K + k]);
+            const uint16_t *b = B + k * N;
+            for (size_t j = 0; j < N; j++) {
+                double bj = from_bf16(b[j]);
+                c[j] += a * bj;
+                ac[j] += fabs(a) * fabs(bj);
+            }
+        }
+    }
+}
+
+/* The chapter's bound: gamma_K sum |a||b| with u = 2^-23 (a truncating
+ * fp32 adder), plus the double reference's own error, plus for a bf16
+ * output its rounding, 2^-9 of the value (taken as 2^-8 of the bound on
+ * it).  NaN fails.  Returns the number of elements outside. */
+static size_t check_rows(const char *what, const void *got, tc_out out,
+                         const double *ref, const double *absref,
+                         const size_t *rows, size_t nrows, size_t N,
+                         size_t K, uint64_t seed)
+{
+    const double u = 0x1p-23, gamma = K * u / (1.0 - K * u);
+    size_t bad = 0;
+    for (size_t r = 0; r < nrows; r++)
+        for (size_t j = 0; j < N; j++) {
+            size_t i = r * N + j, g = rows[r] * N + j;
+            double v = out == TC_OUT_F32
+                           ? ((const float *)got)[g]
+                           : from_bf16(((const uint16_t *)got)[g]);
+            double tol = (gamma + K * 0x1p-52) * absref[i];
+            if (out == TC_OUT_BF16) tol += 0x1p-8 * (fabs(ref[i]) + tol);
+            if (!(fabs(v - ref[i]) <= tol)) {
+                if (bad < 5)
+                    print_message("%s: C[%zu][%zu] is %.9g, expected %.9g "
+                                  "(tolerance %.3g, seed %llu)\n", what,
+                                  rows[r], j, v, ref[i], tol,
+                                  (unsigned long long)seed);
+                bad++;
+            }
+        }
+    return bad;
+}
+
+/* Run v on M x N x K (rows of C sampled when M is large), output out,
+ * against the reference; returns the failures. */
+static size_t check_shape(const struct tc_variant *v, size_t M, size_t N,
+                          size_t K, tc_out out, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    size_t esz = out == TC_OUT_F32 ? 4 : 2;
+    uint16_t *A = tk_malloc((M * K + 1) * 2), *B = tk_malloc((K * N + 1) * 2);
+    fill_bf16(A, M * K, &st);
+    fill_bf16(B, K * N, &st);
+    size_t nrows = M <= 300 ? M : 64;
+    size_t *rows = tk_malloc(nrows * sizeof *rows);
+    for (size_t r = 0; r < nrows; r++)
+        rows[r] = M <= 300 ? r : (r < 2 ? r * (M - 1) : tk_next(&st) % M);
+    double *ref = tk_malloc(nrows * N * sizeof *ref);
+    double *absref = tk_malloc(nrows * N * sizeof *absref);
+    reference(A, B, ref, absref, N, K, rows, nrows);
+    void *dA = tk_dev_bytes(M * K * 2 + 16);
+    void *dB = tk_dev_bytes(K * N * 2 + 16);
+    void *dC = tk_dev_bytes(M * N * esz + 16);
+    tk_upload_bytes(dA, A, M * K * 2);
+    tk_upload_bytes(dB, B, K * N * 2);
+    TK_CUDA(v->fn(dA, dB, dC, out, M, N, K, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    void *C = tk_malloc(M * N * esz + 16);
+    tk_download_bytes(C, dC, M * N * esz);
+    char what[160];
+    snprintf(what, sizeof what, "%s %zux%zux%zu %s", v->name, M, N, K,
+             out == TC_OUT_F32 ? "fp32" : "bf16");
+    size_t bad = check_rows(what, C, out, ref, absref, rows, nrows, N, K,
+                            seed);
+    tk_free(dA); tk_free(dB); tk_free(dC);
+    free(A); free(B); free(C); free(rows); free(ref); free(absref);
+    return bad;
+}
+
+/* Shapes that keep the 16-byte rule: 1, 15, 16, 17 rows; tile edges of
+ * 64, 128 and 256; odd M; N and K past a tile; the first eight are the
+ * sanitizer's. */
+static const size_t aligned_shapes[][3] = {
+    {1, 8, 8},       {15, 16, 16},    {16, 16, 16},    {17, 24, 40},
+    {64, 64, 64},    {127, 136, 72},  {129, 264, 136}, {300, 136, 16},
+    {128, 256, 64},  {257, 520, 1000}, {255, 256, 192}, {33, 1024, 520},
+    {1000, 264, 4104},
+};
+/* Shapes no 16-byte copy can take: for wmma and the launcher's fallback. */
+static const size_t odd_shapes[][3] = {
+    {1, 1, 1},    {15, 15, 15},  {17, 33, 31}, {31, 17, 100},
+    {129, 127, 65}, {64, 1000, 127}, {300, 7, 9},
+};
+#define NALIGNED (sizeof aligned_shapes / sizeof aligned_shapes[0])
+#define NODD (sizeof odd_shapes / sizeof odd_shapes[0])
+
+static void edge_shapes(const struct tc_variant *v)
+{
+    require_listing(v);
+    size_t bad = 0, na = tk_small() ? 8 : NALIGNED;
+    size_t no = tk_small() ? 3 : NODD;
+    for (int round = 0; round < 2; round++) {
+        for (size_t s = 0; s < na; s++)
+            bad += check_shape(v, aligned_shapes[s][0], aligned_shapes[s][1],
+                               aligned_shapes[s][2],
+                               (s + round) % 2 ? TC_OUT_BF16 : TC_OUT_F32,
+                               round);
+        if (!v->aligned)
+            for (size_t s = 0; s < no; s++)
+                bad += check_shape(v, odd_shapes[s][0], odd_shapes[s][1],
+                                   odd_shapes[s][2],
+                                   (s + round) % 2 ? TC_OUT_F32 : TC_OUT_BF16,
+                                   round);
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* 2048 x 2048 x 2048 and 4096 x 4104 x 4096 (64 rows checked of each). */
+static void large_shapes(const struct tc_variant *v)
+{
+    require_listing(v);
+    TK_SKIP_UNDER_SANITIZER("large shapes take too long under the sanitizer");
+    size_t bad = check_shape(v, 2048, 2048, 2048, TC_OUT_F32, 0);
+    bad += check_shape(v, 4096, 4104, 4096, TC_OUT_BF16, 1);
+    assert_int_equal(bad, 0);
+}
+
+/* One test of each kind per launcher, in the order of variants.h. */
+static void wmma_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(&variants[0]);
+}
+static void wmma_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(&variants[0]);
+}
+static void mma_unswizzled_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(&variants[1]);
+}
+static void mma_unswizzled_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(&variants[1]);
+}
+static void mma_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(&variants[2]);
+}
+static void mma_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(&variants[2]);
+}
+static void wgmma_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(&variants[3]);
+}
+static void wgmma_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(&variants[3]);
+}
+static void warp_specialized_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(&variants[4]);
+}
+static void warp_specialized_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(&variants[4]);
+}
+static void persistent_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(&variants[5]);
+}
+static void persistent_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(&variants[5]);
+}
+static void best_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(&variants[6]);
+}
+static void best_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(&variants[6]);
+}
+
+/* A launcher that refuses must write nothing: C stays poisoned. */
+static void assert_untouched(const void *dC, size_t bytes)
+{
+    unsigned char *h = tk_malloc(bytes);
+    tk_download_bytes(h, dC, bytes);
+    for (size_t i = 0; i < bytes; i++) assert_int_equal(h[i], 0xff);
+    free(h);
+}
+
+/* The 16-byte rule's launchers refuse K or N not a multiple of 8 and
+ * pointers off 16-byte boundaries, with cudaErrorInvalidValue. */
+static void aligned_launchers_refuse_the_rest(void **state)
+{
+    (void)state;
+    TK_REQUIRE_GPU();
+    char *dA = tk_dev_bytes(64 * 64 * 2 + 32);
+    char *dB = tk_dev_bytes(64 * 64 * 2 + 32);
+    char *dC = tk_dev_bytes(64 * 64 * 4 + 32);
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        if (!variants[v].aligned) continue;
+        tc_gemm_fn f = variants[v].fn;
+        const void *a = dA, *b = dB, *a2 = dA + 2, *b8 = dB + 8;
+        assert_int_equal(f(a, b, dC, TC_OUT_F32, 64, 60, 64, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(a, b, dC, TC_OUT_F32, 64, 64, 63, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(a2, b, dC, TC_OUT_F32, 64, 64, 64, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(a, b8, dC, TC_OUT_BF16, 64, 64, 64, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(a, b, dC + 4, TC_OUT_F32, 64, 64, 64, 0),
+                         cudaErrorInvalidValue);
+    }
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_untouched(dC, 64 * 64 * 4 + 32);
+    tk_free(dA); tk_free(dB); tk_free(dC);
+}
+
+/* Every launcher: a bad output type, null pointers and sizes of 2^31 are
+ * refused; M or N = 0 writes nothing; K = 0 writes zeros. */
+static void bad_arguments_and_empty_sizes(void **state)
+{
+    (void)state;
+    TK_REQUIRE_GPU();
+    void *dA = tk_dev_bytes(4096), *dB = tk_dev_bytes(4096);
+    void *dC = tk_dev_bytes(64 * 64 * 4);
+    const size_t big = (size_t)1 << 31;
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        tc_gemm_fn f = variants[v].fn;
+        assert_int_equal(f(dA, dB, dC, (tc_out)7, 8, 8, 8, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(dA, dB, NULL, TC_OUT_F32, 8, 8, 8, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(NULL, dB, dC, TC_OUT_F32, 8, 8, 8, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(dA, NULL, dC, TC_OUT_F32, 8, 8, 8, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(dA, dB, dC, TC_OUT_F32, big, 8, 8, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(dA, dB, dC, TC_OUT_F32, 8, 8, big, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(f(dA, dB, dC, TC_OUT_F32, 0, 8, 8, 0), cudaSuccess);
+        assert_int_equal(f(dA, dB, dC, TC_OUT_F32, 8, 0, 8, 0), cudaSuccess);
+        TK_CUDA(cudaDeviceSynchronize());
+        assert_untouched(dC, 64 * 64 * 4);
+        for (int o = 0; o < 2; o++) {
+            size_t bytes = 64 * 64 * (o ? 2 : 4);
+            TK_CUDA(f(NULL, NULL, dC, (tc_out)o, 64, 64, 0, 0));
+            TK_CUDA(cudaDeviceSynchronize());
+            unsigned char *h = tk_malloc(64 * 64 * 4);
+            tk_download_bytes(h, dC, 64 * 64 * 4);
+            for (size_t i = 0; i < 64 * 64 * 4; i++)
+                assert_int_equal(h[i], i < bytes ? 0 : 0xff);
+            free(h);
+            tk_poison(dC, 64 * 64 * 4);
+        }
+    }
+    tk_free(dA); tk_free(dB); tk_free(dC);
+}
+
+/* The launcher on a stream of its own, ordered after an upload on it. */
+static void runs_on_a_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_ARCH(8, 0, "the tensor-core launchers");
+    const size_t M = 200, N = 136, K = 264;
+    uint64_t st = tk_seed(0);
+    uint16_t *A = tk_malloc(M * K * 2), *B = tk_malloc(K * N * 2);
+    fill_bf16(A, M * K, &st);
+    fill_bf16(B, K * N, &st);
+    size_t rows[M];
+    for (size_t r = 0; r < M; r++) rows[r] = r;
+    double *ref = tk_malloc(M * N * sizeof *ref);
+    double *absref = tk_malloc(M * N * sizeof *absref);
+    reference(A, B, ref, absref, N, K, rows, M);
+    void *dA = tk_dev_bytes(M * K * 2), *dB = tk_dev_bytes(K * N * 2);
+    void *dC = tk_dev_bytes(M * N * 4);
+    cudaStream_t s;
+    TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    TK_CUDA(cudaMemcpyAsync(dA, A, M * K * 2, cudaMemcpyHostToDevice, s));
+    TK_CUDA(cudaMemcpyAsync(dB, B, K * N * 2, cudaMemcpyHostToDevice, s));
+    TK_CUDA(tc_gemm(dA, dB, dC, TC_OUT_F32, M, N, K, s));
+    float *C = tk_malloc(M * N * 4);
+    TK_CUDA(cudaMemcpyAsync(C, dC, M * N * 4, cudaMemcpyDeviceToHost, s));
+    TK_CUDA(cudaStreamSynchronize(s));
+    TK_CUDA(cudaStreamDestroy(s));
+    assert_int_equal(check_rows("tc_gemm on a stream", C, TC_OUT_F32, ref,
+                                absref, rows, M, N, K, tk_seed(0)), 0);
+    tk_free(dA); tk_free(dB); tk_free(dC);
+    free(A); free(B); free(C); free(ref); free(absref);
+}
+
+/* The ceiling's launcher: refuses what it does not take, and runs. */
+static void peak_runs(void **state)
+{
+    (void)state;
+    require_listing(&(struct tc_variant){"peak", NULL, "tc_peak.sm90a.cu",
+                                         90, 0});
+    float *sink = tk_dev_floats(1);
+    assert_int_equal(tc_peak(0, 10, sink, 0), cudaErrorInvalidValue);
+    assert_int_equal(tc_peak(4, 0, sink, 0), cudaErrorInvalidValue);
+    assert_int_equal(tc_peak(4, 10, NULL, 0), cudaErrorInvalidValue);
+    TK_CUDA(tc_peak(4, 10, sink, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_free(sink);
+}
+
+/* Wrong on purpose: waiting for a stage after reading it reads tiles
+ * that have not landed.  At 256 x 256 x 4096, at least one of 10 runs
+ * must be wrong (every run so far was). */
+static void wrong_late_wait_reads_early(void **state)
+{
+    (void)state;
+    require_listing(&(struct tc_variant){"wrong", tc_gemm_wrong_late_wait,
+                                         "tc_wgmma.sm90a.cu", 90, 1});
+    TK_SKIP_IN_CLEAN_SANITIZER_RUN();
+    size_t wrong = 0;
+    for (int t = 0; t < 10 && wrong == 0; t++)
+        wrong += check_shape(&(struct tc_variant){"wrong late wait",
+                                                  tc_gemm_wrong_late_wait,
+                                                  "tc_wgmma.sm90a.cu", 90, 1},
+                             256, 256, 4096, TC_OUT_F32, 0) > 0;
+    print_message("the late wait gave a wrong C: %s\n", wrong ? "yes" : "no");
+    assert_true(wrong > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(wmma_edge_shapes),
+        cmocka_unit_test(wmma_large_shapes),
+        cmocka_unit_test(mma_unswizzled_edge_shapes),
+        cmocka_unit_test(mma_unswizzled_large_shapes),
+        cmocka_unit_test(mma_edge_shapes),
+        cmocka_unit_test(mma_large_shapes),
+        cmocka_unit_test(wgmma_edge_shapes),
+        cmocka_unit_test(wgmma_large_shapes),
+        cmocka_unit_test(warp_specialized_edge_shapes),
+        cmocka_unit_test(warp_specialized_large_shapes),
+        cmocka_unit_test(persistent_edge_shapes),
+        cmocka_unit_test(persistent_large_shapes),
+        cmocka_unit_test(best_edge_shapes),
+        cmocka_unit_test(best_large_shapes),
+        cmocka_unit_test(aligned_launchers_refuse_the_rest),
+        cmocka_unit_test(bad_arguments_and_empty_sizes),
+        cmocka_unit_test(runs_on_a_stream),
+        cmocka_unit_test(peak_runs),
+        cmocka_unit_test(wrong_late_wait_reads_early),
+    };
+    return tk_run_tests("tensor-gemm", tests);
+}
