@@ -12,7 +12,7 @@ extern "C" cudaError_t tc_gemm(const tc_bf16 *A, const tc_bf16 *B, void *C,
     const int cc = tc_device_cc();
     const int aligned = tc_aligned16(A, B, C, N, K);
     if (cc == 90 && aligned)
-        return tc_gemm_persistent(A, B, C, out, M, N, K, stream);
+        return tc_gemm_ws(A, B, C, out, M, N, K, stream);
     if (cc >= 80 && aligned)
         return tc_gemm_mma(A, B, C, out, M, N, K, stream);
     return tc_gemm_wmma(A, B, C, out, M, N, K, stream);

@@ -54,7 +54,7 @@ cudaError_t tc_gemm_persistent(const tc_bf16 *A, const tc_bf16 *B, void *C,
 cudaError_t tc_gemm_wrong_late_wait(const tc_bf16 *A, const tc_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream);
-// The best that takes the arguments here: the persistent kernel on
+// The best that takes the arguments here: the warp-specialised kernel on
 // compute capability 9.0 under the 16-byte rule, else tc_gemm_mma under
 // the rule on 8.0 or later, else tc_gemm_wmma.
 cudaError_t tc_gemm(const tc_bf16 *A, const tc_bf16 *B, void *C, tc_out out,

@@ -82,6 +82,12 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     uint64_t *full = (uint64_t *)(Bs + WG_STAGES * WG_B);
     const int m0 = blockIdx.y * WG_BM, n0 = blockIdx.x * WG_BN;
     const int KT = (K + TILE_K - 1) / TILE_K;
+    if (LATE) {                          // NaNs, so that an early read shows
+        for (int i = threadIdx.x; i < WG_STAGES * (WG_A + WG_B) / 4;
+             i += 128)
+            ((uint32_t *)As)[i] = 0x7fc07fc0u;
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    }
     if (threadIdx.x == 0) {
         for (int s = 0; s < WG_STAGES; s++) tc_bar_init(&full[s], 1);
         tc_bar_init_fence();

@@ -5,7 +5,8 @@
 // values, C in bf16, beside cuBLAS (cublasGemmEx, bf16 in and out, fp32
 // compute) in the same run; at 8192^3 also with C in fp32.  The ceiling
 // is measured too: tc_peak on every SM.  TFLOP/s count 2 M N K.  Writes
-// figures/data/$BOOK_GPU/tensor-gemm.csv.  With --ncu VARIANT it launches
+// figures/data/$BOOK_GPU/tensor-gemm.csv and tensor-gemm-repeats.csv
+// (repeats, below).  With --ncu VARIANT it launches
 // that variant once at 4096^3 for Nsight Compute (counters.sh) and writes
 // nothing.
 #include "benchkit.h"
@@ -73,6 +74,35 @@ static double tflops(tc_gemm_fn fn, const shape &s, tc_out out,
     BOOK_TRY(cudaDeviceSynchronize());
     double ms = bk_median_ms(run_tc, &c, 20);
     return 2.0 * s.m * s.n * s.k / (ms * 1e-3) / 1e12;
+}
+
+// cuBLAS and the two Hopper kernels at the bottom of the ladder, five
+// times each at 4096^3 and 8192^3, interleaved, so that a drift of the
+// clock shows as spread: tensor-gemm-repeats.csv, median, min and max.
+static void repeats(const tc_bf16 *A, const tc_bf16 *B, void *C,
+                    cublasHandle_t h)
+{
+    const tc_gemm_fn fns[3] = {NULL, tc_gemm_ws, tc_gemm_persistent};
+    const char *names[3] = {"cublas", "warp-specialized", "persistent"};
+    FILE *csv = bk_csv_open("tensor-gemm-repeats",
+                            "id,variant,shape,median,min,max");
+    for (int s = 2; s <= 3; s++) {
+        double r[3][5];
+        for (int k = 0; k < 5; k++)
+            for (int v = 0; v < 3; v++)
+                r[v][k] = tflops(fns[v], shapes[s], TC_OUT_BF16, A, B, C, h);
+        for (int v = 0; v < 3; v++) {
+            double lo = r[v][0], hi = r[v][0];
+            for (int k = 1; k < 5; k++) {
+                lo = fmin(lo, r[v][k]);
+                hi = fmax(hi, r[v][k]);
+            }
+            bk_row(csv, "%s/%s,%s,%s,%.1f,%.1f,%.1f\n", names[v],
+                   shapes[s].name, names[v], shapes[s].name,
+                   bk_median(r[v], 5), lo, hi);
+        }
+    }
+    bk_csv_close(csv);
 }
 
 int main(int argc, char **argv)
@@ -158,11 +188,11 @@ int main(int argc, char **argv)
     };
     char b[14][32];
     if (peak > 0)
-        bk_row(csv, "peak,-,-,-,%.1f,-,-,-,-,-,-,-,-,1.000", peak);
+        bk_row(csv, "peak,-,-,-,%.1f,-,-,-,-,-,-,-,-,1.000\n", peak);
     for (int v = 0; v <= kVariants; v++) {
         const double *r = t[v], *c = t[kVariants];
         const char *name = v < kVariants ? variants[v].name : "cublas";
-        bk_row(csv, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s", name,
+        bk_row(csv, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", name,
                cell(r[0], "%.1f", b[0]), cell(r[1], "%.1f", b[1]),
                cell(r[2], "%.1f", b[2]), cell(r[3], "%.1f", b[3]),
                cell(r[4], "%.1f", b[4]), cell(r[5], "%.1f", b[5]),
@@ -175,6 +205,7 @@ int main(int argc, char **argv)
                cell(peak > 0 && r[3] > 0 ? r[3] / peak : 0, "%.3f", b[12]));
     }
     bk_csv_close(csv);
+    repeats(A, B, C, h);
     bk_progress_stop();
     cublasDestroy(h);
     return 0;

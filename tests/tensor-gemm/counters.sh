@@ -3,7 +3,7 @@
 # after its benchmark: with Nsight Compute, one launch each of the
 # mma.sync kernels (swizzled and not) and the three wgmma kernels at
 # 4096^3 (build/tensor-gemm/bench --ncu VARIANT): the kernel's time, how
-# busy the tensor pipe was (mma.sync's HMMA pipe, wgmma's GMMA pipe), the
+# busy the tensor pipe was (the HMMA pipe counts mma.sync and wgmma), the
 # ldmatrix instructions, their shared-memory wavefronts and bank
 # conflicts, and the main stall reasons in cycles per issued instruction.
 # A metric this ncu does not know is written as "-".  Writes
@@ -13,11 +13,10 @@ set -o pipefail
 ncu_start tensor-gemm tensor-gemm-ncu.csv || exit 1
 ncu_known
 cols="time_ns:gpu__time_duration.sum
-hmma_pct:sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
-gmma_pct:sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
+tensor_pct:sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
 ldsm_inst:smsp__inst_executed_op_ldsm.sum
-ldsm_wavefronts:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum
-ldsm_conflicts:l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum
+lds_wavefronts:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+lds_conflicts:l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 issue_active_pct:smsp__issue_active.avg.pct_of_peak_sustained_active
 stall_long_scoreboard:$(ncu_stall long_scoreboard)
 stall_barrier:$(ncu_stall barrier)

@@ -395,8 +395,10 @@ static void peak_runs(void **state)
 }
 
 /* Wrong on purpose: waiting for a stage after reading it reads tiles
- * that have not landed.  At 256 x 256 x 4096, at least one of 10 runs
- * must be wrong (every run so far was). */
+ * that have not landed (the listing fills its shared memory with NaNs
+ * first, so that such a read shows).  Shapes with two steps of K, where
+ * the first read follows the first copy at once: at least one of 20 runs
+ * must be wrong. */
 static void wrong_late_wait_reads_early(void **state)
 {
     (void)state;
@@ -404,11 +406,12 @@ static void wrong_late_wait_reads_early(void **state)
                                          "tc_wgmma.sm90a.cu", 90, 1});
     TK_SKIP_IN_CLEAN_SANITIZER_RUN();
     size_t wrong = 0;
-    for (int t = 0; t < 10 && wrong == 0; t++)
-        wrong += check_shape(&(struct tc_variant){"wrong late wait",
-                                                  tc_gemm_wrong_late_wait,
-                                                  "tc_wgmma.sm90a.cu", 90, 1},
-                             256, 256, 4096, TC_OUT_F32, 0) > 0;
+    const struct tc_variant late = {"wrong late wait",
+                                    tc_gemm_wrong_late_wait,
+                                    "tc_wgmma.sm90a.cu", 90, 1};
+    for (int t = 0; t < 20 && wrong == 0; t++)
+        wrong += check_shape(&late, t % 2 ? 129 : 1024, t % 2 ? 264 : 1024,
+                             72, TC_OUT_F32, t % 2) > 0;
     print_message("the late wait gave a wrong C: %s\n", wrong ? "yes" : "no");
     assert_true(wrong > 0);
 }
