@@ -76,32 +76,41 @@ static double tflops(tc_gemm_fn fn, const shape &s, tc_out out,
     return 2.0 * s.m * s.n * s.k / (ms * 1e-3) / 1e12;
 }
 
-// cuBLAS and the two Hopper kernels at the bottom of the ladder, five
-// times each at 4096^3 and 8192^3, interleaved, so that a drift of the
-// clock shows as spread: tensor-gemm-repeats.csv, median, min and max.
-static void repeats(const tc_bf16 *A, const tc_bf16 *B, void *C,
-                    cublasHandle_t h)
+// Every measurement is taken kRounds times, interleaved: each round runs
+// cuBLAS and every variant on every shape, so that a drift of the clock
+// (the GPU slows as it heats) touches all alike.  The tables give the
+// median of the rounds; tensor-gemm-repeats.csv gives, for cuBLAS and the
+// two warp-specialised kernels at 4096^3 and 8192^3, median, min and max.
+const int kRounds = 5;
+static double rounds[kRounds][16][8];
+static double round_median(int v, int s, double *lo, double *hi)
 {
-    const tc_gemm_fn fns[3] = {NULL, tc_gemm_ws, tc_gemm_persistent};
-    const char *names[3] = {"cublas", "warp-specialized", "persistent"};
+    double x[kRounds];
+    *lo = *hi = rounds[0][v][s];
+    for (int k = 0; k < kRounds; k++) {
+        x[k] = rounds[k][v][s];
+        *lo = fmin(*lo, x[k]);
+        *hi = fmax(*hi, x[k]);
+    }
+    return bk_median(x, kRounds);
+}
+static void repeats(void)
+{
+    int vs[3] = {kVariants, 0, 0};       // cuBLAS and the two below
+    for (int v = 0; v < kVariants; v++) {
+        if (strcmp(variants[v].name, "warp-specialized") == 0) vs[1] = v;
+        if (strcmp(variants[v].name, "persistent") == 0) vs[2] = v;
+    }
     FILE *csv = bk_csv_open("tensor-gemm-repeats",
                             "id,variant,shape,median,min,max");
-    for (int s = 2; s <= 3; s++) {
-        double r[3][5];
-        for (int k = 0; k < 5; k++)
-            for (int v = 0; v < 3; v++)
-                r[v][k] = tflops(fns[v], shapes[s], TC_OUT_BF16, A, B, C, h);
-        for (int v = 0; v < 3; v++) {
-            double lo = r[v][0], hi = r[v][0];
-            for (int k = 1; k < 5; k++) {
-                lo = fmin(lo, r[v][k]);
-                hi = fmax(hi, r[v][k]);
-            }
-            bk_row(csv, "%s/%s,%s,%s,%.1f,%.1f,%.1f\n", names[v],
-                   shapes[s].name, names[v], shapes[s].name,
-                   bk_median(r[v], 5), lo, hi);
+    for (int s = 2; s <= 3; s++)
+        for (int i = 0; i < 3; i++) {
+            const char *name = vs[i] < kVariants ? variants[vs[i]].name
+                                                 : "cublas";
+            double lo, hi, med = round_median(vs[i], s, &lo, &hi);
+            bk_row(csv, "%s/%s,%s,%s,%.1f,%.1f,%.1f\n", name, shapes[s].name,
+                   name, shapes[s].name, med, lo, hi);
         }
-    }
     bk_csv_close(csv);
 }
 
@@ -161,18 +170,27 @@ int main(int argc, char **argv)
     } else {
         cudaGetLastError();
     }
+    // Warm up: a second of cuBLAS at 8192^3, so that round 1 finds the GPU
+    // as hot as the others do.
+    for (int i = 0; i < 5; i++)
+        tflops(NULL, shapes[3], TC_OUT_BF16, A, B, C, h);
     // t[v][s]: bf16 out; row kVariants is cuBLAS.
     double t[16][8] = {}, f32[16] = {};
-    for (int s = 0; s < kShapes; s++) {
-        t[kVariants][s] = tflops(NULL, shapes[s], TC_OUT_BF16, A, B, C, h);
-        bk_progress("cublas %s %.0f", shapes[s].name, t[kVariants][s]);
-        for (int v = 0; v < kVariants; v++) {
-            t[v][s] = tflops(variants[v].fn, shapes[s], TC_OUT_BF16, A, B, C,
-                             h);
-            bk_progress("%s %s %.0f", variants[v].name, shapes[s].name,
-                        t[v][s]);
+    for (int k = 0; k < kRounds; k++)
+        for (int s = 0; s < kShapes; s++)
+            for (int v = 0; v <= kVariants; v++) {
+                tc_gemm_fn fn = v < kVariants ? variants[v].fn : NULL;
+                rounds[k][v][s] =
+                    tflops(fn, shapes[s], TC_OUT_BF16, A, B, C, h);
+                bk_progress("round %d %s %s %.0f", k,
+                            v < kVariants ? variants[v].name : "cublas",
+                            shapes[s].name, rounds[k][v][s]);
+            }
+    for (int s = 0; s < kShapes; s++)
+        for (int v = 0; v <= kVariants; v++) {
+            double lo, hi;
+            t[v][s] = round_median(v, s, &lo, &hi);
         }
-    }
     f32[kVariants] = tflops(NULL, shapes[3], TC_OUT_F32, A, B, C, h);
     for (int v = 0; v < kVariants; v++)
         f32[v] = tflops(variants[v].fn, shapes[3], TC_OUT_F32, A, B, C, h);
@@ -205,7 +223,7 @@ int main(int argc, char **argv)
                cell(peak > 0 && r[3] > 0 ? r[3] / peak : 0, "%.3f", b[12]));
     }
     bk_csv_close(csv);
-    repeats(A, B, C, h);
+    repeats();
     bk_progress_stop();
     cublasDestroy(h);
     return 0;
