@@ -114,13 +114,18 @@ END {
     exit errors ? 1 : 0
 }
 
-function begin_chunk(k, name,    wrong, sign) {
+# The header of chunk k.  In the PDF, \nwlines{L} first: the chunk's L
+# lines of code, for \nwbegin to keep the header with the first of them
+# (or with all of a short chunk) on its page.
+function begin_chunk(k, name,    wrong, sign, lines) {
     wrong = name ~ /^Wrong on purpose/
     if (format == "html")
         printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><a class=\"nwnum\" href=\"#nw" k "\">" k "</a> &#x27E8;" (first[name] == k ? html(name) : "<a href=\"#nw" first[name] "\">" html(name) "</a>") "&#x27E9;" \
                (first[name] == k ? "&#x2261;" : "+&#x2261;") (wrong ? " <span class=\"nwwrong\">WRONG ON PURPOSE</span>" : "") "</div>")
-    else
-        printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
+    else {
+        lines = gsub(/\n/, "&", ctext[k]) - (substr(ctext[k], 1, 1) == "\n") + (ctext[k] ~ /[^\n]$/)
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwlines{" lines "}\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
+    }
 }
 function end_chunk(k,    name, foot, a, m, i, t) {
     name = cnum[k]
