@@ -186,6 +186,7 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src, t) {
         if (!(j = index(body, cls))) break
         n = substr(body, 1, j - 1)                  # "name N"
         name = n; sub(/ [0-9]+$/, "", name); sub(/.* /, "", n)
+        while (match(name, /\[\[[^]]*\]\]/)) name = substr(name, 1, RSTART - 1) "<code>" substr(name, RSTART + 2, RLENGTH - 4) "</code>" substr(name, RSTART + RLENGTH)
         s = substr(s, 1, i - 1) "<span class=\"nwuse\">\342\237\250<span class=\"nwname\">" name "</span>\302\240<a href=\"#nw" n "\">" n "</a>\342\237\251</span>" substr(body, j + length(cls))
     }
     if (match(s, /^<h[1-4][^>]* id="[^"]+"/)) {

@@ -9,9 +9,10 @@
 # wrong-on-purpose mark), a fenced CUDA code block in which uses read
 # <name N>, and a raw footer with the identifiers it defines, "continued
 # in", "used in" and, for a chunk that defines a launcher, "Tested by" and
-# the tests that call it.  At the end come an index of chunks and an index
-# of identifiers.  The raw parts are LaTeX, or HTML with -v format=html
-# (the web edition); all else is format-neutral.
+# the tests that call it.  noweb's quoted code in a chunk's name, [[x]],
+# is set as code.  At the end come an index of chunks and an index of
+# identifiers.  The raw parts are LaTeX, or HTML with -v format=html (the
+# web edition); all else is format-neutral.
 #
 # -v testedby=FILE: the lines SLUG<TAB>LAUNCHER<TAB>TEST TEST... of
 # tools/tested-by.sh.  A chunk of chapters/SLUG.nw (any folder, the file's
@@ -38,6 +39,15 @@ function html(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\
 function esc(s) { return format == "html" ? html(s) : tex(s) }
 function code(s) { return format == "html" ? "<code>" html(s) "</code>" : "\\texttt{" tex(s) "}" }
 function raw(s) { return "\n```{=" (format == "html" ? "html" : "latex") "}\n" s "\n```\n" }
+# A chunk name: noweb's quoted code, [[x]], as code; the rest escaped.
+function cname(s,    out, i, j) {
+    out = ""
+    while ((i = index(s, "[[")) > 0 && (j = index(substr(s, i + 2), "]]")) > 0) {
+        out = out esc(substr(s, 1, i - 1)) (format == "html" ? "<code>" html(substr(s, i + 2, j - 1)) "</code>" : "\\nwcode{" tex(substr(s, i + 2, j - 1)) "}")
+        s = substr(s, i + j + 3)
+    }
+    return out esc(s)
+}
 function link(n) { return format == "html" ? "<a href=\"#nw" n "\">" n "</a>" : "\\hyperlink{nw" n "}{" n "}" }
 function links(list,    a, k, i, out) {
     k = split(list, a, " "); out = ""
@@ -105,7 +115,7 @@ END {
             u = substr($0, 6)
             if (!(u in first)) { err("chunk <<" u ">> is used but never defined"); continue }
             if (incode) printf "/*\342\237\250%s %d\342\237\251*/", u, first[u]
-            else docline = docline "\342\237\250" u " " first[u] "\342\237\251"
+            else { t2 = u; gsub(/\[\[/, "`", t2); gsub(/\]\]/, "`", t2); docline = docline "\342\237\250" t2 " " first[u] "\342\237\251" }
             continue
         }
     }
@@ -120,11 +130,11 @@ END {
 function begin_chunk(k, name,    wrong, sign, lines) {
     wrong = name ~ /^Wrong on purpose/
     if (format == "html")
-        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><a class=\"nwnum\" href=\"#nw" k "\">" k "</a> &#x27E8;" (first[name] == k ? html(name) : "<a href=\"#nw" first[name] "\">" html(name) "</a>") "&#x27E9;" \
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><a class=\"nwnum\" href=\"#nw" k "\">" k "</a> &#x27E8;" (first[name] == k ? cname(name) : "<a href=\"#nw" first[name] "\">" cname(name) "</a>") "&#x27E9;" \
                (first[name] == k ? "&#x2261;" : "+&#x2261;") (wrong ? " <span class=\"nwwrong\">WRONG ON PURPOSE</span>" : "") "</div>")
     else {
         lines = gsub(/\n/, "&", ctext[k]) - (substr(ctext[k], 1, 1) == "\n") + (ctext[k] ~ /[^\n]$/)
-        printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwlines{" lines "}\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwlines{" lines "}\\nwbegin{" k "}{" cname(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
     }
 }
 function end_chunk(k,    name, foot, a, m, i, t) {
@@ -202,8 +212,8 @@ function write_indexes(    i, k, names, ids, m, out) {
     asort(names)
     out = format == "html" ? "<!-- nwfile index -->\n<h1 id=\"index-of-chunks\">Index of chunks</h1>\n<ul class=\"nwindex\">" : "\\nwindexchunks"
     for (i = 1; i <= m; i++)
-        out = out "\n" (format == "html" ? "<li>&#x27E8;" html(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
-                                           : "\\nwchunkentry{" tex(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")
+        out = out "\n" (format == "html" ? "<li>&#x27E8;" cname(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
+                                           : "\\nwchunkentry{" cname(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")
     out = out "\n" (format == "html" ? "</ul>\n<h1 id=\"index-of-identifiers\">Index of identifiers</h1>\n<ul class=\"nwindex\">" : "\\nwindexidents")
     m = 0; for (k in idlist) ids[++m] = k
     asort(ids)
