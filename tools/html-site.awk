@@ -90,8 +90,8 @@ END {
             t = s; sub(/.*<div class="nwhead">/, "", t); sub(/<\/div>.*/, "", t); sub(/ <span class="nwwrong">.*/, "", t)
             entry("chunk", plain(t), page[p] "#" id)
         }
-        if (match(s, /^<li><code>[^<]*<\/code>: defined in <a href="#nw[0-9]+">/)) {
-            t = s; sub(/^<li><code>/, "", t); sub(/<\/code>.*/, "", t)
+        if (match(s, /^<li( id="[^"]*")?><code>[^<]*<\/code>: defined in <a href="#nw[0-9]+">/)) {
+            t = s; sub(/^<li( id="[^"]*")?><code>/, "", t); sub(/<\/code>.*/, "", t)
             id = s; sub(/^[^#]*#/, "", id); sub(/".*/, "", id)
             entry("identifier", plain(t), page[idpage[id]] "#" id)
         }

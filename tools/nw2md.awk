@@ -9,10 +9,12 @@
 # wrong-on-purpose mark), a fenced CUDA code block in which uses read
 # <name N>, and a raw footer with the identifiers it defines, "continued
 # in", "used in" and, for a chunk that defines a launcher, "Tested by" and
-# the tests that call it.  noweb's quoted code in a chunk's name, [[x]],
-# is set as code.  At the end come an index of chunks and an index of
-# identifiers.  The raw parts are LaTeX, or HTML with -v format=html (the
-# web edition); all else is format-neutral.
+# the tests that call it; a list of more than MAXUSES uses gives the first
+# few, the count of the rest and a link to the index entry.  noweb's
+# quoted code in a chunk's name, [[x]], is set as code.  At the end come
+# an index of chunks and an index of identifiers.  The raw parts are
+# LaTeX, or HTML with -v format=html (the web edition); all else is
+# format-neutral.
 #
 # -v testedby=FILE: the lines SLUG<TAB>LAUNCHER<TAB>TEST TEST... of
 # tools/tested-by.sh.  A chunk of chapters/SLUG.nw (any folder, the file's
@@ -54,6 +56,15 @@ function links(list,    a, k, i, out) {
     for (i = 1; i <= k; i++) out = out (i > 1 ? ", " : "") link(a[i])
     return out
 }
+# A long list of uses, as a footer gives it: the first few, then how many
+# more, with a link to the entry (anchor) of the index that lists them all.
+function uses(list, anchor,    a, k, i, out) {
+    k = split(list, a, " ")
+    if (k <= MAXUSES) return links(list)
+    out = ""
+    for (i = 1; i <= SHOWUSES; i++) out = out (i > 1 ? ", " : "") link(a[i])
+    return out " and " (k - SHOWUSES) " more, see " (format == "html" ? "<a href=\"#" anchor "\">the index</a>" : "\\hyperlink{" anchor "}{the index}")
+}
 function minus(list, drop,    a, k, i, out) {   # list without the numbers in drop
     k = split(list, a, " "); out = ""
     for (i = 1; i <= k; i++) if ((" " drop " ") !~ (" " a[i] " ")) out = out (out == "" ? "" : " ") a[i]
@@ -85,8 +96,17 @@ incode && $1 == "@nl" { ctext[nchunks] = ctext[nchunks] "\n" }
 incode && $1 == "@use" { ctext[nchunks] = ctext[nchunks] "\001" }
 
 # ---- pass 2: write Markdown ----------------------------------------------
+# A footer lists at most MAXUSES uses of an identifier or a chunk; a longer
+# list shows its first SHOWUSES and the count of the others, and links to
+# the entry of the index that has them all (nwidK, nwchK: the K-th
+# identifier, the K-th chunk name, in the index's order).
+BEGIN { MAXUSES = 6; SHOWUSES = 4 }
 END {
     if (fatal) exit 2
+    nnames = 0; for (nm in first) names[++nnames] = nm
+    asort(names); for (i = 1; i <= nnames; i++) nameno[names[i]] = i
+    nids = 0; for (k in idlist) ids[++nids] = k
+    asort(ids); for (i = 1; i <= nids; i++) idno[ids[i]] = i
     if (testedby != "") read_testedby(testedby)
     n = 0; incode = 0; out = ""
     for (t = 1; t <= ntok; t++) {
@@ -143,11 +163,11 @@ function end_chunk(k,    name, foot, a, m, i, t) {
     if (chunkdefs[k] != "") {
         m = split(chunkdefs[k], a, " ")
         for (i = 1; i <= m; i++)
-            foot = foot (i > 1 ? ", " : "Defines ") code(a[i]) (minus(iduse[a[i]], iddef[a[i]]) != "" ? " (used in " links(minus(iduse[a[i]], iddef[a[i]])) ")" : "")
+            foot = foot (i > 1 ? ", " : "Defines ") code(a[i]) (minus(iduse[a[i]], iddef[a[i]]) != "" ? " (used in " uses(minus(iduse[a[i]], iddef[a[i]]), "nwid" idno[a[i]]) ")" : "")
         foot = foot ". "
     }
     if (cont[k] != "") foot = foot "Continued in " links(cont[k]) ". "
-    if (first[name] == k && usedin[name] != "") foot = foot "Used in " links(usedin[name]) ". "
+    if (first[name] == k && usedin[name] != "") foot = foot "Used in " uses(usedin[name], "nwch" nameno[name]) ". "
     if (first[name] == k && usedin[name] == "" && name ~ /\//) foot = foot "Root chunk: the file " code(name) ". "
     # The note on a line of its own; in the PDF the footer then runs ragged
     # right, as a justified line of a few long test names overflows.
@@ -207,19 +227,15 @@ function tested_note(k,    l, m, i, out) {
     for (i = 1; i <= m; i++) out = out (i > 1 ? (format == "html" ? "<br>" : "\\newline ") : "") code(l[i]) " tested by " testlist(testsof[chunkslug[k], l[i]]) "."
     return out
 }
-function write_indexes(    i, k, names, ids, m, out) {
-    m = 0; for (nm in first) names[++m] = nm
-    asort(names)
+function write_indexes(    i, out) {
     out = format == "html" ? "<!-- nwfile index -->\n<h1 id=\"index-of-chunks\">Index of chunks</h1>\n<ul class=\"nwindex\">" : "\\nwindexchunks"
-    for (i = 1; i <= m; i++)
-        out = out "\n" (format == "html" ? "<li>&#x27E8;" cname(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
-                                           : "\\nwchunkentry{" cname(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")
+    for (i = 1; i <= nnames; i++)
+        out = out "\n" (format == "html" ? "<li id=\"nwch" i "\">&#x27E8;" cname(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
+                                           : "\\nwanchor{nwch" i "}\\nwchunkentry{" cname(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")
     out = out "\n" (format == "html" ? "</ul>\n<h1 id=\"index-of-identifiers\">Index of identifiers</h1>\n<ul class=\"nwindex\">" : "\\nwindexidents")
-    m = 0; for (k in idlist) ids[++m] = k
-    asort(ids)
-    for (i = 1; i <= m; i++)
-        out = out "\n" (format == "html" ? "<li>" code(ids[i]) ": defined in " links(iddef[ids[i]]) (minus(iduse[ids[i]], iddef[ids[i]]) == "" ? "" : "; used in " links(minus(iduse[ids[i]], iddef[ids[i]]))) "</li>" \
-                                           : "\\nwidentry{" tex(ids[i]) "}{" links(iddef[ids[i]]) "}{" links(minus(iduse[ids[i]], iddef[ids[i]])) "}")
+    for (i = 1; i <= nids; i++)
+        out = out "\n" (format == "html" ? "<li id=\"nwid" i "\">" code(ids[i]) ": defined in " links(iddef[ids[i]]) (minus(iduse[ids[i]], iddef[ids[i]]) == "" ? "" : "; used in " links(minus(iduse[ids[i]], iddef[ids[i]]))) "</li>" \
+                                           : "\\nwanchor{nwid" i "}\\nwidentry{" tex(ids[i]) "}{" links(iddef[ids[i]]) "}{" links(minus(iduse[ids[i]], iddef[ids[i]])) "}")
     out = out "\n" (format == "html" ? "</ul>" : "\\nwindexend")
     printf "%s", raw(out)
 }
