@@ -19,7 +19,9 @@
 # identifiers with their pages, search-text.js the words of the prose by
 # section, for tools/html/book.js.  Runs of Chinese get lang="zh-Hans".
 # A link to a heading whose text is a number (a \ref, numbered by
-# html-pre.awk) must say the number pandoc gave the heading.
+# html-pre.awk) must say the number pandoc gave the heading.  A table with
+# a caption gets its number, "Table 5.1", as the PDF counts them; a chunk
+# name's quoted code, [[x]], in a use becomes <code>.
 # Exit status 1 on a broken link or a wrong number.
 
 function plain(s) {          # the text of an HTML fragment
@@ -157,20 +159,32 @@ function prevnext(p, file) {
     if (p < np) printf "<a class=\"next\" rel=\"next\" href=\"%s\">%s\302\240\342\206\222</a>", page[p + 1], h(ptitle[p + 1]) > file
     printf "</nav>\n" > file
 }
-function write_page(p,    file, k, s, cap) {
+# A table with a caption is numbered as LaTeX numbers it: chapter.k, k
+# counting the captioned tables from the chapter's numbered heading on
+# (an unnumbered chapter goes on with the count before it; tools/uses.awk
+# makes the PDF skip the tables without a caption, as this does).
+function write_page(p,    file, k, s, cap, incap) {
     file = out "/" page[p]
     head(p, file)
     prevnext(p, file)
     pagetoc(p, file)
     printf "<main>\n" > file
-    cap = ""
+    cap = ""; incap = 0
     for (k = 1; k <= nl[p]; k++) {
         if (page[p] != "book-index.html") textindex(L[p, k], p)
         s = fix(L[p, k], p)
+        if (match(s, /^<h1[^>]* data-number="[^"]+"/)) { tabchap = s; sub(/^<h1[^>]* data-number="/, "", tabchap); sub(/".*/, "", tabchap); tabk = 0 }
         # a table scrolls sideways inside a figure whose caption stays on the page
         if (s ~ /^<table( [^>]*)?>$/) { print "<figure class=\"table\"><div class=\"scroll\">\n" s > file; continue }
-        if (s ~ /^<caption>.*<\/caption>$/) { cap = s; gsub(/^<caption>|<\/caption>$/, "", cap); continue }
-        if (s == "</table>") { print "</table>\n</div>" (cap != "" ? "<figcaption>" cap "</figcaption>" : "") "</figure>" > file; cap = ""; continue }
+        if (s ~ /^<caption>/ || incap) {
+            cap = cap (incap ? "\n" : "") s; incap = (s !~ /<\/caption>$/)
+            if (!incap) { sub(/^<caption>/, "", cap); sub(/<\/caption>$/, "", cap) }
+            continue
+        }
+        if (s == "</table>") {
+            if (cap != "") cap = "<span class=\"tabnum\">Table " (tabchap == "" ? 0 : tabchap) "." (++tabk) ".</span> " cap
+            print "</table>\n</div>" (cap != "" ? "<figcaption>" cap "</figcaption>" : "") "</figure>" > file; cap = ""; continue
+        }
         print s > file
     }
     printf "</main>\n" > file
