@@ -21,7 +21,9 @@
 # A link to a heading whose text is a number (a \ref, numbered by
 # html-pre.awk) must say the number pandoc gave the heading.  A table with
 # a caption gets its number, "Table 5.1", as the PDF counts them; a chunk
-# name's quoted code, [[x]], in a use becomes <code>.
+# name's quoted code, [[x]], in a use becomes <code>; names in math
+# (pandoc's mstyle of one-letter <mi>s, for \mathrm) become one upright
+# <mi>.
 # Exit status 1 on a broken link or a wrong number.
 
 function plain(s) {          # the text of an HTML fragment
@@ -208,6 +210,7 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src, t) {
         sub(/<\/h[1-4]>/, "<a class=\"anchor\" href=\"#" id "\" aria-label=\"Link to this section\">#</a>&", s)
     }
     if (index(s, "<math display=\"inline\"")) s = widemath(s)
+    if (index(s, "<mstyle mathvariant=\"normal\">")) s = upright(s)
     if (match(s, /<img src="fig\/[^"]*\.svg"/)) {        # its size, so the page does not move as figures load
         i = RSTART + RLENGTH; src = substr(s, RSTART + 10, RLENGTH - 11)
         s = substr(s, 1, i - 1) svgsize(src) substr(s, i)
@@ -286,6 +289,29 @@ function widemath(s,    out, i, rest, j, tex) {   # class="wide" on long inline 
         tex = substr(rest, 1, j); sub(/.*<annotation encoding="application\/x-tex">/, "", tex); sub(/<\/annotation>.*/, "", tex)
         out = out substr(s, 1, i - 1) (j && length(tex) > 36 ? "<math class=\"wide\" display=\"inline\"" : "<math display=\"inline\"")
         s = substr(s, i + 22)
+    }
+    return out s
+}
+# Upright names in MathML: pandoc writes \mathrm{val} as an mstyle whose
+# mathvariant="normal" holds one <mi> a letter, which Chromium sets in
+# italics (MathML Core honours mathvariant on <mi> alone).  Each run of
+# such <mi>s becomes one <mi mathvariant="normal">: a name, upright in
+# every browser; an mstyle left with that alone is dropped.
+function upright(s,    out, i, rest, j, inner, t, run) {
+    out = ""
+    while ((i = index(s, "<mstyle mathvariant=\"normal\">")) > 0) {
+        rest = substr(s, i + 29); j = index(rest, "</mstyle>")
+        inner = substr(rest, 1, j - 1)
+        if (!j || index(inner, "<mstyle")) { out = out substr(s, 1, i + 28); s = rest; continue }
+        t = ""
+        while (match(inner, /(<mi>[^<]*<\/mi>)+/)) {
+            run = substr(inner, RSTART, RLENGTH); gsub(/<\/?mi>/, "", run)
+            t = t substr(inner, 1, RSTART - 1) "<mi mathvariant=\"normal\">" run "</mi>"
+            inner = substr(inner, RSTART + RLENGTH)
+        }
+        t = t inner
+        out = out substr(s, 1, i - 1) (t ~ /^<mi mathvariant="normal">[^<]*<\/mi>$/ ? t : "<mstyle mathvariant=\"normal\">" t "</mstyle>")
+        s = substr(rest, j + 9)
     }
     return out s
 }
