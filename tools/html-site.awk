@@ -19,7 +19,11 @@
 # identifiers with their pages, search-text.js the words of the prose by
 # section, for tools/html/book.js.  Runs of Chinese get lang="zh-Hans".
 # A link to a heading whose text is a number (a \ref, numbered by
-# html-pre.awk) must say the number pandoc gave the heading.
+# html-pre.awk) must say the number pandoc gave the heading.  A table with
+# a caption gets its number, "Table 5.1", as the PDF counts them; a chunk
+# name's quoted code, [[x]], in a use becomes <code>; names in math
+# (pandoc's mstyle of one-letter <mi>s, for \mathrm) become one upright
+# <mi>.
 # Exit status 1 on a broken link or a wrong number.
 
 function plain(s) {          # the text of an HTML fragment
@@ -90,8 +94,8 @@ END {
             t = s; sub(/.*<div class="nwhead">/, "", t); sub(/<\/div>.*/, "", t); sub(/ <span class="nwwrong">.*/, "", t)
             entry("chunk", plain(t), page[p] "#" id)
         }
-        if (match(s, /^<li><code>[^<]*<\/code>: defined in <a href="#nw[0-9]+">/)) {
-            t = s; sub(/^<li><code>/, "", t); sub(/<\/code>.*/, "", t)
+        if (match(s, /^<li( id="[^"]*")?><code>[^<]*<\/code>: defined in <a href="#nw[0-9]+">/)) {
+            t = s; sub(/^<li( id="[^"]*")?><code>/, "", t); sub(/<\/code>.*/, "", t)
             id = s; sub(/^[^#]*#/, "", id); sub(/".*/, "", id)
             entry("identifier", plain(t), page[idpage[id]] "#" id)
         }
@@ -157,20 +161,32 @@ function prevnext(p, file) {
     if (p < np) printf "<a class=\"next\" rel=\"next\" href=\"%s\">%s\302\240\342\206\222</a>", page[p + 1], h(ptitle[p + 1]) > file
     printf "</nav>\n" > file
 }
-function write_page(p,    file, k, s, cap) {
+# A table with a caption is numbered as LaTeX numbers it: chapter.k, k
+# counting the captioned tables from the chapter's numbered heading on
+# (an unnumbered chapter goes on with the count before it; tools/uses.awk
+# makes the PDF skip the tables without a caption, as this does).
+function write_page(p,    file, k, s, cap, incap) {
     file = out "/" page[p]
     head(p, file)
     prevnext(p, file)
     pagetoc(p, file)
     printf "<main>\n" > file
-    cap = ""
+    cap = ""; incap = 0
     for (k = 1; k <= nl[p]; k++) {
         if (page[p] != "book-index.html") textindex(L[p, k], p)
         s = fix(L[p, k], p)
+        if (match(s, /^<h1[^>]* data-number="[^"]+"/)) { tabchap = s; sub(/^<h1[^>]* data-number="/, "", tabchap); sub(/".*/, "", tabchap); tabk = 0 }
         # a table scrolls sideways inside a figure whose caption stays on the page
         if (s ~ /^<table( [^>]*)?>$/) { print "<figure class=\"table\"><div class=\"scroll\">\n" s > file; continue }
-        if (s ~ /^<caption>.*<\/caption>$/) { cap = s; gsub(/^<caption>|<\/caption>$/, "", cap); continue }
-        if (s == "</table>") { print "</table>\n</div>" (cap != "" ? "<figcaption>" cap "</figcaption>" : "") "</figure>" > file; cap = ""; continue }
+        if (s ~ /^<caption>/ || incap) {
+            cap = cap (incap ? "\n" : "") s; incap = (s !~ /<\/caption>$/)
+            if (!incap) { sub(/^<caption>/, "", cap); sub(/<\/caption>$/, "", cap) }
+            continue
+        }
+        if (s == "</table>") {
+            if (cap != "") cap = "<span class=\"tabnum\">Table " (tabchap == "" ? 0 : tabchap) "." (++tabk) ".</span> " cap
+            print "</table>\n</div>" (cap != "" ? "<figcaption>" cap "</figcaption>" : "") "</figure>" > file; cap = ""; continue
+        }
         print s > file
     }
     printf "</main>\n" > file
@@ -186,6 +202,7 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src, t) {
         if (!(j = index(body, cls))) break
         n = substr(body, 1, j - 1)                  # "name N"
         name = n; sub(/ [0-9]+$/, "", name); sub(/.* /, "", n)
+        while (match(name, /\[\[[^]]*\]\]/)) name = substr(name, 1, RSTART - 1) "<code>" substr(name, RSTART + 2, RLENGTH - 4) "</code>" substr(name, RSTART + RLENGTH)
         s = substr(s, 1, i - 1) "<span class=\"nwuse\">\342\237\250<span class=\"nwname\">" name "</span>\302\240<a href=\"#nw" n "\">" n "</a>\342\237\251</span>" substr(body, j + length(cls))
     }
     if (match(s, /^<h[1-4][^>]* id="[^"]+"/)) {
@@ -193,6 +210,7 @@ function fix(s, p,    out, body, n, name, id, i, j, opn, cls, src, t) {
         sub(/<\/h[1-4]>/, "<a class=\"anchor\" href=\"#" id "\" aria-label=\"Link to this section\">#</a>&", s)
     }
     if (index(s, "<math display=\"inline\"")) s = widemath(s)
+    if (index(s, "<mstyle mathvariant=\"normal\">")) s = upright(s)
     if (match(s, /<img src="fig\/[^"]*\.svg"/)) {        # its size, so the page does not move as figures load
         i = RSTART + RLENGTH; src = substr(s, RSTART + 10, RLENGTH - 11)
         s = substr(s, 1, i - 1) svgsize(src) substr(s, i)
@@ -271,6 +289,29 @@ function widemath(s,    out, i, rest, j, tex) {   # class="wide" on long inline 
         tex = substr(rest, 1, j); sub(/.*<annotation encoding="application\/x-tex">/, "", tex); sub(/<\/annotation>.*/, "", tex)
         out = out substr(s, 1, i - 1) (j && length(tex) > 36 ? "<math class=\"wide\" display=\"inline\"" : "<math display=\"inline\"")
         s = substr(s, i + 22)
+    }
+    return out s
+}
+# Upright names in MathML: pandoc writes \mathrm{val} as an mstyle whose
+# mathvariant="normal" holds one <mi> a letter, which Chromium sets in
+# italics (MathML Core honours mathvariant on <mi> alone).  Each run of
+# such <mi>s becomes one <mi mathvariant="normal">: a name, upright in
+# every browser; an mstyle left with that alone is dropped.
+function upright(s,    out, i, rest, j, inner, t, run) {
+    out = ""
+    while ((i = index(s, "<mstyle mathvariant=\"normal\">")) > 0) {
+        rest = substr(s, i + 29); j = index(rest, "</mstyle>")
+        inner = substr(rest, 1, j - 1)
+        if (!j || index(inner, "<mstyle")) { out = out substr(s, 1, i + 28); s = rest; continue }
+        t = ""
+        while (match(inner, /(<mi>[^<]*<\/mi>)+/)) {
+            run = substr(inner, RSTART, RLENGTH); gsub(/<\/?mi>/, "", run)
+            t = t substr(inner, 1, RSTART - 1) "<mi mathvariant=\"normal\">" run "</mi>"
+            inner = substr(inner, RSTART + RLENGTH)
+        }
+        t = t inner
+        out = out substr(s, 1, i - 1) (t ~ /^<mi mathvariant="normal">[^<]*<\/mi>$/ ? t : "<mstyle mathvariant=\"normal\">" t "</mstyle>")
+        s = substr(rest, j + 9)
     }
     return out s
 }

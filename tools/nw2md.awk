@@ -9,9 +9,12 @@
 # wrong-on-purpose mark), a fenced CUDA code block in which uses read
 # <name N>, and a raw footer with the identifiers it defines, "continued
 # in", "used in" and, for a chunk that defines a launcher, "Tested by" and
-# the tests that call it.  At the end come an index of chunks and an index
-# of identifiers.  The raw parts are LaTeX, or HTML with -v format=html
-# (the web edition); all else is format-neutral.
+# the tests that call it; a list of more than MAXUSES uses gives the first
+# few, the count of the rest and a link to the index entry.  noweb's
+# quoted code in a chunk's name, [[x]], is set as code.  At the end come
+# an index of chunks and an index of identifiers.  The raw parts are
+# LaTeX, or HTML with -v format=html (the web edition); all else is
+# format-neutral.
 #
 # -v testedby=FILE: the lines SLUG<TAB>LAUNCHER<TAB>TEST TEST... of
 # tools/tested-by.sh.  A chunk of chapters/SLUG.nw (any folder, the file's
@@ -38,11 +41,29 @@ function html(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\
 function esc(s) { return format == "html" ? html(s) : tex(s) }
 function code(s) { return format == "html" ? "<code>" html(s) "</code>" : "\\texttt{" tex(s) "}" }
 function raw(s) { return "\n```{=" (format == "html" ? "html" : "latex") "}\n" s "\n```\n" }
+# A chunk name: noweb's quoted code, [[x]], as code; the rest escaped.
+function cname(s,    out, i, j) {
+    out = ""
+    while ((i = index(s, "[[")) > 0 && (j = index(substr(s, i + 2), "]]")) > 0) {
+        out = out esc(substr(s, 1, i - 1)) (format == "html" ? "<code>" html(substr(s, i + 2, j - 1)) "</code>" : "\\nwcode{" tex(substr(s, i + 2, j - 1)) "}")
+        s = substr(s, i + j + 3)
+    }
+    return out esc(s)
+}
 function link(n) { return format == "html" ? "<a href=\"#nw" n "\">" n "</a>" : "\\hyperlink{nw" n "}{" n "}" }
 function links(list,    a, k, i, out) {
     k = split(list, a, " "); out = ""
     for (i = 1; i <= k; i++) out = out (i > 1 ? ", " : "") link(a[i])
     return out
+}
+# A long list of uses, as a footer gives it: the first few, then how many
+# more, with a link to the entry (anchor) of the index that lists them all.
+function uses(list, anchor,    a, k, i, out) {
+    k = split(list, a, " ")
+    if (k <= MAXUSES) return links(list)
+    out = ""
+    for (i = 1; i <= SHOWUSES; i++) out = out (i > 1 ? ", " : "") link(a[i])
+    return out " and " (k - SHOWUSES) " more, see " (format == "html" ? "<a href=\"#" anchor "\">the index</a>" : "\\hyperlink{" anchor "}{the index}")
 }
 function minus(list, drop,    a, k, i, out) {   # list without the numbers in drop
     k = split(list, a, " "); out = ""
@@ -75,8 +96,17 @@ incode && $1 == "@nl" { ctext[nchunks] = ctext[nchunks] "\n" }
 incode && $1 == "@use" { ctext[nchunks] = ctext[nchunks] "\001" }
 
 # ---- pass 2: write Markdown ----------------------------------------------
+# A footer lists at most MAXUSES uses of an identifier or a chunk; a longer
+# list shows its first SHOWUSES and the count of the others, and links to
+# the entry of the index that has them all (nwidK, nwchK: the K-th
+# identifier, the K-th chunk name, in the index's order).
+BEGIN { MAXUSES = 6; SHOWUSES = 4 }
 END {
     if (fatal) exit 2
+    nnames = 0; for (nm in first) names[++nnames] = nm
+    asort(names); for (i = 1; i <= nnames; i++) nameno[names[i]] = i
+    nids = 0; for (k in idlist) ids[++nids] = k
+    asort(ids); for (i = 1; i <= nids; i++) idno[ids[i]] = i
     if (testedby != "") read_testedby(testedby)
     n = 0; incode = 0; out = ""
     for (t = 1; t <= ntok; t++) {
@@ -105,7 +135,7 @@ END {
             u = substr($0, 6)
             if (!(u in first)) { err("chunk <<" u ">> is used but never defined"); continue }
             if (incode) printf "/*\342\237\250%s %d\342\237\251*/", u, first[u]
-            else docline = docline "\342\237\250" u " " first[u] "\342\237\251"
+            else { t2 = u; gsub(/\[\[/, "`", t2); gsub(/\]\]/, "`", t2); docline = docline "\342\237\250" t2 " " first[u] "\342\237\251" }
             continue
         }
     }
@@ -114,13 +144,18 @@ END {
     exit errors ? 1 : 0
 }
 
-function begin_chunk(k, name,    wrong, sign) {
+# The header of chunk k.  In the PDF, \nwlines{L} first: the chunk's L
+# lines of code, for \nwbegin to keep the header with the first of them
+# (or with all of a short chunk) on its page.
+function begin_chunk(k, name,    wrong, sign, lines) {
     wrong = name ~ /^Wrong on purpose/
     if (format == "html")
-        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><a class=\"nwnum\" href=\"#nw" k "\">" k "</a> &#x27E8;" (first[name] == k ? html(name) : "<a href=\"#nw" first[name] "\">" html(name) "</a>") "&#x27E9;" \
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("<div class=\"nwchunk\" id=\"nw" k "\"><div class=\"nwhead\"><a class=\"nwnum\" href=\"#nw" k "\">" k "</a> &#x27E8;" (first[name] == k ? cname(name) : "<a href=\"#nw" first[name] "\">" cname(name) "</a>") "&#x27E9;" \
                (first[name] == k ? "&#x2261;" : "+&#x2261;") (wrong ? " <span class=\"nwwrong\">WRONG ON PURPOSE</span>" : "") "</div>")
-    else
-        printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwbegin{" k "}{" tex(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
+    else {
+        lines = gsub(/\n/, "&", ctext[k]) - (substr(ctext[k], 1, 1) == "\n") + (ctext[k] ~ /[^\n]$/)
+        printf "%s\n~~~~~~~~ {.cuda}\n", raw("\\nwlines{" lines "}\\nwbegin{" k "}{" cname(name) "}{" (first[name] == k ? "\\nwdefsign" : "\\nwplussign") "}{" (wrong ? "\\nwwrong" : "") "}")
+    }
 }
 function end_chunk(k,    name, foot, a, m, i, t) {
     name = cnum[k]
@@ -128,11 +163,11 @@ function end_chunk(k,    name, foot, a, m, i, t) {
     if (chunkdefs[k] != "") {
         m = split(chunkdefs[k], a, " ")
         for (i = 1; i <= m; i++)
-            foot = foot (i > 1 ? ", " : "Defines ") code(a[i]) (minus(iduse[a[i]], iddef[a[i]]) != "" ? " (used in " links(minus(iduse[a[i]], iddef[a[i]])) ")" : "")
+            foot = foot (i > 1 ? ", " : "Defines ") code(a[i]) (minus(iduse[a[i]], iddef[a[i]]) != "" ? " (used in " uses(minus(iduse[a[i]], iddef[a[i]]), "nwid" idno[a[i]]) ")" : "")
         foot = foot ". "
     }
     if (cont[k] != "") foot = foot "Continued in " links(cont[k]) ". "
-    if (first[name] == k && usedin[name] != "") foot = foot "Used in " links(usedin[name]) ". "
+    if (first[name] == k && usedin[name] != "") foot = foot "Used in " uses(usedin[name], "nwch" nameno[name]) ". "
     if (first[name] == k && usedin[name] == "" && name ~ /\//) foot = foot "Root chunk: the file " code(name) ". "
     # The note on a line of its own; in the PDF the footer then runs ragged
     # right, as a justified line of a few long test names overflows.
@@ -192,19 +227,15 @@ function tested_note(k,    l, m, i, out) {
     for (i = 1; i <= m; i++) out = out (i > 1 ? (format == "html" ? "<br>" : "\\newline ") : "") code(l[i]) " tested by " testlist(testsof[chunkslug[k], l[i]]) "."
     return out
 }
-function write_indexes(    i, k, names, ids, m, out) {
-    m = 0; for (nm in first) names[++m] = nm
-    asort(names)
+function write_indexes(    i, out) {
     out = format == "html" ? "<!-- nwfile index -->\n<h1 id=\"index-of-chunks\">Index of chunks</h1>\n<ul class=\"nwindex\">" : "\\nwindexchunks"
-    for (i = 1; i <= m; i++)
-        out = out "\n" (format == "html" ? "<li>&#x27E8;" html(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
-                                           : "\\nwchunkentry{" tex(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")
+    for (i = 1; i <= nnames; i++)
+        out = out "\n" (format == "html" ? "<li id=\"nwch" i "\">&#x27E8;" cname(names[i]) "&#x27E9;: " links(defs[names[i]]) (usedin[names[i]] == "" ? "" : "; used in " links(usedin[names[i]])) "</li>" \
+                                           : "\\nwanchor{nwch" i "}\\nwchunkentry{" cname(names[i]) "}{" links(defs[names[i]]) "}{" (usedin[names[i]] == "" ? "" : links(usedin[names[i]])) "}")
     out = out "\n" (format == "html" ? "</ul>\n<h1 id=\"index-of-identifiers\">Index of identifiers</h1>\n<ul class=\"nwindex\">" : "\\nwindexidents")
-    m = 0; for (k in idlist) ids[++m] = k
-    asort(ids)
-    for (i = 1; i <= m; i++)
-        out = out "\n" (format == "html" ? "<li>" code(ids[i]) ": defined in " links(iddef[ids[i]]) (minus(iduse[ids[i]], iddef[ids[i]]) == "" ? "" : "; used in " links(minus(iduse[ids[i]], iddef[ids[i]]))) "</li>" \
-                                           : "\\nwidentry{" tex(ids[i]) "}{" links(iddef[ids[i]]) "}{" links(minus(iduse[ids[i]], iddef[ids[i]])) "}")
+    for (i = 1; i <= nids; i++)
+        out = out "\n" (format == "html" ? "<li id=\"nwid" i "\">" code(ids[i]) ": defined in " links(iddef[ids[i]]) (minus(iduse[ids[i]], iddef[ids[i]]) == "" ? "" : "; used in " links(minus(iduse[ids[i]], iddef[ids[i]]))) "</li>" \
+                                           : "\\nwanchor{nwid" i "}\\nwidentry{" tex(ids[i]) "}{" links(iddef[ids[i]]) "}{" links(minus(iduse[ids[i]], iddef[ids[i]])) "}")
     out = out "\n" (format == "html" ? "</ul>" : "\\nwindexend")
     printf "%s", raw(out)
 }

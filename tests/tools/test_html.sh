@@ -11,16 +11,23 @@
 # (HTML_TEST_WORD) finds a section whose text has it, every page has the
 # chapter sidebar (a column at 1280 px, a menu the bar's button opens at
 # 390 px) and links to the PDF and the source archive, the glossary's
-# Chinese is marked lang="zh-Hans", and no page scrolls sideways.  Last,
+# Chinese is marked lang="zh-Hans", tables are numbered as in the PDF
+# ("Table 5.1"; with build/book.aux, the same numbers as the PDF's),
+# names in math (\mathrm, \operatorname, \text) are upright, a table
+# wider than the column takes the room on its right at 1280 px before it
+# scrolls, and no page scrolls sideways.  Last,
 # screenshots of two pages at both widths go to build/html-shots/ (build
 # artifacts, to look at).
+# Before the browser, html_chunk_markup reads the pages and the PDF's
+# LaTeX for chunk names with [[...]] left as brackets and for footers that
+# list more than 6 uses.
 # Without the tools the site needs, or without chromium (which make html
 # installs only when run as root), every test is reported as skipped, with
 # the reason.
 cd "$(dirname "$0")/../.." || exit 1
 checks="pages_load links_resolve headings_have_anchors prev_next images_load mathml_renders
         wrong_on_purpose_marked search_finds_identifier search_finds_text sidebar downloads_linked glossary_lang
-        no_horizontal_scroll_1280 no_horizontal_scroll_390"
+        table_numbers math_upright wide_tables no_horizontal_scroll_1280 no_horizontal_scroll_390"
 shots=build/html-shots
 ident=${HTML_TEST_IDENT:-warp_sum}      # an identifier the index must hold
 word=${HTML_TEST_WORD:-poisoned}     # a word of the prose that no title, chunk name or identifier has
@@ -28,7 +35,7 @@ browser=$(command -v chromium || command -v chromium-browser)
 
 skip_all() {   # skip_all REASON [TESTS]: every test (or TESTS) skipped
   local t
-  for t in ${2:-html_builds ships_pdf_and_source $checks screenshots checker_catches_faults}; do
+  for t in ${2:-html_builds ships_pdf_and_source chunk_markup $checks screenshots checker_catches_faults}; do
     echo "[ RUN      ] html_$t"; echo "skipped: $1"; echo "[  SKIPPED ] html_$t"
   done | sed 's/html_html_/html_/'
   exit 0
@@ -45,7 +52,7 @@ if out=$(make -s html 2>&1); then
   echo "$out" | tail -2; echo "[       OK ] html_builds"
 else
   echo "$out" | tail -20; echo "[  FAILED  ] html_builds"
-  for t in ships_pdf_and_source $checks screenshots checker_catches_faults; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
+  for t in ships_pdf_and_source chunk_markup $checks screenshots checker_catches_faults; do echo "[ RUN      ] html_$t"; echo "the site did not build"; echo "[  FAILED  ] html_$t"; done
   exit 1
 fi
 # The chapters after \appendix are lettered, as in the PDF: their pages'
@@ -72,6 +79,38 @@ if [ -f "build/html/${a##*/}" ]; then src=${a##*/}; cmp -s "build/html/$src" "$a
 elif [ -e .git ] || [ -f .book-files ]; then echo "the site does not ship the source archive ($a)"; st=1
 else echo "this tree can make no source archive (no git checkout, no unpacked archive)"; fi
 [ $st = 0 ] && echo "[       OK ] html_ships_pdf_and_source" || echo "[  FAILED  ] html_ships_pdf_and_source"
+# Chunk markup, in the pages and in the PDF's LaTeX (build/book.tex, when
+# built): noweb's quoted code in a chunk's name, [[x]], is shown as code,
+# never as brackets (in a header, a use in code, the index of chunks); a
+# footer's list of uses holds at most 6 chunks (a longer one shows its
+# first 4, the count of the others and a link to the index).
+# markup_faults FILE... prints what is wrong; the checker's own test below
+# feeds it faults.
+markup_faults() {
+  LC_ALL=C awk '
+    function bad(what) { printf "%s:%d: %s\n", FILENAME, FNR, what; n++ }
+    function names(s) {     # the chunk names of a line, code blocks left out
+      gsub(/<pre.*<\/pre>/, "", s)
+      return s ~ /(class="nw(head|name)">|<li id="nwch|\\nw(begin|chunkentry|use)\{)[^\n]*\[\[[^]]*\]\]/
+    }
+    /class="nw(head|name)"|<li id="nwch|\\nw(begin|chunkentry|use)\{/ { if (names($0)) bad("[[...]] in a chunk name") }
+    /<div class="nwfoot">|^\\nwend\{/ {
+      s = $0
+      while ((i = index(s, "sed in "))) {
+        s = substr(s, i + 7); u = s
+        a = index(u, ")"); b = index(u, ". ")
+        if (a && (!b || a < b)) u = substr(u, 1, a); else if (b) u = substr(u, 1, b)
+        k = gsub(/#nw[0-9]+"|\\hyperlink\{nw[0-9]+\}/, "&", u)
+        if (k > 6) bad("a footer lists " k " uses")
+      }
+    }
+    END { exit n > 0 }' "$@" | head -5
+}
+echo "[ RUN      ] html_chunk_markup"
+tex=""; [ -f build/book.tex ] && tex=build/book.tex
+if bad=$(markup_faults build/html/*.html $tex) && [ -z "$bad" ]; then echo "[       OK ] html_chunk_markup"
+else echo "$bad"; echo "[  FAILED  ] html_chunk_markup"; fi
+
 browser=$(command -v chromium || command -v chromium-browser)
 [ -n "$browser" ] || skip_all "$nochromium" "$checks screenshots checker_catches_faults"
 
@@ -90,9 +129,21 @@ timeout 300 "$browser" "${flags[@]}" --virtual-time-budget=300000 --dump-dom \
 verdict=$(sed -n '/<pre id="verdict">/,/DONE/p' build/html-test/verdict.html | sed 's/<[^>]*>//g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
 echo "$verdict" | grep '^INFO' | sed 's/^INFO /browser: /'
 echo "browser: the checks took $(( $(date +%s) - start )) s"
+# The PDF's table numbers, in order, when the PDF the site ships was built
+# here (its .aux lists every numbered table, captioned or not): the web's
+# must be the same.
+pdf_tables() {
+  [ -n "$pdf" ] && [ -f build/book.aux ] || return 1
+  grep -o '{lot}{\\contentsline {table}{\\numberline {[^}]*}' build/book.aux | sed 's/.*{//; s/}$//' | tr '\n' ' ' | sed 's/ $//'
+}
 for c in $checks; do
   echo "[ RUN      ] html_$c"
   line=$(echo "$verdict" | grep -E "^(OK|FAIL) $c(:|$)")
+  if [ "$c" = table_numbers ] && [ "$line" = "OK $c" ] && want=$(pdf_tables); then
+    got=$(echo "$verdict" | sed -n 's/^INFO tables //p')
+    [ "$got" = none ] && got=""
+    [ "$got" = "$want" ] || line="FAIL $c: the web's tables are numbered $got|the PDF's (build/book.aux) are $want"
+  fi
   case $line in
     "OK $c") echo "[       OK ] html_$c" ;;
     FAIL*)   echo "${line#FAIL }" | tr '|' '\n'; echo "[  FAILED  ] html_$c" ;;
@@ -117,14 +168,18 @@ done
 
 # The checker itself: on a two-page fixture site with a link to a missing
 # anchor, a missing figure, a block 600 px wide, no sidebar, no search, no
-# link to the PDF and a glossary whose Chinese has no lang, it must fail
-# each of these.
+# link to the PDF, a glossary whose Chinese has no lang, a table whose
+# caption has no number and which scrolls in 300 px at 1280 px, and
+# \mathrm{max} as pandoc writes it (three one-letter <mi>s in an mstyle),
+# it must fail each of these.
 echo "[ RUN      ] html_checker_catches_faults"
 fx=build/html-test/fixture; rm -rf "$fx"; mkdir -p "$fx"
 cat > "$fx/a.html" <<'HTML'
 <!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body><main>
 <h1 id="a">A<a class="anchor" href="#a">#</a></h1><p><a href="glossary.html#nowhere">a link to no anchor</a></p>
 <img src="fig/missing.svg" alt="a missing figure"><div style="width:600px">wide</div>
+<figure class="table" style="max-width:300px"><div class="scroll" style="overflow-x:auto"><table style="width:600px"><tr><td>a wide row</td></tr></table></div><figcaption>Measured: a caption without its number</figcaption></figure>
+<p><math display="inline"><semantics><mrow><msub><mstyle mathvariant="normal"><mi>m</mi><mi>a</mi><mi>x</mi></mstyle><mi>i</mi></msub></mrow><annotation encoding="application/x-tex">\mathrm{max}_i</annotation></semantics></math></p>
 <nav class="prevnext"><a class="next" href="glossary.html">B</a></nav></main></body></html>
 HTML
 cat > "$fx/glossary.html" <<'HTML'
@@ -136,8 +191,18 @@ timeout 120 "$browser" "${flags[@]}" --virtual-time-budget=60000 --dump-dom \
   > build/html-test/fixture.html 2>> build/html-test/chromium.log
 fx_verdict=$(sed -n '/<pre id="verdict">/,/DONE/p' build/html-test/fixture.html)
 ok=1
-for c in links_resolve images_load no_horizontal_scroll_390 sidebar search_finds_text downloads_linked glossary_lang; do
+for c in links_resolve images_load no_horizontal_scroll_390 sidebar search_finds_text downloads_linked glossary_lang \
+         table_numbers math_upright wide_tables; do
   echo "$fx_verdict" | grep -q "^FAIL $c:" || { echo "the checker passed the fixture's fault for $c"; ok=0; }
 done
 echo "$fx_verdict" | grep -q "^OK prev_next" || { echo "the checker failed the fixture's good prev/next links"; ok=0; }
+# the chunk markup: a name with [[sub]] left as brackets, in the web's
+# header and the PDF's, and a footer with 7 uses
+cat > "$fx/markup.html" <<'HTML'
+<div class="nwchunk" id="nw1"><div class="nwhead"><a class="nwnum" href="#nw1">1</a> &#x27E8;lane [[sub]]&#x27E9;&#x2261;</div>
+<div class="nwfoot">Used in <a href="#nw1">1</a>, <a href="#nw2">2</a>, <a href="#nw3">3</a>, <a href="#nw4">4</a>, <a href="#nw5">5</a>, <a href="#nw6">6</a>, <a href="#nw7">7</a>. </div></div>
+HTML
+printf '%s\n' '\nwlines{3}\nwbegin{1}{lane [[sub]]}{\nwdefsign}{}' '\nwend{Used in \hyperlink{nw2}{2}. }' > "$fx/markup.tex"
+n=$(markup_faults "$fx/markup.html" "$fx/markup.tex" | wc -l)
+[ "$n" = 3 ] || { echo "the markup check found $n of the fixture's 3 faults"; markup_faults "$fx/markup.html" "$fx/markup.tex"; ok=0; }
 [ $ok = 1 ] && echo "[       OK ] html_checker_catches_faults" || echo "[  FAILED  ] html_checker_catches_faults"

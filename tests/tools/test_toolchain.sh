@@ -65,7 +65,7 @@ t_weave_html() {   # the same weave, its chunk markup in HTML for the web editio
   tools/weave.sh -v format=html $fx/good.nw > "$tmp/good.html.md" &&
   grep -qF '<div class="nwchunk" id="nw1"><div class="nwhead"><a class="nwnum" href="#nw1">1</a> &#x27E8;tangled/fixture/good.cu&#x27E9;&#x2261;</div>' "$tmp/good.html.md" &&
   grep -qF '<div class="nwfoot">Defines <code>k</code> (used in <a href="#nw2">2</a>).' "$tmp/good.html.md" &&
-  grep -qF '<li><code>k</code>: defined in <a href="#nw1">1</a>; used in <a href="#nw2">2</a></li>' "$tmp/good.html.md" &&
+  grep -qF '<li id="nwid1"><code>k</code>: defined in <a href="#nw1">1</a>; used in <a href="#nw2">2</a></li>' "$tmp/good.html.md" &&
   ! grep -q 'nwbegin\|hyperlink\|{=latex}' "$tmp/good.html.md"
 }
 t_measured_data() {

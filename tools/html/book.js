@@ -15,9 +15,29 @@
 // title, page title], BOOK_STOP, the words it leaves out).  A query word of
 // three letters or more also finds the words it begins ("coalesc" finds
 // "coalesced"), the sections where it occurs most first.
+//
+// The wide tables: a table that does not fit in the column even with its
+// cells wrapped (book.css gives it that width, past the column where the
+// screen has room) is marked "wide", and book.css then sets its rows on
+// one line each, as far as the room on the column's right goes.
 (function () {
   var root = document.documentElement;
   root.classList.add("js");
+
+  // ---- the wide tables ----
+  function widen() {
+    var figs = document.querySelectorAll("main figure.table"), i, f, m, cw;
+    for (i = 0; i < figs.length; i++) figs[i].classList.remove("wide");
+    for (i = 0; i < figs.length; i++) {
+      f = figs[i]; m = getComputedStyle(f.parentElement);
+      cw = f.parentElement.clientWidth - parseFloat(m.paddingLeft) - parseFloat(m.paddingRight);
+      if (f.getBoundingClientRect().width > cw + 1) f.classList.add("wide");
+    }
+  }
+  widen();
+  window.addEventListener("load", widen);
+  var widenLater = null;
+  window.addEventListener("resize", function () { clearTimeout(widenLater); widenLater = setTimeout(widen, 100); });
 
   // ---- the chapter menu ----
   var bar = document.querySelector(".bar"), menu = document.querySelector(".bar .menu"), side = document.getElementById("sidebar");
