@@ -14,7 +14,7 @@ static inline cudaError_t tc_common_args(const tc_bf16 *A, const tc_bf16 *B,
 {
     *done = 1;
     if (out != TC_OUT_F32 && out != TC_OUT_BF16) return cudaErrorInvalidValue;
-    if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX)
+    if (M > TC_MAX_DIM || N > TC_MAX_DIM || K > TC_MAX_DIM)
         return cudaErrorInvalidValue;
     if (M == 0 || N == 0) return cudaSuccess;
     if (C == NULL || (K > 0 && (A == NULL || B == NULL)))

@@ -1,14 +1,16 @@
 // tc_gemm.h -- C = A B on the tensor cores: bf16 inputs, fp32 accumulation.
 //
-// Device pointers to row-major matrices: A is M x K, B is K x N (both
-// bf16), C is M x N of fp32 (TC_OUT_F32) or bf16 (TC_OUT_BF16, rounded to
-// nearest).  M, N, K below 2^31.  All launchers take any M, N, K within
-// what they name below, write C only (never past M x N), run on stream
-// (0 for the default stream), return cudaErrorInvalidValue without
-// launching for a bad out, a null pointer (when C is not empty), or
-// sizes they do not take, cudaErrorNoKernelImageForDevice on a GPU their
-// code does not run on, and otherwise the status of the launch.  M or N
-// = 0 does nothing; K = 0 writes C = 0 (cudaMemsetAsync on stream).
+// Device pointers to row-major matrices: A is M x K and B is K x N, both
+// bf16.  C is M x N, fp32 (TC_OUT_F32) or bf16 (TC_OUT_BF16, rounded to
+// nearest).  M, N and K are at most TC_MAX_DIM.  Each launcher states
+// below what else it needs.  A launcher writes C only, never past M x N,
+// and runs on stream (0: the default stream).  It returns
+// cudaErrorInvalidValue, launching nothing, for a bad out, a null
+// pointer (when C is not empty) or sizes it does not take; it returns
+// cudaErrorNoKernelImageForDevice on a GPU its code does not run on;
+// otherwise the status of the launch.  Before any other check, M or N =
+// 0 does nothing and K = 0 writes C = 0 (cudaMemsetAsync on stream), on
+// any GPU and for any N.
 #ifndef TC_GEMM_H
 #define TC_GEMM_H
 #include <cuda_runtime_api.h>
@@ -21,17 +23,22 @@ extern "C" {
 typedef __nv_bfloat16_raw tc_bf16;  // the same two bytes, seen from C
 #endif
 typedef enum { TC_OUT_F32 = 0, TC_OUT_BF16 = 1 } tc_out;
+// The largest M, N or K any launcher takes: 2^31 - 512, so that no tile
+// count or loop bound overflows an int.
+#define TC_MAX_DIM 2147483136u
 typedef cudaError_t (*tc_gemm_fn)(const tc_bf16 *A, const tc_bf16 *B,
                                   void *C, tc_out out, size_t M, size_t N,
                                   size_t K, cudaStream_t stream);
 
 // <<Declarations of the tensor-core ladder>>
-// Any sizes and alignments; compute capability 8.0 or later.
+// Any sizes (M at most 65535 * 64), pointers aligned to their element;
+// compute capability 8.0 or later.
 cudaError_t tc_gemm_wmma(const tc_bf16 *A, const tc_bf16 *B, void *C,
                          tc_out out, size_t M, size_t N, size_t K,
                          cudaStream_t stream);
 // The 16-byte rule: K and N multiples of 8, and A, B, C 16-byte aligned
-// (cudaErrorInvalidValue otherwise); compute capability 8.0 or later.
+// (cudaErrorInvalidValue otherwise); M at most 65535 * 128; compute
+// capability 8.0 or later.
 // The unswizzled one is slower on purpose: its ldmatrix loads conflict.
 cudaError_t tc_gemm_mma(const tc_bf16 *A, const tc_bf16 *B, void *C,
                         tc_out out, size_t M, size_t N, size_t K,
@@ -40,7 +47,8 @@ cudaError_t tc_gemm_mma_unswizzled(const tc_bf16 *A, const tc_bf16 *B,
                                    void *C, tc_out out, size_t M, size_t N,
                                    size_t K, cudaStream_t stream);
 // sm_90a code: compute capability 9.0 only; the 16-byte rule, which is
-// also TMA's (global addresses and row strides multiples of 16 bytes).
+// also TMA's (global addresses and row strides multiples of 16 bytes);
+// M at most 65535 * 128 for tc_gemm_wgmma.
 cudaError_t tc_gemm_wgmma(const tc_bf16 *A, const tc_bf16 *B, void *C,
                           tc_out out, size_t M, size_t N, size_t K,
                           cudaStream_t stream);
@@ -50,11 +58,14 @@ cudaError_t tc_gemm_ws(const tc_bf16 *A, const tc_bf16 *B, void *C,
 cudaError_t tc_gemm_persistent(const tc_bf16 *A, const tc_bf16 *B, void *C,
                                tc_out out, size_t M, size_t N, size_t K,
                                cudaStream_t stream);
+cudaError_t tc_gemm_cluster(const tc_bf16 *A, const tc_bf16 *B, void *C,
+                            tc_out out, size_t M, size_t N, size_t K,
+                            cudaStream_t stream);
 // Wrong on purpose: tc_gemm_wgmma waiting for a stage after reading it.
 cudaError_t tc_gemm_wrong_late_wait(const tc_bf16 *A, const tc_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream);
-// The best that takes the arguments here: the warp-specialised kernel on
+// The best that takes the arguments here: the warp-specialized kernel on
 // compute capability 9.0 under the 16-byte rule, else tc_gemm_mma under
 // the rule on 8.0 or later, else tc_gemm_wmma.
 cudaError_t tc_gemm(const tc_bf16 *A, const tc_bf16 *B, void *C, tc_out out,

@@ -9,6 +9,8 @@ __global__ void __launch_bounds__(256, 1) peak_kernel(int iters, float *sink)
     for (int i = threadIdx.x; i < (int)sizeof tiles / 4; i += 256)
         ((uint32_t *)tiles)[i] = 0x3f803f80u * (i % 3 == 0); // some 1.0s
     __syncthreads();
+    // The generic stores before the reads of wgmma (the async proxy).
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     const int c = threadIdx.x / 128;
     const uint64_t da = tc_desc(tiles + c * 8192, 16, 1024);
     const uint64_t db = tc_desc(tiles + 16384, 8192, 1024);

@@ -10,7 +10,8 @@ static __device__ __forceinline__ void tc_bar_init(uint64_t *bar, int count)
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(
                      tc_smem(bar)), "r"(count) : "memory");
 }
-// Makes the initialised barriers visible to the TMA unit (the async proxy).
+// Orders the initializations before later uses of the barriers by other
+// threads and by the copies (release, at cluster scope).
 static __device__ __forceinline__ void tc_bar_init_fence(void)
 {
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -95,6 +96,43 @@ template <int R>
 static __device__ __forceinline__ void tc_setmaxnreg_dec(void)
 {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
+// <<Clusters: multicast copies and remote arrivals>>
+// The box of map at (x, y) into dst of every block of the cluster whose
+// bit is set in mask, each copy counted by the barrier at bar's offset
+// in that block.
+static __device__ __forceinline__ void
+tc_tma_load_multicast(void *dst, const CUtensorMap *map, uint64_t *bar,
+                      int x, int y, uint16_t mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+                 ".mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 ::"r"(tc_smem(dst)), "l"(map), "r"(x), "r"(y),
+                 "r"(tc_smem(bar)), "h"(mask) : "memory");
+}
+// One arrival on the barrier at bar's offset in block rank of the cluster.
+static __device__ __forceinline__ void tc_bar_arrive_in(uint64_t *bar,
+                                                        int rank)
+{
+    asm volatile("{\n.reg .b32 r;\n"
+                 "mapa.shared::cluster.u32 r, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64"
+                 " _, [r];\n"
+                 "}\n" ::"r"(tc_smem(bar)), "r"(rank) : "memory");
+}
+static __device__ __forceinline__ int tc_cluster_rank(void)
+{
+    int r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+// Every thread of every block of the cluster arrives and waits.
+static __device__ __forceinline__ void tc_cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 }
 
 // <<wgmma of 64 x 128 x 16 and of 64 x 256 x 16>>

@@ -1,5 +1,5 @@
 // tc_wgmma.sm90a.cu -- wgmma on tiles that TMA copies into swizzled
-// shared memory: one warpgroup, then warp-specialised, then persistent.
+// shared memory: one warpgroup, then warp-specialized, then persistent.
 #include "tensor-gemm/tc_args.cuh"
 #include "tensor-gemm/tc_sm90.cuh"
 #include "common/book.h"
@@ -82,9 +82,11 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     uint64_t *full = (uint64_t *)(Bs + WG_STAGES * WG_B);
     const int m0 = blockIdx.y * WG_BM, n0 = blockIdx.x * WG_BN;
     const int KT = (K + TILE_K - 1) / TILE_K;
-    if (LATE) {                          // NaNs, so that an early read shows
-        for (int i = threadIdx.x; i < WG_STAGES * (WG_A + WG_B) / 4;
-             i += 128)
+    if (LATE) {
+        // <<Wrong on purpose: fill the stages with NaNs>>
+        // So that a read before the copy lands shows in C.  The fence orders
+        // the generic stores before the copies of the async proxy.
+        for (int i = threadIdx.x; i < WG_STAGES * (WG_A + WG_B) / 4; i += 128)
             ((uint32_t *)As)[i] = 0x7fc07fc0u;
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     }
@@ -123,7 +125,10 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
         tc_wgmma_wait<0>();
         tc_acc_fence(d0);
         tc_acc_fence(d1);
-        if (LATE) tc_bar_wait(&full[s], parity);  // too late: read already
+        if (LATE) {
+            // <<Wrong on purpose: wait for the stage after reading it>>
+            tc_bar_wait(&full[s], parity);    // too late: the wgmma read it
+        }
         __syncthreads();                 // every warp is done with stage s
         if (threadIdx.x == 0 && kt + WG_STAGES < KT) load(kt + WG_STAGES);
     }
@@ -146,7 +151,7 @@ __device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
     *tn = in / rows;
 }
 
-// <<The warp-specialised kernel>>
+// <<The warp-specialized kernel>>
 template <bool PERSISTENT>
 __global__ void __launch_bounds__(384, 1)
 ws_kernel(const __grid_constant__ CUtensorMap mapA,
@@ -228,6 +233,86 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
     }
 }
 
+// <<The cluster kernel>>
+__global__ void __launch_bounds__(384, 1)
+cluster_kernel(const __grid_constant__ CUtensorMap mapA,
+               const __grid_constant__ CUtensorMap mapB, void *C,
+               tc_out out, int M, int N, int K)
+{
+    extern __shared__ uint8_t raw[];
+    uint8_t *As = align1024(raw), *Bs = As + WS_STAGES * WS_A;
+    uint64_t *full = (uint64_t *)(Bs + WS_STAGES * WS_B);
+    uint64_t *empty = full + WS_STAGES;
+    const int KT = (K + TILE_K - 1) / TILE_K, rank = tc_cluster_rank();
+    const int tiles_m = (M + WS_BM - 1) / WS_BM;
+    const int tiles_n = (N + WS_BN - 1) / WS_BN;
+    int tm2, tn;                         // this pair's tile, in pairs of rows
+    ws_tile(blockIdx.x / 2, (tiles_m + 1) / 2, tiles_n, &tm2, &tn);
+    const int tm = 2 * tm2 + rank;       // past M for an odd count: zeros
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WS_STAGES; s++) {
+            tc_bar_init(&full[s], 1);
+            tc_bar_init(&empty[s], 16);  // eight consumer warps per block
+        }
+        tc_bar_init_fence();
+    }
+    tc_cluster_sync();
+    if (threadIdx.x < 128) {
+        tc_setmaxnreg_dec<40>();
+        if (threadIdx.x == 0) {
+            // <<The cluster's producer: its A, half of B to both>>
+            for (int kt = 0; kt < KT; kt++) {
+                int s = kt % WS_STAGES;
+                tc_bar_wait(&empty[s], ((kt / WS_STAGES) & 1) ^ 1);
+                tc_bar_expect(&full[s], WS_A + WS_B);
+                tc_tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
+                            tm * WS_BM);
+                for (int i = 2 * rank; i < 2 * rank + 2; i++)
+                    tc_tma_load_multicast(Bs + s * WS_B + i * BOX_B, &mapB,
+                                          &full[s], tn * WS_BN + 64 * i,
+                                          kt * TILE_K, 0x3);
+            }
+        }
+    } else {
+        tc_setmaxnreg_inc<232>();
+        // <<The cluster's consumers: release to both blocks>>
+        const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
+        float d[128];
+        #pragma unroll
+        for (int i = 0; i < 128; i++) d[i] = 0.0f;
+        int prev = -1;
+        for (int kt = 0; kt < KT; kt++) {
+            const int s = kt % WS_STAGES;
+            tc_bar_wait(&full[s], (kt / WS_STAGES) & 1);
+            tc_acc_fence(d);
+            tc_wgmma_fence();
+        #pragma unroll
+            for (int ks = 0; ks < TILE_K / 16; ks++)
+                tc_wgmma_n256(d,
+                              tc_desc(As + s * WS_A + c * 8192 + ks * 32, 16,
+                                      1024),
+                              tc_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024),
+                              1);
+            tc_wgmma_commit();
+            tc_wgmma_wait<1>();
+            tc_acc_fence(d);
+            if (prev >= 0 && lane == 0) {
+                tc_bar_arrive_in(&empty[prev], 0);
+                tc_bar_arrive_in(&empty[prev], 1);
+            }
+            prev = s;
+        }
+        tc_wgmma_wait<0>();
+        tc_acc_fence(d);
+        if (prev >= 0 && lane == 0) {
+            tc_bar_arrive_in(&empty[prev], 0);
+            tc_bar_arrive_in(&empty[prev], 1);
+        }
+        wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
+    }
+    tc_cluster_sync();
+}
+
 // <<The Hopper launchers>>
 cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
                         tc_out out, size_t M, size_t N, size_t K,
@@ -265,6 +350,38 @@ cudaError_t wgmma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
     wgmma_kernel<LATE><<<grid, 128, WG_SMEM, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
+}
+
+cudaError_t cluster_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+                           tc_out out, size_t M, size_t N, size_t K,
+                           cudaStream_t stream)
+{
+    CUtensorMap mapA, mapB;
+    int done;
+    cudaError_t err = hopper_args(A, B, C, out, M, N, K, stream, &done,
+                                  &mapA, &mapB, WS_BM);
+    if (done) return err;
+    size_t pairs = ((M + 2 * WS_BM - 1) / (2 * WS_BM)) *
+                   ((N + WS_BN - 1) / WS_BN);
+    if (pairs > INT32_MAX / 2) return cudaErrorInvalidValue;
+    err = cudaFuncSetAttribute(cluster_kernel,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               WS_SMEM);
+    if (err != cudaSuccess) return err;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = 2;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(2 * pairs));
+    cfg.blockDim = dim3(384);
+    cfg.dynamicSmemBytes = WS_SMEM;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, cluster_kernel, mapA, mapB, C, out,
+                              (int)M, (int)N, (int)K);
 }
 
 template <bool PERSISTENT>
@@ -321,4 +438,11 @@ extern "C" cudaError_t tc_gemm_persistent(const tc_bf16 *A, const tc_bf16 *B,
                                           cudaStream_t stream)
 {
     return ws_launch<true>(A, B, C, out, M, N, K, stream);
+}
+extern "C" cudaError_t tc_gemm_cluster(const tc_bf16 *A, const tc_bf16 *B,
+                                       void *C, tc_out out, size_t M,
+                                       size_t N, size_t K,
+                                       cudaStream_t stream)
+{
+    return cluster_launch(A, B, C, out, M, N, K, stream);
 }

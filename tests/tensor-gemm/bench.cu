@@ -80,7 +80,7 @@ static double tflops(tc_gemm_fn fn, const shape &s, tc_out out,
 // cuBLAS and every variant on every shape, so that a drift of the clock
 // (the GPU slows as it heats) touches all alike.  The tables give the
 // median of the rounds; tensor-gemm-repeats.csv gives, for cuBLAS and the
-// two warp-specialised kernels at 4096^3 and 8192^3, median, min and max.
+// three warp-specialised kernels at 4096^3 and 8192^3, median, min and max.
 const int kRounds = 5;
 static double rounds[kRounds][16][8];
 static double round_median(int v, int s, double *lo, double *hi)
@@ -96,15 +96,16 @@ static double round_median(int v, int s, double *lo, double *hi)
 }
 static void repeats(void)
 {
-    int vs[3] = {kVariants, 0, 0};       // cuBLAS and the two below
+    int vs[4] = {kVariants, 0, 0, 0};    // cuBLAS and the three below
     for (int v = 0; v < kVariants; v++) {
         if (strcmp(variants[v].name, "warp-specialized") == 0) vs[1] = v;
         if (strcmp(variants[v].name, "persistent") == 0) vs[2] = v;
+        if (strcmp(variants[v].name, "cluster") == 0) vs[3] = v;
     }
     FILE *csv = bk_csv_open("tensor-gemm-repeats",
                             "id,variant,shape,median,min,max");
     for (int s = 2; s <= 3; s++)
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             const char *name = vs[i] < kVariants ? variants[vs[i]].name
                                                  : "cublas";
             double lo, hi, med = round_median(vs[i], s, &lo, &hi);

@@ -17,5 +17,6 @@
     X("wgmma", tc_gemm_wgmma, "tc_wgmma.sm90a.cu", 90, 1)                 \
     X("warp-specialized", tc_gemm_ws, "tc_wgmma.sm90a.cu", 90, 1)         \
     X("persistent", tc_gemm_persistent, "tc_wgmma.sm90a.cu", 90, 1)       \
+    X("cluster", tc_gemm_cluster, "tc_wgmma.sm90a.cu", 90, 1)             \
     X("best", tc_gemm, "tc_gemm.cu", 80, 0)
 #endif
