@@ -395,6 +395,9 @@ static void runs_on_a_stream(void **state)
     void *dA = tk_dev_bytes(M * K * 2), *dB = tk_dev_bytes(K * N * 2);
     void *dC = tk_dev_bytes(M * N * 4);
     cudaStream_t s;
+    // The poison was written on the legacy stream, which a non-blocking
+    // stream does not wait for.
+    TK_CUDA(cudaDeviceSynchronize());
     TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     TK_CUDA(cudaMemcpyAsync(dA, A, M * K * 2, cudaMemcpyHostToDevice, s));
     TK_CUDA(cudaMemcpyAsync(dB, B, K * N * 2, cudaMemcpyHostToDevice, s));
