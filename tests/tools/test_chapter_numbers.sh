@@ -6,6 +6,7 @@
 # bare copy with neither.  Output in cmocka's format for run-tests.sh.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ch=chapter   # the word, kept apart from its number here, or make check would find this file
 result() { case $2 in 0) echo "[       OK ] $1" ;; 77) echo "[  SKIPPED ] $1" ;; *) echo "[  FAILED  ] $1" ;; esac; }
 # copy DIR: the book's chapters, tests, exercises and README, and the tool,
 # with no .git (as git archive, or as they are here outside a checkout)
@@ -29,17 +30,17 @@ copy "$tmp/a" && (cd "$tmp/a" && find chapters tests exercises README.md -type f
 [ ! -e "$tmp/a/.git" ] || st=1
 "$tmp/a/tools/chapter-numbers.sh" || { echo "the unpacked copy, unchanged, fails"; st=1; }
 n=$(($(wc -l < "$tmp/a/chapters/scan.nw") + 1))
-echo "Read chapter 9 first." >> "$tmp/a/chapters/scan.nw"
+echo "Read ${ch} 9 first." >> "$tmp/a/chapters/scan.nw"
 expect_bad "$tmp/a" "chapters/scan.nw:$n" || st=1
 # a file added since the archive was made, which .book-files does not list
 sed -i '$d' "$tmp/a/chapters/scan.nw"
-echo "As chapter 3 showed." > "$tmp/a/chapters/added.nw"
+echo "As ${ch} 3 showed." > "$tmp/a/chapters/added.nw"
 expect_bad "$tmp/a" "chapters/added.nw:1" || st=1
 result chapter_numbers_in_an_unpacked_archive $st
 
 echo "[ RUN      ] chapter_numbers_in_a_bare_copy"
 st=0
 copy "$tmp/b" || st=1
-echo "See chapter 12." >> "$tmp/b/README.md"
+echo "See ${ch} 12." >> "$tmp/b/README.md"
 expect_bad "$tmp/b" "README.md:$(wc -l < "$tmp/b/README.md")" || st=1
 result chapter_numbers_in_a_bare_copy $st
