@@ -180,12 +180,13 @@ function csv_table(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, bod
 # The caption of a table: CAPTION (Markdown, as written), then PROV on a
 # line of its own, small: in LaTeX through \provenance (raw LaTeX around
 # Markdown, so that pandoc still escapes PROV); in HTML after a line break,
-# in a span of class provenance.  Without a CAPTION (allowed until every
+# in a span of class provenance (a raw <br>: pandoc's own line break would
+# start a new line of HTML inside the <caption>).  Without a CAPTION (allowed until every
 # table has one), PROV is the caption, as it was before captions.
 function csv_caption(cap, prov) {
     sub(/^[ \t]+/, "", cap); sub(/[ \t]+$/, "", cap)
     if (cap == "") return prov
-    if (format == "html") return cap "\\\n[" prov "]{.provenance}"
+    if (format == "html") return cap "<br>[" prov "]{.provenance}"
     return cap " `\\provenance{`{=latex}" prov "`}`{=latex}"
 }
 # Markdown text that pandoc prints as written: its punctuation escaped.

@@ -62,7 +62,7 @@ function caption2md(s,    i, rest, depth, k, c, prov, after) {
     sub(/[ \t]+$/, "", prov); sub(/^[ \t]+/, "", after)
     if (index(after, "\\provenance{")) err("a caption with two \\provenance")
     s = substr(s, 1, i - 1); sub(/[ \t]+$/, "", s)
-    return tex2md(s) (after == "" ? "" : " " tex2md(after)) (s == "" && after == "" ? "" : "\\\n") "[" tex2md(prov) "]{.provenance}"
+    return tex2md(s) (after == "" ? "" : " " tex2md(after)) (s == "" && after == "" ? "" : "<br>") "[" tex2md(prov) "]{.provenance}"
 }
 # LaTeX caption text to Markdown: math stays math; \texttt, \_, ~, \dots, \ref.
 function tex2md(s,    out, parts, n, k, t) {
