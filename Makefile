@@ -324,17 +324,25 @@ build/%/pics/.done: tests/%/pictures.c $(wildcard tangled/*/*.h)
 	@touch $@
 # $(1): the edition's suffix, empty for the student book.  The page and its
 # fonts are book.yaml's, which pandoc reads as metadata.
+# The figures alone, first: no text in them below the 7 pt floor at print
+# size (tools/fig-fonts.sh).  Then the passes and the subject index
+# (tools/pdf-passes.sh), and the checks of what came out: every index entry
+# with its page (tools/pdf-index-check.sh), no markup left unrendered, such
+# as [[code]] or $math$ (tools/unrendered-check.sh).  A PDF that fails a
+# check is kept as build/book.failed.pdf (book-instructor.failed.pdf), to look at.
 define pdf_rules
 build/book$(1).tex: build/book$(1).md build/gpu.tex tools/preamble.tex tools/uses.awk tools/cuda.xml book.yaml
 	pandoc $$< -f markdown -t latex -s --metadata-file=book.yaml --toc --toc-depth=2 \
 	  --top-level-division=chapter --number-sections --syntax-definition=tools/cuda.xml --highlight-style=tango \
 	  -H tools/preamble.tex -H build/gpu.tex | gawk -f tools/uses.awk > $$@
-build/book$(1).pdf: build/book$(1).tex $$(FIGURES) $$(PICS) tools/pdf-index-check.sh
-	cd build && for pass in 1 2; do \
-	  TEXINPUTS=..:../figures: xelatex -interaction=nonstopmode -halt-on-error book$(1).tex > xelatex$(1).log 2>&1 \
-	  || { grep -A5 '^!' xelatex$(1).log; echo "xelatex failed: see build/xelatex$(1).log"; exit 1; }; done
-	@grep -q 'There were undefined references' build/xelatex$(1).log && { echo "pdf: undefined references"; exit 1; } || true
-	@tools/pdf-index-check.sh $$@ > /dev/null || { tools/pdf-index-check.sh $$@; echo "pdf: index entries without a page (tools/pdf-index-check.sh)"; exit 1; }
+build/figfonts$(1)/ok: build/book$(1).tex $$(FIGURES) $$(PICS) tools/fig-fonts.sh
+	@tools/fig-fonts.sh build/book$(1).tex
+	@touch $$@
+build/book$(1).pdf: build/book$(1).tex build/figfonts$(1)/ok $$(FIGURES) $$(PICS) tools/pdf-passes.sh tools/index.ist tools/pdf-index-check.sh tools/unrendered-check.sh
+	tools/pdf-passes.sh book$(1)
+	@tools/pdf-index-check.sh $$@ > build/pdf-index$(1).log || { cat build/pdf-index$(1).log; cp $$@ build/book$(1).failed.pdf; echo "pdf: index entries without a page (tools/pdf-index-check.sh); the PDF is build/book$(1).failed.pdf"; exit 1; }
+	@tools/unrendered-check.sh $$@ || { cp $$@ build/book$(1).failed.pdf; echo "pdf: markup left unrendered (tools/unrendered-check.sh); the PDF is build/book$(1).failed.pdf"; exit 1; }
+	@rm -f build/book$(1).failed.pdf
 	@echo "pdf: build/book$(1).pdf ($$$$(grep -o 'Output written.*' build/xelatex$(1).log))"
 endef
 $(eval $(call pdf_rules,))
@@ -377,7 +385,7 @@ build/html/fig/.done: $(HTML_SRC)/book.md build/gpu.tex tools/preamble.tex tools
 # wherever make dist can make one (a git checkout, an unpacked archive).
 HTML_PDF := $(if $(or $(wildcard build/book.pdf),$(filter pdf,$(MAKECMDGOALS))),build/book.pdf)
 HTML_DIST := $(if $(wildcard .git .book-files),$(DIST))
-build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js book.yaml $(HTML_PDF) $(HTML_DIST)
+build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-site.awk tools/html/book.css tools/html/book.js tools/unrendered-check.sh book.yaml $(HTML_PDF) $(HTML_DIST)
 	rm -f build/html/*.html build/html/book.pdf build/html/*.tar.gz
 	$(if $(HTML_PDF),cp $(HTML_PDF) build/html/book.pdf)
 	$(if $(HTML_DIST),cp $(HTML_DIST) build/html/)
@@ -387,6 +395,7 @@ build/html/index.html: $(HTML_SRC)/body.html build/html/fig/.done tools/html-sit
 	  $(if $(HTML_PDF),-v pdf=book.pdf -v pdfpages="$$(pdfinfo $(HTML_PDF) | sed -n 's/^Pages: *//p')") \
 	  $(if $(HTML_DIST),-v src=$(notdir $(DIST)) -v srckib="$$(du -k $(DIST) | cut -f1)" -v commit="$$(tar -xzOf $(DIST) cuda-c-verified/.book-commit)") $<
 	cp tools/html/book.css tools/html/book.js build/html/
+	@tools/unrendered-check.sh build/html/*.html || { echo "html: markup left unrendered in the pages (tools/unrendered-check.sh)"; exit 1; }
 	@echo "html: build/html/index.html ($$(ls build/html/*.html | wc -l) pages, $$(ls build/html/fig/*.svg | wc -l) figures$(if $(HTML_PDF),$(comma) the PDF)$(if $(HTML_DIST),$(comma) the source archive))"
 
 clean:

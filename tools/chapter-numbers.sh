@@ -4,9 +4,20 @@
 # when a chapter is inserted: prose writes chapter~\ref{ch:SLUG}, code and
 # tests name the chapter (the scan chapter).  A citation of another book
 # (", chapter 39") is not ours.  Messages are FILE:LINE: what is wrong.
+# The files are the book's: git's list in a checkout; in an unpacked source
+# archive (make dist: no .git) the list it carries, .book-files, and any
+# file added there since; elsewhere every file under those folders.
 cd "$(dirname "$0")/.." || exit 1
-git ls-files chapters tests exercises README.md 2>/dev/null |
-  grep -v '^tests/tools/fixtures/' | xargs -r grep -nE '[Cc]hapters? [0-9]+' /dev/null |
+files() {
+  if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+    git ls-files chapters tests exercises README.md
+  else
+    { [ -f .book-files ] && sed 's/^[0-9a-f]*  //' .book-files
+      find chapters tests exercises README.md -type f 2>/dev/null; } |
+      grep -E '^(chapters|tests|exercises)/|^README\.md$' | LC_ALL=C sort -u | while IFS= read -r p; do [ -f "$p" ] && echo "$p"; done
+  fi
+}
+files | grep -v '^tests/tools/fixtures/' | xargs -d '\n' -r grep -nE '[Cc]hapters? [0-9]+' /dev/null |
   gawk -F: '{ line = $0; sub(/^[^:]*:[0-9]+:/, "", line)
               s = line; bad = 0
               while (match(s, /[Cc]hapters? [0-9]+/)) {

@@ -7,6 +7,8 @@
 #   csv_load(path)   1 when the file has a column line; its rows in
 #                    csvcell[path, row, col], csvcol[path, name] = col,
 #                    csvrows[path], and the provenance in csvprov[path]
+#                    (its # lines joined by "; "), each line also in
+#                    csvprovline[path, 1..csvprovn[path]]
 #   csv_find(path, keycol, key, col)   the row whose keycol is key, or 0;
 #                    csv_status says why not: "col" (no such column), "row"
 #
@@ -18,9 +20,14 @@
 #                                               n and m products a*b of numbers,
 #                                               device facts such as sms, and
 #                                               NAME.csv!K=A!COL of the same GPU)
-#   {{csvtable:FILE:COLS:HEADERS:FORMATS}}      a whole table, on its own line
+#   {{csvtable:FILE:COLS:HEADERS:FORMATS:CAPTION}}  a whole table, on its own
+#                                               line, captioned (CAPTION, no colon,
+#                                               Markdown and $math$, may be left out)
 # (COLS, HEADERS and FORMATS are comma-separated; a FORMAT is printf's, or
-# "s" for the text as written).  figures/data/$GPU/ in FILE is the GPU the
+# "s" for the text as written).  The table's caption is CAPTION, then the
+# provenance of FILE on a small line of its own (csv_provenance): in the
+# PDF the LaTeX \provenance{...} of tools/preamble.tex, on the web (-v
+# format=html) a line break and a span of class "provenance".  figures/data/$GPU/ in FILE is the GPU the
 # book shows (-v gpu=SLUG).  A missing file, row or column is an error: a
 # message FILE:LINE: ... on stderr, where file and lineno are the caller's
 # (the chapter and line being woven), and errors counted in errors.
@@ -32,9 +39,12 @@
 # the real book, is an error.
 function csv_load(path,    line, n, k, i, hdr, f) {
     if (path in csvrows) return 1
-    n = 0; hdr = 0; csvprov[path] = ""
+    n = 0; hdr = 0; csvprov[path] = ""; csvprovn[path] = 0
     while ((getline line < path) > 0) {
-        if (line ~ /^#/) { sub(/^# */, "", line); csvprov[path] = csvprov[path] (csvprov[path] == "" ? "" : "; ") line; continue }
+        if (line ~ /^#/) {
+            sub(/^# */, "", line); csvprov[path] = csvprov[path] (csvprov[path] == "" ? "" : "; ") line
+            csvprovline[path, ++csvprovn[path]] = line; continue
+        }
         if (line ~ /^[ \t]*$/) continue
         k = split(line, f, ",")
         if (!hdr) { hdr = 1; for (i = 1; i <= k; i++) csvcol[path, f[i]] = i; continue }
@@ -118,7 +128,7 @@ function csv_mul(spec,    a, x, q, n, m) {  # FILE:K=A:COL:FACTOR:FORMAT, FACTOR
 function csv_longest_word(h,    p, k, m) { m = 0; k = split(h, p, " "); while (k > 0) { if (length(p[k]) > m) m = length(p[k]); k-- }; return m }
 function csv_dashes(k,    d) { d = ""; while (k-- > 0) d = d "-"; return d }
 function csv_table(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, body, lw, sp, len, fixed, wide, k) {
-    split(spec, a, ":")
+    if (split(spec, a, ":") > 5) { csv_err("csvtable: a colon in the caption (FILE:COLS:HEADERS:FORMATS:CAPTION; write the caption without one)"); return "" }
     if (!csv_need(a[1])) return "*[Table not yet measured: " a[1] "]*\n"
     n = split(a[2], cols, ","); split(a[3], hdrs, ","); split(a[4], fmts, ",")
     out = ""; sep = ""
@@ -165,7 +175,41 @@ function csv_table(spec,    a, cols, hdrs, fmts, n, i, r, c, out, sep, w, v, bod
         sep = sep (i == 1 ? "|:" : "|") csv_dashes(w[i] < 3 ? 3 : w[i]) (i == 1 ? "" : ":")
     }
     out = out "|\n" sep "|\n" body
-    return out "\n: Measured: " csvprov[a[1]] ". Source: `" a[1] "`.\n"
+    return out "\n: " csv_caption(a[5], csv_provenance(a[1])) "\n"
+}
+# The caption of a table: CAPTION (Markdown, as written), then PROV on a
+# line of its own, small: in LaTeX through \provenance (raw LaTeX around
+# Markdown, so that pandoc still escapes PROV); in HTML after a line break,
+# in a span of class provenance (a raw <br>: pandoc's own line break would
+# start a new line of HTML inside the <caption>).  Without a CAPTION (allowed until every
+# table has one), PROV is the caption, as it was before captions.
+function csv_caption(cap, prov) {
+    sub(/^[ \t]+/, "", cap); sub(/[ \t]+$/, "", cap)
+    if (cap == "") return prov
+    if (format == "html") return cap "<br>[" prov "]{.provenance}"
+    return cap " `\\provenance{`{=latex}" prov "`}`{=latex}"
+}
+# Markdown text that pandoc prints as written: its punctuation escaped.
+function csv_md(s) { gsub(/[][\\`*_{}<>#|$^~@]/, "\\\\&", s); return s }
+# The provenance of a data file, from its # lines (tools/provenance.sh
+# writes them): the GPU, driver and toolkit, the date, the commit and where
+# a reader finds that commit, the file, then the file's other lines (the
+# device, the tool, notes) as they are.  Markdown.
+function csv_provenance(path,    i, k, v, p, g, rest) {
+    delete p; rest = ""
+    for (i = 1; i <= csvprovn[path]; i++) {
+        v = csvprovline[path, i]
+        if (match(v, /^[a-z_]+: /) && (k = substr(v, 1, RLENGTH - 2)) ~ /^(gpu|driver|cuda|date|commit)$/ && !(k in p))
+            p[k] = substr(v, RLENGTH + 1)
+        else rest = rest "; " csv_md(v)
+    }
+    g = "Measured"
+    if ("gpu" in p) g = g " on " csv_md(p["gpu"])
+    if ("driver" in p || "cuda" in p)
+        g = g " (" ("driver" in p ? "driver " csv_md(p["driver"]) : "") ("driver" in p && "cuda" in p ? ", " : "") ("cuda" in p ? "CUDA " csv_md(p["cuda"]) : "") ")"
+    if ("date" in p) g = g ", " csv_md(p["date"])
+    if ("commit" in p) g = g ", at commit " csv_md(p["commit"]) " (git history: `history.bundle` in the book's source archive)"
+    return g ". Data `" path "`" rest "."
 }
 function csv_directives(s,    out, i, j, d) {
     gsub(/figures\/data\/\$GPU\//, "figures/data/" gpu "/", s)   # the GPU the book shows (make pdf GPU=)

@@ -4,11 +4,16 @@
 #
 # In a git checkout of the book it is `git archive` of HEAD (what is
 # committed; changes not committed are not in it, and it says so), with
-# three files added under the folder cuda-c-verified/:
-#   SOURCE        which commit this is (hash, date, subject), in words
-#   .book-commit  the short hash, where a tree without git finds its commit
-#                 (tools/provenance.sh, tools/gpu-pack.sh)
-#   .book-files   sha256sum of every file of the commit
+# four files added under the folder cuda-c-verified/:
+#   SOURCE          which commit this is (hash, date, subject), in words
+#   .book-commit    the short hash, where a tree without git finds its commit
+#                   (tools/provenance.sh, tools/gpu-pack.sh)
+#   .book-files     sha256sum of every file of the commit
+#   history.bundle  the book's git history up to that commit (git bundle):
+#                   the commits that the captions' provenance names (each
+#                   measurement says the commit it was taken at) are looked
+#                   up in it, git clone history.bundle DIR, then git show
+#                   COMMIT in DIR.  Left out, with a note, in a shallow clone.
 # In an unpacked archive (no git, but .book-files) it packs the files that
 # .book-files lists, again naming the commit, and names any file edited
 # since.  Anywhere else it refuses: nothing says which files are the book's.
@@ -30,6 +35,13 @@ if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ] && git 
   (cd "$tmp/$name" && find . -type f | LC_ALL=C sort | sed 's|^\./||' | xargs -d '\n' sha256sum) > "$tmp/files" || exit 1
   how="git archive of commit $short, the tree as committed"
   edited=""
+  if [ "$(git -C "$top" rev-parse --is-shallow-repository 2>/dev/null)" = true ]; then
+    echo "dist: note: a shallow clone, so the archive has no history.bundle (the commits the provenance names)" >&2
+  else
+    # one thread, so that the same history packs to the same bytes
+    git -C "$top" -c pack.threads=1 bundle create -q "$tmp/$name/history.bundle" HEAD 2> "$tmp/bundle.err" ||
+      { cat "$tmp/bundle.err"; echo "dist: git bundle create failed"; exit 1; }
+  fi
   [ -z "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
     echo "dist: note: the archive is commit $short; changes not committed (git status) are not in it" >&2
 elif [ -f "$top/.book-files" ] && [ -f "$top/SOURCE" ]; then
@@ -40,6 +52,8 @@ elif [ -f "$top/.book-files" ] && [ -f "$top/SOURCE" ]; then
   [ -z "$missing" ] || { echo "dist: files of commit $short are missing here, so this tree cannot be packed:"; echo "$missing" | head -10; exit 1; }
   (cd "$top" && sed 's/^[0-9a-f]*  //' .book-files | tar -c --no-recursion -T -) | tar -x -C "$tmp/$name" || exit 1
   cp "$top/.book-files" "$tmp/files"
+  if [ -f "$top/history.bundle" ]; then cp "$top/history.bundle" "$tmp/$name/"
+  else echo "dist: note: no history.bundle here, so the archive has none (the commits the provenance names)" >&2; fi
   edited=$(cd "$top" && sha256sum --quiet -c .book-files 2>/dev/null | sed -n 's/: FAILED$//p')
   stamp=$(stat -c %Y "$top/.book-files")
   how="repacked from an unpacked archive of commit $short"
@@ -57,6 +71,12 @@ fi
   echo "date: $when"
   echo "subject: $subject"
   [ -z "$edited" ] || { echo "edited since that commit:"; printf '  %s\n' $edited; }
+  if [ -f "$tmp/$name/history.bundle" ]; then
+    echo
+    echo "history.bundle is the book's git history up to that commit.  Every table and"
+    echo "figure measured on a GPU names the commit it was measured at; to see one:"
+    echo "  git clone history.bundle book-history && cd book-history && git show COMMIT"
+  fi
 } > "$tmp/$name/SOURCE"
 echo "$short" > "$tmp/$name/.book-commit"
 cp "$tmp/files" "$tmp/$name/.book-files"

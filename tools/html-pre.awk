@@ -7,7 +7,9 @@
 # - A raw LaTeX figure (\begin{figure} ... \input{figures/NAME.tex}
 #   \caption{...}\label{...}) becomes an HTML <figure> with the SVG that
 #   tools/html-figs.sh draws from the same TikZ source (fig/NAME.svg), its
-#   number (chapter.k, as LaTeX counts them) and its caption in Markdown.
+#   number (chapter.k, as LaTeX counts them) and its caption in Markdown;
+#   a \provenance{...} in it (where the measurement comes from) a line of
+#   its own under the caption, a span of class provenance.
 #   \IfFileExists on a data file behaves as in the PDF.  The figures' names
 #   go to figlist, one a line, in order.
 # - The other raw LaTeX blocks (the chapters' \newcommand lines, which the
@@ -44,6 +46,24 @@ function parse_figure(s,    m, rest, depth, i, c) {
     fig_caption = substr(rest, 1, i - 2)
 }
 
+# A caption's \provenance{...} (tools/preamble.tex: where a measurement comes
+# from, on a small line of its own) as a line break and a span of class
+# provenance, after the caption's own text; the rest as tex2md writes it.
+function caption2md(s,    i, rest, depth, k, c, prov, after) {
+    if ((i = index(s, "\\provenance{")) == 0) return tex2md(s)
+    rest = substr(s, i + 12); depth = 1
+    for (k = 1; k <= length(rest) && depth > 0; k++) {
+        c = substr(rest, k, 1)
+        if (c == "\\") { k++; continue }
+        if (c == "{") depth++; else if (c == "}") depth--
+    }
+    if (depth > 0) { err("\\provenance{ without its closing brace"); return tex2md(s) }
+    prov = substr(rest, 1, k - 2); after = substr(rest, k)
+    sub(/[ \t]+$/, "", prov); sub(/^[ \t]+/, "", after)
+    if (index(after, "\\provenance{")) err("a caption with two \\provenance")
+    s = substr(s, 1, i - 1); sub(/[ \t]+$/, "", s)
+    return tex2md(s) (after == "" ? "" : " " tex2md(after)) (s == "" && after == "" ? "" : "<br>") "[" tex2md(prov) "]{.provenance}"
+}
 # LaTeX caption text to Markdown: math stays math; \texttt, \_, ~, \dots, \ref.
 function tex2md(s,    out, parts, n, k, t) {
     n = split(s, parts, "$"); out = ""
@@ -122,7 +142,7 @@ END {
                     printf "```{=html}\n<figure class=\"nwfig\"%s>\n", (fig_label != "" ? " id=\"" fig_label "\"" : "")
                     if (fig_show == 1) { printf "<a class=\"figlink\" href=\"fig/%s.svg\" title=\"The figure alone, to zoom\"><img src=\"fig/%s.svg\" alt=\"Figure %s\"></a>\n", fig_name, fig_name, figat[ln]; print fig_name > figlist }
                     else printf "<p class=\"nwmissing\">[not yet measured]</p>\n"
-                    printf "<figcaption>\n```\n\n**Figure %s.** %s\n\n```{=html}\n</figcaption>\n</figure>\n```\n", figat[ln], tex2md(fig_caption)
+                    printf "<figcaption>\n```\n\n**Figure %s.** %s\n\n```{=html}\n</figcaption>\n</figure>\n```\n", figat[ln], caption2md(fig_caption)
                 }
             } else if (b ~ /^[ \t]*\\appendix[ \t]*$/) {
                 # tells html-site.awk to letter the chapters from here on

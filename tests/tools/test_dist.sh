@@ -2,7 +2,8 @@
 # test_dist.sh -- the source archive that the web edition ships (make dist,
 # tools/dist.sh) is the book as committed, and a reader who unpacks it can
 # check and test it: the archive holds exactly the commit's files and names
-# the commit; a tree that is no checkout and no archive is refused; in a
+# the commit, and carries the history in which a reader finds every commit
+# that a measurement's provenance names; a tree that is no checkout and no archive is refused; in a
 # fresh temporary folder the unpacked tree passes `make check` and
 # `make test CH=threads` (one chapter, to keep this test to a few minutes:
 # the CPU-only run where there is no GPU, GPU tests skipped) and makes its
@@ -50,13 +51,14 @@ unpacked() {
   { [ -d .deps ] && cp -r .deps "$1/cuda-c-verified/" || true; }
 }
 
-# The archive holds the files of HEAD, no others (but SOURCE, .book-commit
-# and .book-files), with their bytes; SOURCE names HEAD; a second make dist
+# The archive holds the files of HEAD, no others (but SOURCE, .book-commit,
+# .book-files and history.bundle), with their bytes; SOURCE names HEAD; a second make dist
 # leaves the same bytes.
 t_archive_is_the_commit() {
   make -s dist > /dev/null && [ -f "$archive" ] || { echo "make dist wrote no $archive"; return 1; }
   tar -tzf "$archive" | grep -v '/$' | sed 's|^cuda-c-verified/||' | LC_ALL=C sort > "$tmp/have"
-  { git ls-tree -r --name-only HEAD; printf '%s\n' SOURCE .book-commit .book-files; } | LC_ALL=C sort > "$tmp/want"
+  { git ls-tree -r --name-only HEAD; printf '%s\n' SOURCE .book-commit .book-files
+    [ "$(git rev-parse --is-shallow-repository)" = true ] || echo history.bundle; } | LC_ALL=C sort > "$tmp/want"
   diff "$tmp/want" "$tmp/have" > "$tmp/diff" || { echo "the archive's files are not HEAD's (< HEAD only, > archive only):"; head -20 "$tmp/diff"; return 1; }
   mkdir -p "$tmp/x" && tar -xzf "$archive" -C "$tmp/x" &&
   grep -qx "commit: $(git rev-parse HEAD)" "$tmp/x/cuda-c-verified/SOURCE" || { echo "SOURCE does not name HEAD:"; cat "$tmp/x/cuda-c-verified/SOURCE"; return 1; }
@@ -67,6 +69,25 @@ t_archive_is_the_commit() {
   done
   (cd "$tmp/x/cuda-c-verified" && sha256sum --quiet -c .book-files) || { echo ".book-files does not match the files"; return 1; }
   cp "$archive" "$tmp/first.tgz" && make -s dist > /dev/null && cmp -s "$tmp/first.tgz" "$archive" || { echo "a second make dist changed the archive"; return 1; }
+}
+# The provenance of every measurement names the commit it was measured at
+# (figures/data/*/*.csv, "# commit:"; the tables' captions print it): a
+# reader finds each such commit in the archive's history.bundle, which
+# SOURCE tells how to open, and the bundle ends at the archive's commit.
+t_history_has_the_cited_commits() {
+  if [ "$(git rev-parse --is-shallow-repository)" = true ]; then echo "skipped: a shallow clone has no history to bundle"; return 77; fi
+  make -s dist > /dev/null && rm -rf "$tmp/h" && mkdir -p "$tmp/h" && tar -xzf "$archive" -C "$tmp/h" || return 1
+  local d=$tmp/h/cuda-c-verified c missing=""
+  [ -f "$d/history.bundle" ] || { echo "the archive has no history.bundle"; return 1; }
+  grep -q 'git clone history.bundle' "$d/SOURCE" || { echo "SOURCE does not say how to open history.bundle:"; cat "$d/SOURCE"; return 1; }
+  git clone -q "$d/history.bundle" "$tmp/h/clone" 2> "$tmp/h/err" || { cat "$tmp/h/err"; echo "git clone history.bundle failed"; return 1; }
+  [ "$(git -C "$tmp/h/clone" rev-parse HEAD)" = "$(git rev-parse HEAD)" ] || { echo "history.bundle does not end at the archive's commit"; return 1; }
+  for c in $(sed -n 's/^# commit: *//p' figures/data/*/*.csv | sort -u); do
+    case $c in unknown|"") continue ;; esac
+    git -C "$tmp/h/clone" cat-file -e "$c^{commit}" 2> /dev/null || missing="$missing $c"
+  done
+  [ -z "$missing" ] || { echo "commits named by figures/data/*/*.csv that history.bundle lacks (not in HEAD's history):$missing"; return 1; }
+  grep -q 'history.bundle' tools/csv.awk || { echo "tools/csv.awk's provenance does not say where its commit is found"; return 1; }
 }
 # Neither a checkout nor an unpacked archive: make dist refuses, saying why.
 t_refuses_without_a_source() {
@@ -113,6 +134,7 @@ t_preface_names_the_toolkit() {
     { echo "chapters/preface.nw says '$said'; figures/data/$gpu/ says cuda $cuda, driver $driver"; return 1; }
 }
 run archive_is_the_commit "git" t_archive_is_the_commit
+run history_has_the_cited_commits "git" t_history_has_the_cited_commits
 run dist_refuses_without_a_source "" t_refuses_without_a_source
 run unpacked_passes_check "archive noweb" t_unpacked_passes_check
 run unpacked_passes_test "archive nvcc" t_unpacked_passes_test
