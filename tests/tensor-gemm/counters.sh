@@ -1,7 +1,7 @@
 #!/bin/bash
 # counters.sh -- the tensor-core chapter's counters, run by `make bench`
-# after its benchmark: with Nsight Compute, one launch each of the
-# mma.sync kernels (swizzled and not) and the three wgmma kernels at
+# after its benchmark: with Nsight Compute, one launch each of the wmma
+# kernel, the mma.sync kernels (swizzled and not) and the four wgmma ones at
 # 4096^3 (build/tensor-gemm/bench --ncu VARIANT): the kernel's time, how
 # busy the tensor pipe was (the HMMA pipe counts mma.sync and wgmma), the
 # ldmatrix instructions, their shared-memory wavefronts and bank
@@ -34,8 +34,8 @@ for c in $cols; do
 done
 ncu_header "one launch each at M = N = K = 4096, C in bf16, ncu --clock-control none; stalls in cycles per issued instruction" \
   "$header" > "$tmp"
-for v in mma-unswizzled mma wgmma warp-specialized persistent; do
-  if ! "$NCU" --clock-control none --kernel-name regex:'mma_kernel|wgmma_kernel|ws_kernel' \
+for v in wmma mma-unswizzled mma wgmma warp-specialized persistent cluster; do
+  if ! "$NCU" --clock-control none --kernel-name regex:'wmma_kernel|mma_kernel|wgmma_kernel|ws_kernel|cluster_kernel' \
        --metrics "$(IFS=,; echo "${want[*]}")" --csv --print-units base \
        "$bench" --ncu "$v" > "$log" 2>&1; then
     echo "counters: ncu failed for $v:"; cat "$log"; exit 1
