@@ -132,9 +132,10 @@ cudaError_t host_graph_destroy(host_graph *g);
 // for l < layers, x[l + 1] = the softmax of each row of x[l], then
 // out[l] = the sum of x[l + 1], three kernels a layer.  x: (layers + 1)
 // matrices of rows x cols floats one after another, 16-byte aligned,
-// cols a multiple of 4; out: layers floats; work: rows * cols floats'
-// reduction workspace (reduce_workspace_bytes, zeroed once).  Device
-// memory.
+// rows >= 1, cols >= 4 a multiple of 4, their bytes within size_t
+// (else cudaErrorInvalidValue); out: layers floats; work: rows * cols
+// floats' reduction workspace (reduce_workspace_bytes, zeroed once).
+// Device memory.
 typedef struct {
     float *x, *out;
     void *work;

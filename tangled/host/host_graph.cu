@@ -101,7 +101,9 @@ extern "C" cudaError_t host_layers(cudaStream_t s, void *arg)
 {
     const host_layers_arg *a = (const host_layers_arg *)arg;
     if (!a || !a->x || !a->out || !a->work || a->layers < 0 ||
-        a->rows == 0 || a->cols % 4 != 0)
+        a->rows == 0 || a->cols == 0 || a->cols % 4 != 0 ||
+        a->rows > SIZE_MAX / sizeof(float) / a->cols /
+                      ((size_t)a->layers + 1))
         return cudaErrorInvalidValue;
     const size_t m = a->rows * a->cols;
     for (int l = 0; l < a->layers; l++) {

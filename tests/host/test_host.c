@@ -52,7 +52,9 @@ static gate gate_new(void)
     g.dflag = (const int *)d;
     return g;
 }
-static void gate_open(gate *g) { *(volatile int *)g->flag = 1; }
+/* A release store: what the host wrote before opening is visible to a
+ * kernel that sees the flag open. */
+static void gate_open(gate *g) { __atomic_store_n(g->flag, 1, __ATOMIC_RELEASE); }
 static void gate_free(gate *g) { TK_CUDA(cudaFreeHost(g->flag)); }
 
 /* Bytes of memory the machine has available (MemAvailable), 0 if unknown. */
@@ -156,6 +158,11 @@ static void arguments_refused_without_a_device(void **state)
     host_ticks_arg t = {(unsigned *)p, -1};
     assert_int_equal(host_ticks(0, &t), cudaErrorInvalidValue);
     assert_int_equal(host_layers(0, NULL), cudaErrorInvalidValue);
+    host_layers_arg big = {p, p, p, SIZE_MAX / 8, 4, 1};  /* bytes overflow */
+    assert_int_equal(host_layers(0, &big), cudaErrorInvalidValue);
+    big.rows = 1;
+    big.cols = 0;
+    assert_int_equal(host_layers(0, &big), cudaErrorInvalidValue);
     assert_int_equal(host_graph_capture(NULL, work_fails, NULL),
                      cudaErrorInvalidValue);
     assert_int_equal(host_graph_capture(&g, NULL, NULL),
@@ -625,6 +632,51 @@ static void pipeline_refuses_bad_arguments(void **state)
     TK_CUDA(cudaFreeHost(c));
 }
 
+/* A stage that runs the vector add for its first three chunks and then
+ * fails, as a user's stage may. */
+static int failing_calls;
+static cudaError_t vadd_then_fail(const float *const *in, float *out,
+                                  size_t n, cudaStream_t s, const void *arg)
+{
+    if (failing_calls++ < 3) return host_vadd_stage(in, out, n, s, arg);
+    return cudaErrorInvalidValue;
+}
+
+/* After an error host_pipeline waits for its streams: the chunks queued
+ * before the error are in out when it returns, though the caller's
+ * stream held them back behind a gate until then. */
+static void pipeline_drains_after_a_stage_error(void **state)
+{
+    (void)state;
+    TK_REQUIRE_GPU();
+    const size_t chunk = 4099, n = 10 * chunk + 5;
+    uint64_t st = tk_seed(0);
+    float *a = pinned_floats(n), *b = pinned_floats(n), *c = pinned_floats(n);
+    tk_fill(a, n, -1, 1, &st);
+    tk_fill(b, n, -1, 1, &st);
+    host_pipe *p;
+    TK_CUDA(host_pipe_create(&p, 3, chunk, 0, cudaStreamNonBlocking, 0));
+    cudaStream_t s0;
+    TK_CUDA(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
+    gate g = gate_new();
+    TK_CUDA(host_gate(g.dflag, 200000000ull, s0));   /* opens in 0.2 s */
+    const host_kernel k = {vadd_then_fail, NULL, 2, 0};
+    const float *in[2] = {a, b};
+    failing_calls = 0;
+    assert_int_equal(host_pipeline(p, &k, in, c, n, s0),
+                     cudaErrorInvalidValue);
+    /* No synchronization here: the pipeline did it. */
+    assert_int_equal(vadd_wrong_count(a, b, c, 3 * chunk, "drained"), 0);
+    for (size_t i = 3 * chunk; i < n; i++) assert_true(isnan(c[i]));
+    TK_CUDA(cudaStreamSynchronize(s0));
+    TK_CUDA(cudaStreamDestroy(s0));
+    TK_CUDA(host_pipe_destroy(p));
+    gate_free(&g);
+    TK_CUDA(cudaFreeHost(a));
+    TK_CUDA(cudaFreeHost(b));
+    TK_CUDA(cudaFreeHost(c));
+}
+
 static void pipeline_trace_is_ordered(void **state)
 {
     (void)state;
@@ -847,6 +899,40 @@ static void ticks_count_in_graphs(void **state)
     tk_free(counter);
 }
 
+/* Replays queued behind a closed gate: a destroy in the meantime and an
+ * update in the meantime leave them running the graph as it was. */
+static void graph_queued_replays_survive_update_and_destroy(void **state)
+{
+    (void)state;
+    TK_REQUIRE_GPU();
+    unsigned *counter = tk_dev_bytes(2 * sizeof *counter);
+    TK_CUDA(cudaMemset(counter, 0, 2 * sizeof *counter));
+    host_ticks_arg t0 = {counter, 10}, t1 = {counter + 1, 10};
+    cudaStream_t s;
+    TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    gate g = gate_new();
+    TK_CUDA(host_gate(g.dflag, HELD_NS, s));
+    host_graph *gr;
+    TK_CUDA(host_graph_capture(&gr, host_ticks, &t0));
+    for (int r = 0; r < 3; r++) TK_CUDA(host_graph_launch(gr, s));
+    int in_place = -1;
+    TK_CUDA(host_graph_update(gr, host_ticks, &t1, &in_place));
+    assert_int_equal(in_place, 1);
+    TK_CUDA(host_graph_launch(gr, s));            /* the updated graph */
+    TK_CUDA(host_graph_destroy(gr));              /* with four queued */
+    int closed = cudaStreamQuery(s) == cudaErrorNotReady;
+    gate_open(&g);
+    TK_CUDA(cudaStreamSynchronize(s));
+    assert_true(closed);
+    unsigned h[2];
+    tk_download_bytes(h, counter, sizeof h);
+    assert_int_equal(h[0], 30);                   /* three as it was */
+    assert_int_equal(h[1], 10);                   /* one as updated */
+    TK_CUDA(cudaStreamDestroy(s));
+    gate_free(&g);
+    tk_free(counter);
+}
+
 /* ---- wrong on purpose -------------------------------------------------- */
 
 static void wrong_pageable_is_right_but_refused(void **state)
@@ -873,6 +959,63 @@ static void wrong_pageable_is_right_but_refused(void **state)
     free(a);
     free(b);
     free(c);
+}
+
+/* The pitfall, asserted: behind a gate that opens by itself after 0.3 s,
+ * host_pipeline on pinned memory returns at once, while the pageable
+ * version cannot return before the gate has opened: its "asynchronous"
+ * copies wait for the stream. */
+static double pipeline_call_s(int pageable, const float *const *in, float *out,
+                              size_t n)
+{
+    host_pipe *p;
+    TK_CUDA(host_pipe_create(&p, 3, n / 4 + 1, 0, cudaStreamNonBlocking, 0));
+    cudaStream_t s0;
+    TK_CUDA(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
+    gate g = gate_new();
+    TK_CUDA(host_gate(g.dflag, 300000000ull, s0));
+    double t0 = now_s();
+    if (pageable)
+        TK_CUDA(host_pipeline_wrong_pageable(p, &vadd_kernel, in, out, n, s0));
+    else
+        TK_CUDA(host_pipeline(p, &vadd_kernel, in, out, n, s0));
+    double t = now_s() - t0;
+    TK_CUDA(cudaStreamSynchronize(s0));
+    TK_CUDA(cudaStreamDestroy(s0));
+    TK_CUDA(host_pipe_destroy(p));
+    gate_free(&g);
+    return t;
+}
+
+static void wrong_pageable_waits_for_its_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_GPU();
+    const size_t n = (size_t)1 << 22;            /* 16 MiB an array */
+    uint64_t st = tk_seed(0);
+    float *a = pinned_floats(n), *b = pinned_floats(n), *c = pinned_floats(n);
+    float *pa = tk_malloc(n * sizeof *pa), *pb = tk_malloc(n * sizeof *pb);
+    float *pc = tk_malloc(n * sizeof *pc);
+    tk_fill(a, n, -1, 1, &st);
+    tk_fill(b, n, -1, 1, &st);
+    memcpy(pa, a, n * sizeof *pa);
+    memcpy(pb, b, n * sizeof *pb);
+    memset(pc, 0xff, n * sizeof *pc);
+    const float *in[2] = {a, b}, *pin[2] = {pa, pb};
+    double pinned_s = pipeline_call_s(0, in, c, n);
+    double pageable_s = pipeline_call_s(1, pin, pc, n);
+    print_message("pinned call %.3f s, pageable call %.3f s\n", pinned_s,
+                  pageable_s);
+    assert_true(pinned_s < 0.1);      /* queued, returned, gate closed */
+    assert_true(pageable_s > 0.2);    /* held until the gate opened */
+    assert_int_equal(vadd_wrong_count(a, b, c, n, "pinned"), 0);
+    assert_int_equal(vadd_wrong_count(pa, pb, pc, n, "pageable"), 0);
+    free(pa);
+    free(pb);
+    free(pc);
+    TK_CUDA(cudaFreeHost(a));
+    TK_CUDA(cudaFreeHost(b));
+    TK_CUDA(cudaFreeHost(c));
 }
 
 static void wrong_legacy_is_right_on_blocking_streams(void **state)
@@ -1012,12 +1155,15 @@ int main(void)
         cmocka_unit_test(pipeline_equals_serial_bitwise),
         cmocka_unit_test(pipeline_past_2_31_bytes),
         cmocka_unit_test(pipeline_refuses_bad_arguments),
+        cmocka_unit_test(pipeline_drains_after_a_stage_error),
         cmocka_unit_test(pipeline_trace_is_ordered),
         cmocka_unit_test(graph_replay_equals_stream_run),
         cmocka_unit_test(graph_update_takes_new_pointers),
         cmocka_unit_test(graph_capture_error_is_returned),
         cmocka_unit_test(ticks_count_in_graphs),
+        cmocka_unit_test(graph_queued_replays_survive_update_and_destroy),
         cmocka_unit_test(wrong_pageable_is_right_but_refused),
+        cmocka_unit_test(wrong_pageable_waits_for_its_stream),
         cmocka_unit_test(wrong_legacy_is_right_on_blocking_streams),
         cmocka_unit_test(wrong_legacy_races_on_nonblocking_streams),
         cmocka_unit_test(wrong_reuse_corrupts_the_upload),
