@@ -55,6 +55,27 @@ cudaError_t attention_tiled_compact(const float *q, const float *k,
 enum { ATTN_SHAPE_INVALID = -1, ATTN_SHAPE_NONE = 0, ATTN_SHAPE_FULL = 1,
        ATTN_SHAPE_COMPACT = 2 };
 int attention_tiled_shape(size_t D, size_t optin_bytes);
+
+// <<Declarations of the split-key form>>
+// Split keys: each query tile's keys are cut into `splits` shares, one
+// block each, whose partial triples a second kernel combines.  As
+// attention_tiled (D = 32, 64 or 128, pointers 16-byte aligned, the same
+// limits), plus: splits from 1 to ATTN_MAX_SPLITS; work (16-byte
+// aligned) of at least attention_split_work_bytes(a, splits) bytes,
+// which is 0 for splits = 1 (then work may be NULL: it runs
+// attention_tiled).  Default stream.
+#define ATTN_MAX_SPLITS 64
+cudaError_t attention_split(const float *q, const float *k, const float *v,
+                            float *o, attn_dims a, int splits, void *work,
+                            size_t work_bytes);
+// Bytes of workspace attention_split needs: splits x B H Sq x (D + 2)
+// floats; 0 for splits = 1, and for splits outside 1 ..
+// ATTN_MAX_SPLITS or sizes that overflow (which attention_split
+// refuses).
+size_t attention_split_work_bytes(attn_dims a, int splits);
+// The rule: the split count for a GPU of sms SMs (1 to ATTN_MAX_SPLITS).
+// Host only; needs no GPU.
+int attention_split_count(attn_dims a, int sms);
 // Wrong on purpose: the warp kernel that forgets to rescale o.
 cudaError_t attention_warp_no_rescale(const float *q, const float *k,
                                       const float *v, float *o,

@@ -207,11 +207,19 @@ __device__ __forceinline__ void attn_pv(const float *Pt, const float *Vs,
     }
 }
 
+// <<Where split blocks write their partial triples>>
+// Share z's unnormalized outputs at o + z B H Sq D, their (m, d) at
+// ml + 2 z B H Sq; splits: the shares of each query tile.
+struct attn_part {
+    float *o, *ml;
+    int splits;
+};
+
 // <<Attention: tiled, FlashAttention-2 loop order>>
-template <class L>
+template <class L, bool SPLIT>
 __global__ void __launch_bounds__(L::THREADS, L::MINB)
 attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
-                  attn_dims a, float scale2)
+                  attn_dims a, float scale2, attn_part part)
 {
     constexpr int D = L::D;
     extern __shared__ float4 attn_smem[];
@@ -229,9 +237,17 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
     const long long shift = (long long)a.Sk - (long long)a.Sq;
     long long kend = (long long)a.Sk;               // keys this tile needs
     if (a.causal && q0 + L::BR + shift < kend) kend = q0 + L::BR + shift;
+    long long kbeg = 0;
+    if constexpr (SPLIT) {
+        // <<Narrow the keys to this block's share>>
+        const long long tiles = (kend + L::BC - 1) / L::BC;   // kend may be <= 0
+        const long long per = (tiles + part.splits - 1) / part.splits;
+        kbeg = (long long)blockIdx.z * per * L::BC;
+        if (kbeg + per * L::BC < kend) kend = kbeg + per * L::BC;
+    }
     attn_rows<D, L::BC, L::THREADS> kr;                // the next tile's K
-    if (kend > 0) kr.fetch(kb, 0, a.Sk);
-    for (long long k0 = 0; k0 < kend; k0 += L::BC) {
+    if (kbeg < kend) kr.fetch(kb, kbeg, a.Sk);
+    for (long long k0 = kbeg; k0 < kend; k0 += L::BC) {
         // <<Multiply one tile of keys into the running output>>
         __syncthreads();                       // the last tile's P and V are read
         kr.stash(Kt, 1.0f);                    // K^T, fetched during the last PV
@@ -250,20 +266,42 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
         __syncthreads();
         attn_pv<L>(Pt, Vs, tx, ty, acc);
     }
-    // <<Normalize and store the tile's output rows>>
-    #pragma unroll
-    for (int i = 0; i < L::TM; i++) {
-    #pragma unroll
-        for (int off = L::TX / 2; off > 0; off /= 2)
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], off);
-        float r = md_recip(l[i]);                      // no key seen: zeros
-        long long row = q0 + attn_idx<L::TY>(i, ty);
-        if (row < (long long)a.Sq)
-    #pragma unroll
+    if constexpr (SPLIT) {
+        // <<Store the tile's partial triples>>
+        const size_t rows = (size_t)gridDim.x * a.Sq;       // B H Sq
+        float *po = part.o + (size_t)blockIdx.z * rows * D;
+        float *pml = part.ml + 2 * (size_t)blockIdx.z * rows;
+        #pragma unroll
+        for (int i = 0; i < L::TM; i++) {
+        #pragma unroll
+            for (int off = L::TX / 2; off > 0; off /= 2)
+                l[i] += __shfl_xor_sync(0xffffffffu, l[i], off);
+            long long row = q0 + attn_idx<L::TY>(i, ty);
+            if (row >= (long long)a.Sq) continue;
+            const size_t r = bh * a.Sq + row;
+        #pragma unroll
             for (int g = 0; g < L::TNO / 4; g++)
-                *(float4 *)(o + (bh * a.Sq + row) * D + 4 * tx + 4 * L::TX * g) =
-                    make_float4(acc[i][4 * g] * r, acc[i][4 * g + 1] * r,
-                                acc[i][4 * g + 2] * r, acc[i][4 * g + 3] * r);
+                *(float4 *)(po + r * D + 4 * tx + 4 * L::TX * g) = make_float4(
+                    acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
+                    acc[i][4 * g + 3]);
+            if (tx == 0) *(float2 *)(pml + 2 * r) = make_float2(m[i], l[i]);
+        }
+    } else {
+        // <<Normalize and store the tile's output rows>>
+        #pragma unroll
+        for (int i = 0; i < L::TM; i++) {
+        #pragma unroll
+            for (int off = L::TX / 2; off > 0; off /= 2)
+                l[i] += __shfl_xor_sync(0xffffffffu, l[i], off);
+            float r = md_recip(l[i]);                      // no key seen: zeros
+            long long row = q0 + attn_idx<L::TY>(i, ty);
+            if (row < (long long)a.Sq)
+        #pragma unroll
+                for (int g = 0; g < L::TNO / 4; g++)
+                    *(float4 *)(o + (bh * a.Sq + row) * D + 4 * tx + 4 * L::TX * g) =
+                        make_float4(acc[i][4 * g] * r, acc[i][4 * g + 1] * r,
+                                    acc[i][4 * g + 2] * r, acc[i][4 * g + 3] * r);
+        }
     }
 }
 
@@ -298,19 +336,21 @@ static cudaError_t attn_optin(size_t *bytes)   // the device's, asked once
     *bytes = (size_t)b;
     return cudaSuccess;
 }
-template <class L>
+template <class L, bool SPLIT = false>
 static cudaError_t attn_tiled_launch(const float *q, const float *k,
-    const float *v, float *o, attn_dims a, size_t optin)
+    const float *v, float *o, attn_dims a, size_t optin,
+    attn_part part = attn_part())
 {
     size_t bytes = attn_bytes<L>(), tiles = ceil_div(a.Sq, L::BR);
     if (a.B * a.H > kAttnMaxGrid || tiles > 65535)
         return cudaErrorInvalidValue;
     if (bytes > optin) return cudaErrorNotSupported;
-    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L>,
+    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L, SPLIT>,
              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-    dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles);
-    attn_tiled_kernel<L><<<grid, L::THREADS, bytes>>>(q, k, v, o, a,
-        kLog2e / sqrtf((float)L::D));
+    dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles,
+              SPLIT ? (unsigned)part.splits : 1u);
+    attn_tiled_kernel<L, SPLIT><<<grid, L::THREADS, bytes>>>(q, k, v, o,
+        a, kLog2e / sqrtf((float)L::D), part);
     return cudaGetLastError();
 }
 static cudaError_t attn_tiled_check(const float *q, const float *k,
@@ -337,24 +377,115 @@ extern "C" cudaError_t attention_tiled_compact(const float *q,
     BOOK_TRY(attn_optin(&optin));
     return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin);
 }
-extern "C" cudaError_t attention_tiled(const float *q, const float *k,
-    const float *v, float *o, attn_dims a)
+// The shape attention_tiled_shape picks, launched (D checked).
+template <bool SPLIT>
+static cudaError_t attn_tiled_pick(const float *q, const float *k,
+    const float *v, float *o, attn_dims a, attn_part part = attn_part())
 {
-    size_t nq, optin;
-    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
-    if (nq == 0) return cudaSuccess;
-    BOOK_CLEAR_TO_LAUNCH();
+    size_t optin;
     BOOK_TRY(attn_optin(&optin));
     switch (attention_tiled_shape(a.D, optin)) {
     case ATTN_SHAPE_FULL:
         if (a.D == 32)
-            return attn_tiled_launch<attn_tile<32>>(q, k, v, o, a, optin);
+            return attn_tiled_launch<attn_tile<32>, SPLIT>(q, k, v, o, a,
+                                                           optin, part);
         if (a.D == 64)
-            return attn_tiled_launch<attn_tile<64>>(q, k, v, o, a, optin);
-        return attn_tiled_launch<attn_tile<128>>(q, k, v, o, a, optin);
+            return attn_tiled_launch<attn_tile<64>, SPLIT>(q, k, v, o, a,
+                                                           optin, part);
+        return attn_tiled_launch<attn_tile<128>, SPLIT>(q, k, v, o, a,
+                                                        optin, part);
     case ATTN_SHAPE_COMPACT:                             // 99 KB a block
-        return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin);
+        return attn_tiled_launch<attn_compact_128, SPLIT>(q, k, v, o, a,
+                                                          optin, part);
     default:                                     // D checked: nothing fits
         return cudaErrorNotSupported;
     }
+}
+extern "C" cudaError_t attention_tiled(const float *q, const float *k,
+    const float *v, float *o, attn_dims a)
+{
+    size_t nq;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
+    if (nq == 0) return cudaSuccess;
+    BOOK_CLEAR_TO_LAUNCH();
+    return attn_tiled_pick<false>(q, k, v, o, a);
+}
+
+// <<Merge the partial triples of the split keys>>
+__global__ void attn_merge_kernel(const float *po, const float *pml,
+                                  float *o, size_t rows, int D, int splits)
+{
+    const size_t quads = rows * (size_t)(D / 4);
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+         t < quads; t += (size_t)gridDim.x * blockDim.x) {
+        const size_t r = t / (D / 4), c = t % (D / 4);
+        float mx = -INFINITY;
+        for (int z = 0; z < splits; z++)
+            mx = fmaxf(mx, pml[2 * (z * rows + r)]);
+        float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        float d = 0.0f;
+        if (mx != -INFINITY)
+            for (int z = 0; z < splits; z++) {
+                const float w = exp2f(pml[2 * (z * rows + r)] - mx);
+                const float4 x = ((const float4 *)po)[(z * rows + r) *
+                                                      (D / 4) + c];
+                d += w * pml[2 * (z * rows + r) + 1];
+                acc.x += w * x.x; acc.y += w * x.y;
+                acc.z += w * x.z; acc.w += w * x.w;
+            }
+        const float inv = md_recip(d);                  // d = 0: zeros
+        ((float4 *)o)[r * (D / 4) + c] = make_float4(acc.x * inv,
+            acc.y * inv, acc.z * inv, acc.w * inv);
+    }
+}
+
+// <<Split the keys among blocks>>
+extern "C" size_t attention_split_work_bytes(attn_dims a, int splits)
+{
+    size_t nq, nk, ns, rows, po, ml;
+    if (splits < 2 || splits > ATTN_MAX_SPLITS ||
+        !attn_sizes(a, &nq, &nk, &ns) || !mul_ok(a.B * a.H, a.Sq, &rows))
+        return 0;
+    if (!mul_ok(nq, (size_t)splits * 4, &po) ||
+        !mul_ok(rows, (size_t)splits * 8, &ml) || po > SIZE_MAX / 2)
+        return 0;
+    po = (po + 255) / 256 * 256;
+    return ml > SIZE_MAX - po ? 0 : po + ml;
+}
+extern "C" int attention_split_count(attn_dims a, int sms)
+{
+    const size_t load = a.D == 128 ? 1 : 2;           // blocks an SM holds
+    const size_t slots = load * (size_t)(sms > 0 ? sms : 1);
+    size_t bh, blocks;
+    if (!mul_ok(a.B, a.H, &bh) || !mul_ok(bh, ceil_div(a.Sq, 128), &blocks))
+        return 1;
+    if (blocks == 0 || blocks >= slots) return 1;
+    size_t p = ceil_div(2 * slots, blocks), most = ceil_div(a.Sk, 256);
+    if (p > most) p = most;
+    if (p > ATTN_MAX_SPLITS) p = ATTN_MAX_SPLITS;
+    return p < 1 ? 1 : (int)p;
+}
+extern "C" cudaError_t attention_split(const float *q, const float *k,
+    const float *v, float *o, attn_dims a, int splits, void *work,
+    size_t work_bytes)
+{
+    size_t nq;
+    BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
+    if (splits < 1 || splits > ATTN_MAX_SPLITS) return cudaErrorInvalidValue;
+    if (splits == 1) return attention_tiled(q, k, v, o, a);
+    const size_t need = attention_split_work_bytes(a, splits);
+    if (need == 0 || !work || work_bytes < need || !is_aligned(work, 16))
+        return cudaErrorInvalidValue;
+    if (nq == 0) return cudaSuccess;
+    BOOK_CLEAR_TO_LAUNCH();
+    const size_t rows = a.B * a.H * a.Sq;
+    attn_part part = {(float *)work, NULL, splits};
+    part.ml = (float *)((char *)work + (nq * splits * 4 + 255) / 256 * 256);
+    BOOK_TRY(attn_tiled_pick<true>(q, k, v, o, a, part));
+    const size_t quads = rows * (a.D / 4);
+    const unsigned grid = (unsigned)(ceil_div(quads, 256) < 8192
+                                         ? ceil_div(quads, 256) : 8192);
+    attn_merge_kernel<<<grid, 256>>>(part.o, part.ml, o, rows, (int)a.D,
+                                     splits);
+    return cudaGetLastError();
 }

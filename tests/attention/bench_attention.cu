@@ -83,9 +83,11 @@ static int ncu_mode(void)
 }
 
 // Other shapes: small (launch-bound), odd (S not a multiple of
-// the 64- or 128-row tiles, nor of 4) and the headline shapes, the tiled
-// kernel (at D = 128 also the compact shape, 64 rows a block) against the
-// cuBLAS unfused pipeline in the same run.  Writes
+// the 64- or 128-row tiles, nor of 4), long (one head of 5000) and
+// decoding (few query rows over many keys) and the headline shapes, the
+// tiled kernel (at D = 128 also the compact shape, 64 rows a block) and
+// the split keys at the rule's count (a row where the rule splits)
+// against the cuBLAS unfused pipeline in the same run.  Writes
 // attention-shapes.csv; bench --shapes runs only this.
 static void run_shapes(struct job *j)
 {
@@ -98,6 +100,10 @@ static void run_shapes(struct job *j)
         {"odd", {4, 16, 1000, 1000, 64, 0}},
         {"odd", {3, 5, 777, 777, 64, 1}},
         {"odd", {2, 16, 1999, 1999, 128, 1}},
+        {"long", {1, 1, 5000, 5000, 128, 1}},
+        {"long", {1, 1, 5000, 5000, 128, 0}},
+        {"decode", {1, 16, 1, 32768, 128, 0}},
+        {"decode", {4, 16, 16, 8192, 64, 0}},
         {"headline", {8, 16, 4096, 4096, 64, 0}},
         {"headline", {4, 16, 4096, 4096, 128, 0}},
     };
@@ -105,8 +111,13 @@ static void run_shapes(struct job *j)
     for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
         j->a = sh[i].a;
         char shape[64];
-        snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu%s", j->a.B, j->a.H,
-                 j->a.Sq, j->a.D, j->a.causal ? "c" : "");
+        if (j->a.Sq == j->a.Sk)
+            snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu%s", j->a.B,
+                     j->a.H, j->a.Sq, j->a.D, j->a.causal ? "c" : "");
+        else
+            snprintf(shape, sizeof shape, "B%zuH%zuSq%zuSk%zuD%zu%s",
+                     j->a.B, j->a.H, j->a.Sq, j->a.Sk, j->a.D,
+                     j->a.causal ? "c" : "");
         int reps;
         j->which = TILED;
         double t = timed(j, shape, &reps);
@@ -120,6 +131,12 @@ static void run_shapes(struct job *j)
             double tk = timed(j, shape, &reps);
             bk_shape_row(f, sh[i].cls, shape, "tiled_compact", 1e3 * tk,
                          fl / tk, "TFLOP/s", "cublas", 1e3 * tc);
+        }
+        if (attn_split_rule(j->a) > 1) {    // the split keys, by the rule
+            j->which = SPLIT;
+            double tp = timed(j, shape, &reps);
+            bk_shape_row(f, sh[i].cls, shape, "tiled_split", 1e3 * tp,
+                         fl / tp, "TFLOP/s", "cublas", 1e3 * tc);
         }
     }
     bk_csv_close(f);

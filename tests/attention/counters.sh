@@ -37,14 +37,21 @@ say(f"torch {torch.__version__} imported")
 print(f"version,{torch.__version__},,,,", flush=True)
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
-for (B, H, S, D) in ((8, 16, 4096, 64), (4, 16, 4096, 128)):
+# The headline shapes; one head of 5000 (the split keys' case); decoding.
+for (tag, B, H, Sq, Sk, D) in (("d64", 8, 16, 4096, 4096, 64),
+                               ("d128", 4, 16, 4096, 4096, 128),
+                               ("long128", 1, 1, 5000, 5000, 128),
+                               ("dec128", 1, 16, 1, 32768, 128),
+                               ("dec64", 4, 16, 16, 8192, 64)):
     g = torch.Generator(device="cuda").manual_seed(1)
-    q, k, v = (torch.rand(B, H, S, D, device="cuda", generator=g) * 2 - 1
-               for _ in range(3))
-    for causal in (0, 1):
+    q = torch.rand(B, H, Sq, D, device="cuda", generator=g) * 2 - 1
+    k, v = (torch.rand(B, H, Sk, D, device="cuda", generator=g) * 2 - 1
+            for _ in range(2))
+    shape = f"B{B}H{H}S{Sq}D{D}" if Sq == Sk else f"B{B}H{H}Sq{Sq}Sk{Sk}D{D}"
+    for causal in ((0, 1) if Sq == Sk else (0,)):
         for name, be in (("mem_efficient", SDPBackend.EFFICIENT_ATTENTION),
                          ("math", SDPBackend.MATH)):
-            what = f"B{B}H{H}S{S}D{D} causal={causal} {name}"
+            what = f"{shape} causal={causal} {name}"
             say(what + " ...")
             with sdpa_kernel(be):
                 f = lambda: torch.nn.functional.scaled_dot_product_attention(
@@ -58,10 +65,10 @@ for (B, H, S, D) in ((8, 16, 4096, 64), (4, 16, 4096, 128)):
                     ts.append(a.elapsed_time(b))
             ms = statistics.median(ts)
             say(f"{what}: {ms:.4f} ms a call, median of 20")
-            pairs = S * (S + 1) / 2 if causal else S * S
+            pairs = Sq * (Sq + 1) / 2 if causal else Sq * Sk
             tf = 4.0 * B * H * D * pairs / (ms * 1e9)
-            print(f"d{D}{'c' if causal else ''}/{name},{name},{causal},"
-                  f"B{B}H{H}S{S}D{D},{ms:.4f},{tf:.2f}", flush=True)
+            print(f"{tag}{'c' if causal else ''}/{name},{name},{causal},"
+                  f"{shape},{ms:.4f},{tf:.2f}", flush=True)
             torch.cuda.empty_cache()
 say("done")
 PY

@@ -568,6 +568,113 @@ static void refusals_workspace(void **st)
     }
 }
 
+/* ---- the split keys ----------------------------------------------------- */
+
+/* The split form at every split count from 1 to 9, at 17, at the most it
+ * takes, and at the rule's, on shapes where shares are uneven or empty:
+ * Sq != Sk both ways (causal rows that see no key), one query row over
+ * many keys (decoding), a key count of 1, more shares than key tiles;
+ * against the double-precision reference, output and workspace poisoned,
+ * nothing written past o. */
+static void split_every_count(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    static const attn_dims cases[] = {
+        {1, 1, 300, 1000, 64, 0}, {1, 1, 300, 1000, 64, 1},
+        {2, 3, 77, 513, 128, 1},  {1, 2, 1, 4099, 32, 0},
+        {1, 1, 200, 100, 64, 1},  {1, 1, 5, 1, 128, 0},
+        {1, 4, 16, 2000, 128, 0}, {1, 1, 129, 129, 32, 1},
+    };
+    static const int counts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 17,
+                                 ATTN_MAX_SPLITS, 0};   /* 0: the rule */
+    const int ncounts = (int)(sizeof counts / sizeof *counts);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const attn_dims a = cases[c];
+        const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
+        uint64_t seed = tk_seed((int)c), s = seed;
+        float *q = tk_malloc(nq * 4), *k = tk_malloc(nk * 4);
+        float *v = tk_malloc(nk * 4), *got = tk_malloc((nq + 1) * 4);
+        double *ref = tk_malloc(nq * sizeof(double)), amax, smax;
+        tk_fill(q, nq, -2, 2, &s);
+        tk_fill(k, nk, -2, 2, &s);
+        tk_fill(v, nk, -1, 1, &s);
+        attn_ref(q, k, v, ref, &a, &amax, &smax);
+        float *dq = tk_dev_floats(nq), *dk = tk_dev_floats(nk);
+        float *dv = tk_dev_floats(nk), *dout = tk_dev_floats(nq + 1);
+        tk_upload(dq, q, nq); tk_upload(dk, k, nk); tk_upload(dv, v, nk);
+        const double tol = attn_tol(&a, amax, 1.0);
+        for (int i = 0; i < ncounts; i++) {
+            const int p = counts[i] ? counts[i] : attn_split_rule(a);
+            const size_t wb = attention_split_work_bytes(a, p);
+            assert_true(p == 1 ? wb == 0 : wb > 0);
+            void *work = p == 1 ? NULL : tk_dev_bytes(wb);
+            if (work) tk_poison(work, wb);
+            tk_poison(dout, (nq + 1) * 4);
+            TK_CUDA(attention_split(dq, dk, dv, dout, a, p, work, wb));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download(got, dout, nq + 1);
+            char what[160];
+            snprintf(what, sizeof what,
+                     "split %d B%zu H%zu Sq%zu Sk%zu D%zu%s", p, a.B, a.H,
+                     a.Sq, a.Sk, a.D, a.causal ? " causal" : "");
+            assert_int_equal(tk_compare(what, got, ref, nq, tol, 0, seed), 0);
+            assert_true(isnan(got[nq]));
+            if (work) tk_free(work);
+        }
+        tk_free(dq); tk_free(dk); tk_free(dv); tk_free(dout);
+        free(q); free(k); free(v); free(got); free(ref);
+    }
+}
+
+/* The rule, on the CPU: no split where the grid fills the GPU, enough
+ * shares for twice the GPU's blocks where it does not, never a share
+ * under 256 keys, never more than ATTN_MAX_SPLITS. */
+static void split_rule(void **st)
+{
+    (void)st;
+    const attn_dims big = {8, 16, 4096, 4096, 64, 0};
+    assert_int_equal(attention_split_count(big, 132), 1);
+    const attn_dims one = {1, 1, 5000, 5000, 128, 1};  /* 40 blocks */
+    assert_int_equal(attention_split_count(one, 132), 7);
+    const attn_dims dec = {1, 16, 1, 32768, 64, 0};    /* 16 blocks */
+    assert_int_equal(attention_split_count(dec, 132), 33);
+    const attn_dims few = {1, 1, 64, 300, 64, 0};      /* 300 keys */
+    assert_int_equal(attention_split_count(few, 132), 2);
+    const attn_dims huge = {1, 1, 1, 1 << 24, 32, 0};
+    assert_int_equal(attention_split_count(huge, 132), ATTN_MAX_SPLITS);
+    const attn_dims none = {1, 1, 0, 100, 64, 0};
+    assert_int_equal(attention_split_count(none, 132), 1);
+}
+
+/* The split form's own refusals, without a GPU: a split count outside 1
+ * .. ATTN_MAX_SPLITS, a missing, small or misaligned workspace, and a
+ * workspace size that overflows. */
+static void split_refusals(void **st)
+{
+    (void)st;
+    const attn_dims a = {1, 1, 64, 64, 64, 0};
+    float *q = fake(0), *k = fake(1), *v = fake(2), *o = fake(3);
+    void *w = FAKE_WORK;
+    const size_t wb = attention_split_work_bytes(a, 4);
+    assert_true(wb >= 4 * 64 * 66 * 4);
+    assert_int_equal(attention_split(q, k, v, o, a, 0, w, wb),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_split(q, k, v, o, a, ATTN_MAX_SPLITS + 1, w,
+                                     (size_t)1 << 40), cudaErrorInvalidValue);
+    assert_int_equal(attention_split(q, k, v, o, a, 4, NULL, wb),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_split(q, k, v, o, a, 4, w, wb - 1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_split(q, k, v, o, a, 4, (char *)w + 4, wb),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_split_work_bytes(a, 1), 0);
+    assert_int_equal(attention_split_work_bytes(a, 0), 0);
+    assert_int_equal(attention_split_work_bytes(a, ATTN_MAX_SPLITS + 1), 0);
+    const attn_dims wide = {1, 1, (size_t)1 << 52, 1, 128, 0};
+    assert_int_equal(attention_split_work_bytes(wide, 64), 0);
+}
+
 /* ---- the cuBLAS form on a handle's own stream -------------------------- */
 /* attention_cublas runs on the stream of the handle.  The handle here has
  * a non-blocking stream (not ordered with the default stream), and that
@@ -708,6 +815,8 @@ int main(void)
         cmocka_unit_test(long_rows_4097),
         cmocka_unit_test(large_scores),
         cmocka_unit_test(masked_rows_are_zero),
+        cmocka_unit_test(split_every_count),
+        cmocka_unit_test(split_rule),
         cmocka_unit_test(refusals),
         cmocka_unit_test(tiled_shape_choice),
         cmocka_unit_test(no_rescale_is_wrong),
@@ -717,6 +826,7 @@ int main(void)
         cmocka_unit_test(refusals_overflow),
         cmocka_unit_test(refusals_limits),
         cmocka_unit_test(refusals_workspace),
+        cmocka_unit_test(split_refusals),
     };
     int failed = tk_run_tests("attention", tests);
     if (the_handle && cublasDestroy(the_handle) != CUBLAS_STATUS_SUCCESS)

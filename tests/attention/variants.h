@@ -3,11 +3,25 @@
  *     X(ID, name, call)
  * ID is the launcher's number (in this order: the unfused forms, then the
  * fused), name its variant in attention.csv, call how attn_launch calls
- * it.  The fused launchers are those from WARP on, the tiled ones those
+ * it.  The split form takes the unfused forms' workspace, which is never
+ * smaller than its own at the rule's count.  The fused launchers are those from WARP on, the tiled ones those
  * from TILED on. */
 #ifndef ATTENTION_VARIANTS_H
 #define ATTENTION_VARIANTS_H
 #include "attention/attention.h"
+#include "common/book.h"
+
+/* The split rule's count for this GPU (for 132 SMs where there is none:
+ * the refusal tests run without one). */
+static inline int attn_split_rule(attn_dims a)
+{
+    int sms = 0;
+    if (book_sm_count(&sms) != cudaSuccess) {
+        (void)cudaGetLastError();
+        sms = 132;
+    }
+    return attention_split_count(a, sms);
+}
 
 #define ATTENTION_VARIANTS(X)                                            \
     X(THREE, "three_kernel",                                             \
@@ -15,7 +29,10 @@
     X(CUBLAS, "cublas", attention_cublas(h, q, k, v, o, a, work))        \
     X(WARP, "warp", attention_warp(q, k, v, o, a))                       \
     X(TILED, "tiled", attention_tiled(q, k, v, o, a))                    \
-    X(COMPACT, "tiled_compact", attention_tiled_compact(q, k, v, o, a))
+    X(COMPACT, "tiled_compact", attention_tiled_compact(q, k, v, o, a)) \
+    X(SPLIT, "tiled_split",                                              \
+      attention_split(q, k, v, o, a, attn_split_rule(a), work,          \
+                      attention_work_bytes(a)))
 
 #define ATTN_ID(id, name, call) id,
 enum { ATTENTION_VARIANTS(ATTN_ID) NLAUNCH };
