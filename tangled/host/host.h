@@ -125,8 +125,8 @@ cudaError_t host_graph_update(host_graph *g, host_work work, void *arg,
                               int *in_place);
 // Queues one replay of the graph on stream s.
 cudaError_t host_graph_launch(host_graph *g, cudaStream_t s);
-// Frees the graph; replays still queued run first (the runtime frees it
-// after them).  NULL is a no-op.
+// Frees the graph; replays still queued still run (the runtime frees
+// it after them).  NULL is a no-op.
 cudaError_t host_graph_destroy(host_graph *g);
 // The launch-bound workload, a host_work with arg a host_layers_arg:
 // for l < layers, x[l + 1] = the softmax of each row of x[l], then
