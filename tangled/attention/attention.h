@@ -61,15 +61,17 @@ int attention_tiled_shape(size_t D, size_t optin_bytes);
 // block each, whose partial triples a second kernel combines.  As
 // attention_tiled (D = 32, 64 or 128, pointers 16-byte aligned, the same
 // limits), plus: splits from 1 to ATTN_MAX_SPLITS; work (16-byte
-// aligned) of at least attention_split_work_bytes(a, splits) bytes,
-// which is 0 for splits = 1 (then work may be NULL: it runs
-// attention_tiled).  Default stream.
+// aligned) of at least attention_split_work_bytes(a, splits) bytes;
+// for splits = 1 (it runs attention_tiled) and for empty problems
+// (B H Sq = 0, nothing to write) work may be NULL.  Default stream.
 #define ATTN_MAX_SPLITS 64
 cudaError_t attention_split(const float *q, const float *k, const float *v,
                             float *o, attn_dims a, int splits, void *work,
                             size_t work_bytes);
 // Bytes of workspace attention_split needs: splits x B H Sq x (D + 2)
-// floats; 0 for splits = 1, and for splits outside 1 ..
+// floats, and up to 255 bytes of alignment between the outputs and
+// their (m, d); 0 for empty problems, for splits = 1, and for splits
+// outside 1 ..
 // ATTN_MAX_SPLITS or sizes that overflow (which attention_split
 // refuses).
 size_t attention_split_work_bytes(attn_dims a, int splits);

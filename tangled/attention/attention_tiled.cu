@@ -240,7 +240,8 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
     long long kbeg = 0;
     if constexpr (SPLIT) {
         // <<Narrow the keys to this block's share>>
-        const long long tiles = (kend + L::BC - 1) / L::BC;   // kend may be <= 0
+        if (kend < 0) kend = 0;            // causal rows that see no key
+        const long long tiles = (kend + L::BC - 1) / L::BC;
         const long long per = (tiles + part.splits - 1) / part.splits;
         kbeg = (long long)blockIdx.z * per * L::BC;
         if (kbeg + per * L::BC < kend) kend = kbeg + per * L::BC;
@@ -474,9 +475,9 @@ extern "C" cudaError_t attention_split(const float *q, const float *k,
     if (splits < 1 || splits > ATTN_MAX_SPLITS) return cudaErrorInvalidValue;
     if (splits == 1) return attention_tiled(q, k, v, o, a);
     const size_t need = attention_split_work_bytes(a, splits);
+    if (nq == 0) return cudaSuccess;                  // nothing to write
     if (need == 0 || !work || work_bytes < need || !is_aligned(work, 16))
         return cudaErrorInvalidValue;
-    if (nq == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
     const size_t rows = a.B * a.H * a.Sq;
     attn_part part = {(float *)work, NULL, splits};

@@ -121,6 +121,43 @@ static void streamed_equals_two_pass(void **st)
 
 /* ---- GPU: every launcher against the reference ------------------------ */
 /* The launchers, their names and attn_launch: variants.h. */
+/* One shape's inputs, q and k in [-r, r] and v in [-1, 1] from seed, on
+ * the host and on the device (a float to spare after each, never read),
+ * with the reference output, its tolerance and the largest |score|. */
+typedef struct {
+    size_t nq, nk;
+    float *q, *k, *v, *dq, *dk, *dv;
+    double *ref, amax, smax, tol;
+} attn_case;
+static attn_case attn_case_new(attn_dims a, double r, uint64_t seed)
+{
+    attn_case c;
+    uint64_t st = seed;
+    c.nq = a.B * a.H * a.Sq * a.D;
+    c.nk = a.B * a.H * a.Sk * a.D;
+    c.q = tk_malloc((c.nq + 1) * 4);
+    c.k = tk_malloc((c.nk + 1) * 4);
+    c.v = tk_malloc((c.nk + 1) * 4);
+    c.ref = tk_malloc((c.nq + 1) * sizeof(double));
+    tk_fill(c.q, c.nq, -r, r, &st);
+    tk_fill(c.k, c.nk, -r, r, &st);
+    tk_fill(c.v, c.nk, -1, 1, &st);
+    attn_ref(c.q, c.k, c.v, c.ref, &a, &c.amax, &c.smax);
+    c.tol = attn_tol(&a, c.amax, 1.0);
+    c.dq = tk_dev_floats(c.nq + 1);
+    c.dk = tk_dev_floats(c.nk + 1);
+    c.dv = tk_dev_floats(c.nk + 1);
+    tk_upload(c.dq, c.q, c.nq);
+    tk_upload(c.dk, c.k, c.nk);
+    tk_upload(c.dv, c.v, c.nk);
+    return c;
+}
+static void attn_case_free(attn_case *c)
+{
+    tk_free(c->dq); tk_free(c->dk); tk_free(c->dv);
+    free(c->q); free(c->k); free(c->v); free(c->ref);
+}
+
 /* Run every launcher on one shape with q and k in [-r, r], v in [-1, 1];
  * fused launchers must refuse D other than 32, 64, 128.  Returns the
  * largest |score| of the inputs. */
@@ -128,27 +165,18 @@ static double check_shape(attn_dims a, double r, int rounds,
                           cublasHandle_t h)
 {
     double largest = 0.0;
-    size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
     for (int round = 0; round < rounds; round++) {
-        uint64_t seed = tk_seed(round), st = seed;
-        float *q = tk_malloc((nq + 1) * 4), *k = tk_malloc((nk + 1) * 4);
-        float *v = tk_malloc((nk + 1) * 4), *got = tk_malloc((nq + 1) * 4);
-        double *ref = tk_malloc((nq + 1) * sizeof(double)), amax, smax;
-        tk_fill(q, nq, -r, r, &st);
-        tk_fill(k, nk, -r, r, &st);
-        tk_fill(v, nk, -1, 1, &st);
-        attn_ref(q, k, v, ref, &a, &amax, &smax);
-        if (smax > largest) largest = smax;
-        float *dq = tk_dev_floats(nq + 1), *dk = tk_dev_floats(nk + 1);
-        float *dv = tk_dev_floats(nk + 1), *dout = tk_dev_floats(nq + 1);
+        const uint64_t seed = tk_seed(round);
+        attn_case c = attn_case_new(a, r, seed);
+        if (c.smax > largest) largest = c.smax;
+        float *got = tk_malloc((c.nq + 1) * 4);
+        float *dout = tk_dev_floats(c.nq + 1);
         size_t wb = attention_work_bytes(a);
         assert_true(wb > 0);
         void *work = tk_dev_bytes(wb);
-        tk_upload(dq, q, nq); tk_upload(dk, k, nk); tk_upload(dv, v, nk);
-        double tol = attn_tol(&a, amax, 1.0);
         for (int w = 0; w < NLAUNCH; w++) {
-            tk_poison(dout, (nq + 1) * 4);
-            cudaError_t e = attn_launch(w, h, dq, dk, dv, dout, a, work);
+            tk_poison(dout, (c.nq + 1) * 4);
+            cudaError_t e = attn_launch(w, h, c.dq, c.dk, c.dv, dout, a, work);
             if (w >= WARP && a.D != 32 && a.D != 64 && a.D != 128) {
                 assert_int_equal(e, cudaErrorInvalidValue);
                 continue;
@@ -161,16 +189,17 @@ static double check_shape(attn_dims a, double r, int rounds,
             }
             TK_CUDA(e);
             TK_CUDA(cudaDeviceSynchronize());
-            tk_download(got, dout, nq + 1);
+            tk_download(got, dout, c.nq + 1);
             char what[160];
             snprintf(what, sizeof what, "%s B%zu H%zu Sq%zu Sk%zu D%zu%s",
                      attn_variant_name(w), a.B, a.H, a.Sq, a.Sk, a.D,
                      a.causal ? " causal" : "");
-            assert_int_equal(tk_compare(what, got, ref, nq, tol, 0, seed), 0);
-            assert_true(isnan(got[nq]));      /* nothing written past o */
+            assert_int_equal(tk_compare(what, got, c.ref, c.nq, c.tol, 0,
+                                        seed), 0);
+            assert_true(isnan(got[c.nq]));    /* nothing written past o */
         }
-        tk_free(dq); tk_free(dk); tk_free(dv); tk_free(dout); tk_free(work);
-        free(q); free(k); free(v); free(got); free(ref);
+        tk_free(dout); tk_free(work); free(got);
+        attn_case_free(&c);
     }
     return largest;
 }
@@ -585,51 +614,52 @@ static void split_every_count(void **st)
         {2, 3, 77, 513, 128, 1},  {1, 2, 1, 4099, 32, 0},
         {1, 1, 200, 100, 64, 1},  {1, 1, 5, 1, 128, 0},
         {1, 4, 16, 2000, 128, 0}, {1, 1, 129, 129, 32, 1},
+        {1, 1, 300, 37, 64, 1},   /* tiles whose rows all see no key */
     };
     static const int counts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 17,
                                  ATTN_MAX_SPLITS, 0};   /* 0: the rule */
     const int ncounts = (int)(sizeof counts / sizeof *counts);
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        const attn_dims a = cases[c];
-        const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
-        uint64_t seed = tk_seed((int)c), s = seed;
-        float *q = tk_malloc(nq * 4), *k = tk_malloc(nk * 4);
-        float *v = tk_malloc(nk * 4), *got = tk_malloc((nq + 1) * 4);
-        double *ref = tk_malloc(nq * sizeof(double)), amax, smax;
-        tk_fill(q, nq, -2, 2, &s);
-        tk_fill(k, nk, -2, 2, &s);
-        tk_fill(v, nk, -1, 1, &s);
-        attn_ref(q, k, v, ref, &a, &amax, &smax);
-        float *dq = tk_dev_floats(nq), *dk = tk_dev_floats(nk);
-        float *dv = tk_dev_floats(nk), *dout = tk_dev_floats(nq + 1);
-        tk_upload(dq, q, nq); tk_upload(dk, k, nk); tk_upload(dv, v, nk);
-        const double tol = attn_tol(&a, amax, 1.0);
-        for (int i = 0; i < ncounts; i++) {
-            const int p = counts[i] ? counts[i] : attn_split_rule(a);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const attn_dims a = cases[i];
+        const uint64_t seed = tk_seed((int)i);
+        attn_case c = attn_case_new(a, 2.0, seed);
+        float *got = tk_malloc((c.nq + 1) * 4);
+        float *dout = tk_dev_floats(c.nq + 1);
+        for (int j = 0; j < ncounts; j++) {
+            const int p = counts[j] ? counts[j] : attn_split_rule(a);
             const size_t wb = attention_split_work_bytes(a, p);
             assert_true(p == 1 ? wb == 0 : wb > 0);
-            void *work = p == 1 ? NULL : tk_dev_bytes(wb);
-            if (work) tk_poison(work, wb);
-            tk_poison(dout, (nq + 1) * 4);
-            TK_CUDA(attention_split(dq, dk, dv, dout, a, p, work, wb));
+            /* 16 bytes past the workspace, poisoned, must stay so. */
+            unsigned char *work = p == 1 ? NULL : tk_dev_bytes(wb + 16);
+            if (work) tk_poison(work, wb + 16);
+            tk_poison(dout, (c.nq + 1) * 4);
+            TK_CUDA(attention_split(c.dq, c.dk, c.dv, dout, a, p, work, wb));
             TK_CUDA(cudaDeviceSynchronize());
-            tk_download(got, dout, nq + 1);
+            tk_download(got, dout, c.nq + 1);
             char what[160];
             snprintf(what, sizeof what,
                      "split %d B%zu H%zu Sq%zu Sk%zu D%zu%s", p, a.B, a.H,
                      a.Sq, a.Sk, a.D, a.causal ? " causal" : "");
-            assert_int_equal(tk_compare(what, got, ref, nq, tol, 0, seed), 0);
-            assert_true(isnan(got[nq]));
-            if (work) tk_free(work);
+            assert_int_equal(tk_compare(what, got, c.ref, c.nq, c.tol, 0,
+                                        seed), 0);
+            assert_true(isnan(got[c.nq]));
+            if (work) {
+                unsigned char tail[16];
+                TK_CUDA(cudaMemcpy(tail, work + wb, 16,
+                                   cudaMemcpyDeviceToHost));
+                for (int t = 0; t < 16; t++) assert_int_equal(tail[t], 0xff);
+                tk_free(work);
+            }
         }
-        tk_free(dq); tk_free(dk); tk_free(dv); tk_free(dout);
-        free(q); free(k); free(v); free(got); free(ref);
+        tk_free(dout); free(got);
+        attn_case_free(&c);
     }
 }
 
 /* The rule, on the CPU: no split where the grid fills the GPU, enough
- * shares for twice the GPU's blocks where it does not, never a share
- * under 256 keys, never more than ATTN_MAX_SPLITS. */
+ * shares for twice the GPU's blocks where it does not, never more than
+ * ceil(Sk / 256) (so the longest tile's shares average 256 keys or more),
+ * never more than ATTN_MAX_SPLITS. */
 static void split_rule(void **st)
 {
     (void)st;
@@ -673,6 +703,13 @@ static void split_refusals(void **st)
     assert_int_equal(attention_split_work_bytes(a, ATTN_MAX_SPLITS + 1), 0);
     const attn_dims wide = {1, 1, (size_t)1 << 52, 1, 128, 0};
     assert_int_equal(attention_split_work_bytes(wide, 64), 0);
+    /* Empty problems need no workspace and are done at once. */
+    const attn_dims none = {1, 1, 0, 100, 64, 0}, nob = {0, 1, 8, 8, 64, 0};
+    assert_int_equal(attention_split_work_bytes(none, 4), 0);
+    assert_int_equal(attention_split(q, k, v, o, none, 4, NULL, 0),
+                     cudaSuccess);
+    assert_int_equal(attention_split(q, k, v, o, nob, 4, NULL, 0),
+                     cudaSuccess);
 }
 
 /* ---- the cuBLAS form on a handle's own stream -------------------------- */

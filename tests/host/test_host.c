@@ -40,6 +40,24 @@ static float *pinned_floats(size_t n)
     return (float *)p;
 }
 
+/* Pinned inputs a and b of n floats, random from tk_seed(0), and a
+ * poisoned output c; pinned_free3 frees them. */
+static void vadd_inputs(size_t n, float **a, float **b, float **c)
+{
+    uint64_t st = tk_seed(0);
+    *a = pinned_floats(n);
+    *b = pinned_floats(n);
+    *c = pinned_floats(n);
+    tk_fill(*a, n, -1, 1, &st);
+    tk_fill(*b, n, -1, 1, &st);
+}
+static void pinned_free3(float *a, float *b, float *c)
+{
+    TK_CUDA(cudaFreeHost(a));
+    TK_CUDA(cudaFreeHost(b));
+    TK_CUDA(cudaFreeHost(c));
+}
+
 /* The gate's flag: pinned, mapped, closed (0). */
 typedef struct { int *flag; const int *dflag; } gate;
 static gate gate_new(void)
@@ -159,6 +177,9 @@ static void arguments_refused_without_a_device(void **state)
     assert_int_equal(host_ticks(0, &t), cudaErrorInvalidValue);
     assert_int_equal(host_layers(0, NULL), cudaErrorInvalidValue);
     host_layers_arg big = {p, p, p, SIZE_MAX / 8, 4, 1};  /* bytes overflow */
+    assert_int_equal(host_layers(0, &big), cudaErrorInvalidValue);
+    big.rows = SIZE_MAX / 32;         /* one matrix fits, four do not */
+    big.layers = 3;
     assert_int_equal(host_layers(0, &big), cudaErrorInvalidValue);
     big.rows = 1;
     big.cols = 0;
@@ -451,9 +472,7 @@ static void pipeline_vadd_all_sizes(void **state)
                 if (chunks[k] == 7 && n > 65537) continue;
                 vadd_run(n, s, chunks[k], a, b, c);
             }
-        TK_CUDA(cudaFreeHost(a));
-        TK_CUDA(cudaFreeHost(b));
-        TK_CUDA(cudaFreeHost(c));
+        pinned_free3(a, b, c);
     }
 }
 
@@ -576,10 +595,8 @@ static void pipeline_past_2_31_bytes(void **state)
                       (double)avail / (1 << 30));
         skip();
     }
-    uint64_t st = tk_seed(0);
-    float *a = pinned_floats(n), *b = pinned_floats(n), *c = pinned_floats(n);
-    tk_fill(a, n, -1, 1, &st);
-    tk_fill(b, n, -1, 1, &st);
+    float *a, *b, *c;
+    vadd_inputs(n, &a, &b, &c);
     host_pipe *p;
     TK_CUDA(host_pipe_create(&p, 3, (size_t)1 << 24, 0, cudaStreamNonBlocking,
                              0));
@@ -587,9 +604,7 @@ static void pipeline_past_2_31_bytes(void **state)
     TK_CUDA(cudaStreamSynchronize(0));
     TK_CUDA(host_pipe_destroy(p));
     assert_int_equal(vadd_wrong_count(a, b, c, n, "vadd past 2^31 bytes"), 0);
-    TK_CUDA(cudaFreeHost(a));
-    TK_CUDA(cudaFreeHost(b));
-    TK_CUDA(cudaFreeHost(c));
+    pinned_free3(a, b, c);
 }
 
 static void pipeline_refuses_bad_arguments(void **state)
@@ -650,10 +665,8 @@ static void pipeline_drains_after_a_stage_error(void **state)
     (void)state;
     TK_REQUIRE_GPU();
     const size_t chunk = 4099, n = 10 * chunk + 5;
-    uint64_t st = tk_seed(0);
-    float *a = pinned_floats(n), *b = pinned_floats(n), *c = pinned_floats(n);
-    tk_fill(a, n, -1, 1, &st);
-    tk_fill(b, n, -1, 1, &st);
+    float *a, *b, *c;
+    vadd_inputs(n, &a, &b, &c);
     host_pipe *p;
     TK_CUDA(host_pipe_create(&p, 3, chunk, 0, cudaStreamNonBlocking, 0));
     cudaStream_t s0;
@@ -672,9 +685,7 @@ static void pipeline_drains_after_a_stage_error(void **state)
     TK_CUDA(cudaStreamDestroy(s0));
     TK_CUDA(host_pipe_destroy(p));
     gate_free(&g);
-    TK_CUDA(cudaFreeHost(a));
-    TK_CUDA(cudaFreeHost(b));
-    TK_CUDA(cudaFreeHost(c));
+    pinned_free3(a, b, c);
 }
 
 static void pipeline_trace_is_ordered(void **state)
@@ -684,10 +695,8 @@ static void pipeline_trace_is_ordered(void **state)
     static const size_t chunks[] = {10, 100};          /* under and over 64 */
     for (int r = 0; r < 2; r++) {
         const size_t chunk = 1000, n = chunks[r] * chunk - 7;
-        uint64_t st = tk_seed(0);
-        float *a = pinned_floats(n), *b = pinned_floats(n), *c = pinned_floats(n);
-        tk_fill(a, n, -1, 1, &st);
-        tk_fill(b, n, -1, 1, &st);
+        float *a, *b, *c;
+        vadd_inputs(n, &a, &b, &c);
         host_pipe *p;
         TK_CUDA(host_pipe_create(&p, 3, chunk, 0, cudaStreamNonBlocking, 1));
         TK_CUDA(host_vadd_pipelined(p, a, b, c, n, 0));
@@ -708,9 +717,7 @@ static void pipeline_trace_is_ordered(void **state)
             if (i >= 3) assert_true(sp[i - 3].out_end <= sp[i].ready);
         }
         TK_CUDA(host_pipe_destroy(p));
-        TK_CUDA(cudaFreeHost(a));
-        TK_CUDA(cudaFreeHost(b));
-        TK_CUDA(cudaFreeHost(c));
+        pinned_free3(a, b, c);
     }
 }
 
@@ -995,12 +1002,10 @@ static void wrong_pageable_waits_for_its_stream(void **state)
                             "device, so no call returns before the gate "
                             "opens");
     const size_t n = (size_t)1 << 22;            /* 16 MiB an array */
-    uint64_t st = tk_seed(0);
-    float *a = pinned_floats(n), *b = pinned_floats(n), *c = pinned_floats(n);
+    float *a, *b, *c;
+    vadd_inputs(n, &a, &b, &c);
     float *pa = tk_malloc(n * sizeof *pa), *pb = tk_malloc(n * sizeof *pb);
     float *pc = tk_malloc(n * sizeof *pc);
-    tk_fill(a, n, -1, 1, &st);
-    tk_fill(b, n, -1, 1, &st);
     memcpy(pa, a, n * sizeof *pa);
     memcpy(pb, b, n * sizeof *pb);
     memset(pc, 0xff, n * sizeof *pc);
@@ -1016,9 +1021,7 @@ static void wrong_pageable_waits_for_its_stream(void **state)
     free(pa);
     free(pb);
     free(pc);
-    TK_CUDA(cudaFreeHost(a));
-    TK_CUDA(cudaFreeHost(b));
-    TK_CUDA(cudaFreeHost(c));
+    pinned_free3(a, b, c);
 }
 
 static void wrong_legacy_is_right_on_blocking_streams(void **state)
@@ -1051,9 +1054,7 @@ static void wrong_legacy_is_right_on_blocking_streams(void **state)
     assert_memory_equal(y, c, n * sizeof *y);
     TK_CUDA(host_pipe_destroy(p));
     tk_free(dw);
-    TK_CUDA(cudaFreeHost(a));
-    TK_CUDA(cudaFreeHost(b));
-    TK_CUDA(cudaFreeHost(c));
+    pinned_free3(a, b, c);
     TK_CUDA(cudaFreeHost(y));
 }
 
@@ -1098,9 +1099,7 @@ static void wrong_legacy_races_on_nonblocking_streams(void **state)
     TK_CUDA(cudaStreamDestroy(s0));
     TK_CUDA(host_pipe_destroy(p));
     gate_free(&g);
-    TK_CUDA(cudaFreeHost(a));
-    TK_CUDA(cudaFreeHost(b));
-    TK_CUDA(cudaFreeHost(c));
+    pinned_free3(a, b, c);
 }
 
 static void wrong_reuse_corrupts_the_upload(void **state)
