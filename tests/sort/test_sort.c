@@ -1,0 +1,512 @@
+/* test_sort.c -- the sort chapter's tests: every sort of unsigned keys
+ * against qsort at the book's sizes and on the distributions that break
+ * sorts; pairs and their stability; signed, float and 64-bit keys, with
+ * -0.0, infinities and NaNs; in place; past 2^31 keys; the refusals; and
+ * the wrong-on-purpose unstable ranking, which must fail. */
+#include "testkit.h"
+#include "sort/sort.h"
+#include "variants.h"     /* the sorts of unsigned keys: S_ONESWEEP ... */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the CPU's reference ------------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+static int cmp_u64(const void *a, const void *b)
+{
+    unsigned long long x = *(const unsigned long long *)a;
+    unsigned long long y = *(const unsigned long long *)b;
+    return (x > y) - (x < y);
+}
+/* A pair's key, as 64 bits that sort in the key's order, and its index:
+ * qsort on (key, index) is a stable sort by key. */
+typedef struct { unsigned long long key; unsigned index; } keyed;
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
+    return (x->index > y->index) - (x->index < y->index);
+}
+/* Float bits in IEEE total order (the order the header promises). */
+static unsigned f32_order(float f)
+{
+    unsigned u;
+    memcpy(&u, &f, 4);
+    return u & 0x80000000u ? ~u : u | 0x80000000u;
+}
+
+/* ---- inputs --------------------------------------------------------------- */
+
+enum { D_UNIFORM, D_EQUAL, D_BYTE2_FIXED, D_SORTED, D_REVERSED, D_FEW,
+       D_LOW_ENTROPY, D_MAXED, D_COUNT };
+static const char *dname[D_COUNT] = {
+    "uniform", "all equal", "byte 2 one value", "sorted", "reversed",
+    "16 unique", "low entropy (and of 3)", "all 0xffffffff"};
+static void fill_u32(unsigned *x, size_t n, int d, uint64_t *st)
+{
+    const unsigned one = (unsigned)tk_next(st);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = tk_next(st);
+        unsigned u = (unsigned)(r >> 32);
+        switch (d) {
+        case D_EQUAL: u = one; break;
+        case D_BYTE2_FIXED: u = (u & 0xff00ffffu) | 0x00ab0000u; break;
+        case D_SORTED: u = (unsigned)i * 3u; break;
+        case D_REVERSED: u = (unsigned)(n - i) * 3u; break;
+        case D_FEW: u = 0x01010101u * (unsigned)(r % 16); break;
+        case D_LOW_ENTROPY:
+            u &= (unsigned)r & (unsigned)(tk_next(st) >> 16);
+            break;
+        case D_MAXED: u = 0xffffffffu; break;
+        default: break;
+        }
+        x[i] = u;
+    }
+}
+
+/* ---- one sort of unsigned keys against the reference ------------------- */
+
+/* Sort x (n keys) with variant v, out of place or in place; compare with
+ * ref (sorted x); the key past the end of the output stays poisoned, and
+ * out of place the input is unchanged.  Returns the wrong keys. */
+static size_t check_u32(int v, const unsigned *x, const unsigned *ref,
+                        size_t n, int in_place, const char *what,
+                        uint64_t seed)
+{
+    const size_t tb = sort_temp_bytes(n, 4, 0);
+    assert_true(tb > 0 || n == 0);
+    unsigned *din = tk_dev_bytes((n + 1) * 4);
+    unsigned *dout = in_place ? din : tk_dev_bytes((n + 1) * 4);
+    void *temp = tk_dev_bytes(tb ? tb : 1);
+    tk_upload_bytes(din, x, n * 4);
+    TK_CUDA(sort_variants[v].fn(din, dout, n, temp, tb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    unsigned *got = tk_malloc((n + 1) * 4);
+    tk_download_bytes(got, dout, (n + 1) * 4);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != ref[i] && wrong++ < 5)
+            print_error("%s %s n=%zu seed=%llu: [%zu] = %08x, want %08x\n",
+                        sort_variants[v].name, what, n,
+                        (unsigned long long)seed, i, got[i], ref[i]);
+    assert_int_equal(got[n], 0xffffffffu);
+    if (!in_place) {
+        tk_download_bytes(got, din, n * 4);
+        assert_memory_equal(got, x, n * 4);
+    }
+    free(got);
+    tk_free(temp);
+    if (!in_place) tk_free(dout);
+    tk_free(din);
+    return wrong;
+}
+
+/* Every sort of unsigned keys, uniform keys, on the ladder up to 10^7 + 1
+ * and 0, from the fixed seed and a fresh one. */
+static void keys_every_size(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    for (tk_sweep s = tk_sweep_start(10000001, TK_SWEEP_ZERO);
+         tk_sweep_next(&s);) {
+        const size_t n = s.n;
+        unsigned *x = tk_malloc((n + 1) * 4), *ref = tk_malloc((n + 1) * 4);
+        fill_u32(x, n, D_UNIFORM, &s.st);
+        memcpy(ref, x, n * 4);
+        qsort(ref, n, 4, cmp_u32);
+        for (int v = 0; v < S_COUNT; v++)
+            assert_int_equal(check_u32(v, x, ref, n, 0, "uniform", s.seed), 0);
+        free(x);
+        free(ref);
+    }
+}
+
+/* Every sort on the distributions that break sorts, at a tile and one
+ * past it and at 10^6 + 1 (under the sanitizer, 4097 only). */
+static void keys_distributions(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    static const size_t sizes[] = {4096, 4097, 1000001};
+    const int nz = tk_small() ? 2 : 3;
+    for (int z = 1; z < nz; z++)
+        for (int d = 0; d < D_COUNT; d++) {
+            const size_t n = sizes[z];
+            const uint64_t seed = tk_seed(d);
+            uint64_t r = seed;
+            unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
+            fill_u32(x, n, d, &r);
+            memcpy(ref, x, n * 4);
+            qsort(ref, n, 4, cmp_u32);
+            for (int v = 0; v < S_COUNT; v++)
+                assert_int_equal(check_u32(v, x, ref, n, 0, dname[d], seed),
+                                 0);
+            free(x);
+            free(ref);
+        }
+}
+
+/* In place: the output is the input, for every sort, at sizes that end in
+ * the middle of a tile. */
+static void keys_in_place(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    static const size_t sizes[] = {1, 33, 4095, 12289, 1000001};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const size_t n = sizes[z];
+        if (tk_small() && n > 20000) continue;
+        const uint64_t seed = tk_seed((int)z);
+        uint64_t r = seed;
+        unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
+        fill_u32(x, n, D_UNIFORM, &r);
+        memcpy(ref, x, n * 4);
+        qsort(ref, n, 4, cmp_u32);
+        for (int v = 0; v < S_COUNT; v++)
+            assert_int_equal(check_u32(v, x, ref, n, 1, "in place", seed), 0);
+        free(x);
+        free(ref);
+    }
+}
+
+/* ---- pairs: stability ----------------------------------------------------- */
+
+/* Pairs of 32-bit keys (few unique, so that most keys tie) and values =
+ * their input index: the output must be exactly the stable order, so
+ * every run of equal keys has increasing values.  kind 0: unsigned, 1:
+ * float keys (a few values, with -0.0 and +0.0), 2: 64-bit keys. */
+static void check_pairs(int kind, size_t n, int in_place, uint64_t seed)
+{
+    uint64_t r = seed;
+    const size_t kb = kind == 2 ? 8 : 4;
+    unsigned char *x = tk_malloc(n * kb + 8);
+    unsigned *val = tk_malloc(n * 4 + 4);
+    keyed *ref = tk_malloc(n * sizeof *ref + sizeof *ref);
+    static const float fv[] = {-0.0f, 0.0f, 1.5f, -2.0f, 1e-40f, -1e30f};
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t q = tk_next(&r);
+        val[i] = (unsigned)i;
+        ref[i].index = (unsigned)i;
+        if (kind == 0) {
+            unsigned k = (unsigned)(q % 64) * 0x01030507u;
+            memcpy(x + 4 * i, &k, 4);
+            ref[i].key = k;
+        } else if (kind == 1) {
+            float f = fv[q % 6];
+            memcpy(x + 4 * i, &f, 4);
+            ref[i].key = f32_order(f);
+        } else {
+            unsigned long long k = (q % 64) * 0x0103050709111315ull;
+            memcpy(x + 8 * i, &k, 8);
+            ref[i].key = k;
+        }
+    }
+    qsort(ref, n, sizeof *ref, cmp_keyed);
+    const size_t tb = sort_temp_bytes(n, kb, 1);
+    unsigned char *dk = tk_dev_bytes(n * kb + 8);
+    unsigned *dv = tk_dev_bytes(n * 4 + 4);
+    unsigned char *dko = in_place ? dk : tk_dev_bytes(n * kb + 8);
+    unsigned *dvo = in_place ? dv : tk_dev_bytes(n * 4 + 4);
+    void *temp = tk_dev_bytes(tb ? tb : 1);
+    tk_upload_bytes(dk, x, n * kb);
+    tk_upload_bytes(dv, val, n * 4);
+    if (kind == 0)
+        TK_CUDA(sort_pairs_u32((const unsigned *)dk, (unsigned *)dko, dv, dvo,
+                               n, temp, tb, 0));
+    else if (kind == 1)
+        TK_CUDA(sort_pairs_f32((const float *)dk, (float *)dko, dv, dvo, n,
+                               temp, tb, 0));
+    else
+        TK_CUDA(sort_pairs_u64((const unsigned long long *)dk,
+                               (unsigned long long *)dko, dv, dvo, n, temp,
+                               tb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    unsigned char *gk = tk_malloc(n * kb + 8);
+    unsigned *gv = tk_malloc(n * 4 + 4);
+    tk_download_bytes(gk, dko, n * kb + 8);
+    tk_download_bytes(gv, dvo, n * 4 + 4);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned j = ref[i].index;      /* the input that goes here */
+        const int ok = gv[i] == j && !memcmp(gk + kb * i, x + kb * j, kb);
+        if (!ok && wrong++ < 5)
+            print_error("pairs kind %d n=%zu seed=%llu: [%zu] has value %u, "
+                        "want %u (stable)\n", kind, n,
+                        (unsigned long long)seed, i, gv[i], j);
+    }
+    assert_int_equal(wrong, 0);
+    assert_int_equal(gv[n], 0xffffffffu);              /* nothing past */
+    free(gk); free(gv); free(x); free(val); free(ref);
+    tk_free(temp);
+    if (!in_place) { tk_free(dko); tk_free(dvo); }
+    tk_free(dk); tk_free(dv);
+}
+
+static void pairs_are_stable(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    for (tk_sweep s = tk_sweep_start(10000001, TK_SWEEP_ZERO);
+         tk_sweep_next(&s);)
+        for (int kind = 0; kind < 3; kind++)
+            check_pairs(kind, s.n, 0, s.seed + (uint64_t)kind);
+    check_pairs(0, 12289, 1, tk_seed(0));                  /* in place */
+    check_pairs(2, 5000, 1, tk_seed(1));
+}
+
+/* ---- other key types ------------------------------------------------------ */
+
+/* The header's float order on a hand-written case: NaNs of both signs,
+ * infinities, zeros of both signs, a denormal. */
+static void float_order_by_hand(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    const float nan_pos = nanf(""), inf = INFINITY, den = 1e-40f;
+    const float nan_neg = -nanf("");
+    const float in[] = {1.0f, nan_pos, -0.0f, inf, -1.0f, 0.0f, nan_neg,
+                        -inf, den, -den, 0.0f, -0.0f};
+    const float want[] = {nan_neg, -inf, -1.0f, -den, -0.0f, -0.0f, 0.0f,
+                          0.0f, den, 1.0f, inf, nan_pos};
+    const size_t n = sizeof in / sizeof *in, tb = sort_temp_bytes(n, 4, 0);
+    float *d = tk_dev_bytes(sizeof in), *o = tk_dev_bytes(sizeof in);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(d, in, sizeof in);
+    TK_CUDA(sort_keys_f32(d, o, n, temp, tb, 0));
+    float got[sizeof in / sizeof *in];
+    tk_download_bytes(got, o, sizeof got);
+    assert_memory_equal(got, want, sizeof want);   /* bits: -0.0 first */
+    tk_free(d); tk_free(o); tk_free(temp);
+}
+
+/* Signed, float and 64-bit keys, random over all their bits (so floats
+ * include NaNs and infinities), on the ladder, against qsort of the
+ * keys' order. */
+static void keys_other_types(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    for (tk_sweep s = tk_sweep_start(10000001, TK_SWEEP_ZERO);
+         tk_sweep_next(&s);) {
+        const size_t n = s.n;
+        unsigned long long *x = tk_malloc(n * 8 + 8);
+        unsigned long long *ref = tk_malloc(n * 8 + 8);
+        unsigned long long *got = tk_malloc(n * 8 + 8);
+        void *dx = tk_dev_bytes(n * 8 + 8), *dy = tk_dev_bytes(n * 8 + 8);
+        for (int kind = 0; kind < 3; kind++) {
+            const size_t kb = kind == 2 ? 8 : 4;
+            const size_t tb = sort_temp_bytes(n, kb, 0);
+            void *temp = tk_dev_bytes(tb ? tb : 1);
+            uint64_t r = s.seed;
+            for (size_t i = 0; i < n; i++) x[i] = tk_next(&r);
+            if (kind == 1 && n > 3) {        /* a few exact specials */
+                const float sp[] = {-0.0f, INFINITY, -INFINITY, 0.0f};
+                memcpy(x, sp, sizeof sp);
+            }
+            /* The order as 64-bit integers: an int's bits with the sign
+             * flipped, a float's total order, a u64 as it is. */
+            for (size_t i = 0; i < n; i++) {
+                unsigned u = ((unsigned *)x)[i];
+                float f;
+                memcpy(&f, &u, 4);
+                ref[i] = kind == 0 ? (unsigned long long)(u ^ 0x80000000u)
+                       : kind == 1 ? f32_order(f) : x[i];
+            }
+            qsort(ref, n, 8, cmp_u64);
+            tk_upload_bytes(dx, x, n * kb);
+            tk_poison(dy, n * 8 + 8);
+            if (kind == 0) TK_CUDA(sort_keys_i32(dx, dy, n, temp, tb, 0));
+            if (kind == 1) TK_CUDA(sort_keys_f32(dx, dy, n, temp, tb, 0));
+            if (kind == 2) TK_CUDA(sort_keys_u64(dx, dy, n, temp, tb, 0));
+            TK_CUDA(cudaDeviceSynchronize());
+            tk_download_bytes(got, dy, n * kb + 8);
+            size_t wrong = 0;
+            for (size_t i = 0; i < n; i++) {
+                unsigned u = ((unsigned *)got)[i];
+                float f;
+                memcpy(&f, &u, 4);
+                const unsigned long long o =
+                    kind == 0 ? (unsigned long long)(u ^ 0x80000000u)
+                    : kind == 1 ? f32_order(f) : got[i];
+                if (o != ref[i] && wrong++ < 5)
+                    print_error("kind %d n=%zu seed=%llu: [%zu] wrong\n",
+                                kind, n, (unsigned long long)s.seed, i);
+            }
+            assert_int_equal(wrong, 0);
+            assert_int_equal(((unsigned *)got)[n * kb / 4], 0xffffffffu);
+            tk_free(temp);
+        }
+        tk_free(dx); tk_free(dy);
+        free(x); free(ref); free(got);
+    }
+}
+
+/* ---- past 2^31 keys ------------------------------------------------------- */
+
+/* A 64-bit mix of a key: the sum over a multiset does not depend on the
+ * order, so equal sums (and counts) say the output is a permutation of
+ * the input, up to a collision of 64-bit sums. */
+static unsigned long long mix(unsigned long long z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* 2^31 + 4097 keys: nine portions of the look-back; sorted, and the same
+ * multiset as the input. */
+static void keys_past_2_31(void **st)
+{
+    (void)st;
+    TK_SKIP_UNDER_SANITIZER("2^31 keys are too many for the sanitizer");
+    const size_t n = ((size_t)1 << 31) + 4097, tb = sort_temp_bytes(n, 4, 0);
+    TK_REQUIRE_DEVICE_BYTES(2 * n * 4 + tb + ((size_t)1 << 30));
+    unsigned *x = tk_malloc(n * 4);
+    uint64_t r = tk_seed(0);
+    unsigned long long sum_in = 0, sum_out = 0;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (unsigned)(tk_next(&r) >> 32);
+        sum_in += mix(x[i]);
+    }
+    unsigned *din = tk_dev_bytes(n * 4), *dout = tk_dev_bytes(n * 4 + 4);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(din, x, n * 4);
+    TK_CUDA(sort_keys_u32(din, dout, n, temp, tb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_free(temp);
+    tk_free(din);
+    tk_download_bytes(x, dout, n * 4);
+    size_t unsorted = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum_out += mix(x[i]);
+        if (i && x[i - 1] > x[i]) unsorted++;
+    }
+    unsigned tail;
+    tk_download_bytes(&tail, dout + n, 4);
+    tk_free(dout);
+    free(x);
+    assert_int_equal(unsorted, 0);
+    assert_true(sum_in == sum_out);
+    assert_int_equal(tail, 0xffffffffu);
+}
+
+/* ---- wrong on purpose ----------------------------------------------------- */
+
+/* The ranking that walks a blocked tile in striped order breaks the
+ * order of equal digits within a pass, so later passes leave keys
+ * unsorted: on 10^6 + 1 uniform keys (4097 under the sanitizer) it must
+ * get keys wrong, which the right ranking never does. */
+static void wrong_unstable_unsorts(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 4097 : 1000001, tb = sort_temp_bytes(n, 4, 0);
+    uint64_t r = tk_seed(0);
+    unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
+    unsigned *got = tk_malloc(n * 4);
+    fill_u32(x, n, D_UNIFORM, &r);
+    memcpy(ref, x, n * 4);
+    qsort(ref, n, 4, cmp_u32);
+    unsigned *din = tk_dev_bytes(n * 4), *dout = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(din, x, n * 4);
+    TK_CUDA(sort_keys_u32_wrong_unstable(din, dout, n, temp, tb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(got, dout, n * 4);
+    size_t wrong = 0, unsorted = 0;
+    for (size_t i = 0; i < n; i++) {
+        wrong += got[i] != ref[i];
+        unsorted += i && got[i - 1] > got[i];
+    }
+    print_message("wrong on purpose: %zu of %zu keys misplaced, %zu "
+                  "descents\n", wrong, n, unsorted);
+    assert_true(unsorted > 0);
+    tk_free(din); tk_free(dout); tk_free(temp);
+    free(x); free(ref); free(got);
+}
+
+/* ---- refusals, on the CPU ------------------------------------------------- */
+
+#define FAKE(addr) ((void *)(uintptr_t)(addr))
+static void refusals(void **st)
+{
+    (void)st;
+    const size_t n = 100000, tb = sort_temp_bytes(n, 4, 0);
+    unsigned *in = FAKE(0x10000000), *out = FAKE(0x20000000);
+    unsigned *vin = FAKE(0x30000000), *vout = FAKE(0x40000000);
+    void *temp = FAKE(0x50000000);
+    const cudaError_t bad = cudaErrorInvalidValue;
+    assert_true(tb >= 4 * n);            /* a buffer of keys, at least */
+    assert_int_equal(sort_temp_bytes(SORT_MAX_N + 1, 4, 0), 0);
+    assert_int_equal(sort_temp_bytes(n, 3, 0), 0);
+    assert_true(sort_temp_bytes(SORT_MAX_N, 8, 1) > 0);
+    for (int v = 0; v < S_COUNT; v++) {
+        sort_u32_fn f = sort_variants[v].fn;
+        assert_int_equal(f(NULL, out, n, temp, tb, 0), bad);
+        assert_int_equal(f(in, NULL, n, temp, tb, 0), bad);
+        assert_int_equal(f(in, out, n, NULL, tb, 0), bad);
+        assert_int_equal(f(in, out, n, temp, tb - 1, 0), bad);
+        assert_int_equal(f(in, out, n, (char *)temp + 16, tb, 0), bad);
+        assert_int_equal(f((unsigned *)((char *)in + 2), out, n, temp, tb, 0),
+                         bad);
+        assert_int_equal(f(in, in + 1, n, temp, tb, 0), bad);   /* overlap */
+        assert_int_equal(f(in, (unsigned *)temp, n, temp, tb, 0), bad);
+        assert_int_equal(f(in, out, SORT_MAX_N + 1, temp, (size_t)-1, 0), bad);
+        assert_int_equal(f(NULL, NULL, 0, NULL, 0, 0), cudaSuccess);
+    }
+    /* The textbook sorts: n below 2^31, the default stream only. */
+    const size_t big = (size_t)1 << 31, bt = sort_temp_bytes(big, 4, 0);
+    assert_int_equal(sort_keys_u32_textbook(in, FAKE(0x1000000000), big,
+                                            FAKE(0x2000000000), bt, 0), bad);
+    assert_int_equal(sort_keys_u32_textbook_scattered(
+                         in, FAKE(0x1000000000), big, FAKE(0x2000000000), bt,
+                         0), bad);
+    cudaStream_t s = (cudaStream_t)FAKE(0x1234);
+    assert_int_equal(sort_keys_u32_textbook(in, out, n, temp, tb, s), bad);
+    assert_int_equal(sort_keys_u32_textbook_scattered(in, out, n, temp, tb, s),
+                     bad);
+    /* Pairs: values present, aligned, apart from the keys and temp. */
+    const size_t pb = sort_temp_bytes(n, 4, 1);
+    assert_true(pb > tb);
+    assert_int_equal(sort_pairs_u32(in, out, NULL, vout, n, temp, pb, 0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, vin, NULL, n, temp, pb, 0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, vin, vout, n, temp, tb, 0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, vin, in, n, temp, pb, 0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, vin, vin + 7, n, temp, pb, 0),
+                     bad);
+    assert_int_equal(sort_pairs_u32(in, out, (unsigned *)((char *)vin + 1),
+                                    vout, n, temp, pb, 0), bad);
+    assert_int_equal(sort_pairs_f32((float *)in, (float *)out, vin, vout, n,
+                                    temp, tb, 0), bad);
+    const size_t qb = sort_temp_bytes(n, 8, 1);
+    assert_int_equal(sort_pairs_u64(FAKE(0x10000004), FAKE(0x20000000), vin,
+                                    vout, n, temp, qb, 0), bad);  /* 8-byte */
+    assert_int_equal(sort_keys_u64(FAKE(0x10000000), FAKE(0x20000000), n,
+                                   temp, sort_temp_bytes(n, 8, 0) - 1, 0),
+                     bad);
+    assert_int_equal(sort_keys_i32(NULL, (int *)out, n, temp, tb, 0), bad);
+    assert_int_equal(sort_keys_f32((float *)in, NULL, n, temp, tb, 0), bad);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(refusals),
+        cmocka_unit_test(keys_every_size),
+        cmocka_unit_test(keys_distributions),
+        cmocka_unit_test(keys_in_place),
+        cmocka_unit_test(pairs_are_stable),
+        cmocka_unit_test(float_order_by_hand),
+        cmocka_unit_test(keys_other_types),
+        cmocka_unit_test(keys_past_2_31),
+        cmocka_unit_test(wrong_unstable_unsorts),
+    };
+    return tk_run_tests("sort", tests);
+}
