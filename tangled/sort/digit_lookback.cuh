@@ -12,7 +12,8 @@ enum : unsigned { kDigitAggregate = 1u << 30, kDigitPrefix = 2u << 30,
 // <<Look back for a digit's keys in the tiles before>>
 // The keys of digit d in tiles 0 .. tile - 1 of status (tiles x
 // kRadix words, zeroed); publishes tile's own count first, its prefix
-// after.
+// after.  Reads the words of W tiles at once.
+template <int W>
 __device__ __forceinline__ unsigned digit_lookback(unsigned *status,
                                                    unsigned tile,
                                                    unsigned d,
@@ -25,13 +26,22 @@ __device__ __forceinline__ unsigned digit_lookback(unsigned *status,
     }
     mine.store(kDigitAggregate | count, cuda::memory_order_relaxed);
     unsigned before = 0;
-    for (unsigned j = tile - 1;; j--) {
-        dev_atomic<unsigned> w(status[(size_t)j * kRadix + d]);
-        unsigned v;
-        while ((v = w.load(cuda::memory_order_relaxed)) == 0) {
+    bool done = false;
+    for (long long j = (long long)tile - 1; !done; j -= W) {
+        unsigned v[W];
+#pragma unroll
+        for (int w = 0; w < W; w++)          // tile 0's prefix stops us
+            v[w] = j - w < 0 ? kDigitPrefix : dev_atomic<unsigned>(
+                status[(size_t)(j - w) * kRadix + d]).load(
+                cuda::memory_order_relaxed);
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            if (done) break;
+            dev_atomic<unsigned> word(status[(size_t)(j - w) * kRadix + d]);
+            while (v[w] == 0) v[w] = word.load(cuda::memory_order_relaxed);
+            before += v[w] & kDigitCount;
+            done = (v[w] & kDigitPrefix) != 0;
         }
-        before += v & kDigitCount;
-        if (v & kDigitPrefix) break;
     }
     mine.store(kDigitPrefix | (before + count), cuda::memory_order_relaxed);
     return before;

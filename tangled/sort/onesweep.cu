@@ -70,7 +70,8 @@ struct sweep_smem {                    // byte offsets in dynamic memory
            COUNT = BASE + 8 * kRadix, START = COUNT + 4 * kRadix,
            TILE_ID = START + 4 * kRadix, BYTES = TILE_ID + 16 };
 };
-template <typename U, typename P, bool PAIRS, bool BALLOT, bool WRONG>
+template <typename U, typename P, bool PAIRS, bool BALLOT, bool WRONG,
+          int W>
 __global__ void __launch_bounds__(P::THREADS, P::MINB)
 onesweep_kernel(sweep_args<U> a)
 {
@@ -111,7 +112,7 @@ onesweep_kernel(sweep_args<U> a)
                                          count, start);
     // <<Look back and find where each digit goes>>
     for (unsigned d = threadIdx.x; d < kRadix; d += P::THREADS) {
-        const unsigned before = digit_lookback(a.status, tile, d, count[d]);
+        const unsigned before = digit_lookback<W>(a.status, tile, d, count[d]);
         base[d] = a.start[d] + before - start[d];
         if (a.next && tile == gridDim.x - 1)
             a.next[d] = a.start[d] + before + count[d];
@@ -136,7 +137,8 @@ onesweep_kernel(sweep_args<U> a)
 }
 
 // <<The Onesweep passes>>
-template <typename U, typename P, bool PAIRS, bool BALLOT, bool WRONG>
+template <typename U, typename P, bool PAIRS, bool BALLOT, bool WRONG,
+          int W = 4>
 static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
                             unsigned *vout, size_t n, int kind, void *temp,
                             size_t bytes, cudaStream_t s)
@@ -146,7 +148,7 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
     BOOK_TRY(sort_check(kin, kout, vin, vout, n, sizeof(U), temp, bytes, &t));
     if (n == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    auto kernel = onesweep_kernel<U, P, PAIRS, BALLOT, WRONG>;
+    auto kernel = onesweep_kernel<U, P, PAIRS, BALLOT, WRONG, W>;
     const int smem = sweep_smem<U, P, PAIRS>::BYTES;
     BOOK_TRY(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
@@ -184,11 +186,11 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
 }
 
 // <<The Onesweep launchers>>
-#define SORT_KEYS(name, K, U, kind, P, ballot, wrong)                       \
+#define SORT_KEYS(name, K, U, kind, P, ballot, wrong, W)                    \
     extern "C" cudaError_t name(const K *in, K *out, size_t n, void *temp, \
                                 size_t bytes, cudaStream_t s)              \
     {                                                                      \
-        return onesweep<U, P, false, ballot, wrong>(                       \
+        return onesweep<U, P, false, ballot, wrong, W>(                    \
             (const U *)in, (U *)out, NULL, NULL, n, kind, temp, bytes, s); \
     }
 #define SORT_PAIRS(name, K, U, kind, P)                                    \
@@ -202,19 +204,22 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
             (const U *)kin, (U *)kout, vin, vout, n, kind, temp, bytes, s);\
     }
 typedef shape_384x23 shape4;            // 32-bit keys: the fastest shape
-SORT_KEYS(sort_keys_u32, unsigned, unsigned, KIND_U32, shape4, true, false)
+SORT_KEYS(sort_keys_u32, unsigned, unsigned, KIND_U32, shape4, true, false,
+          4)
+SORT_KEYS(sort_keys_u32_window1, unsigned, unsigned, KIND_U32, shape4, true,
+          false, 1)
 SORT_KEYS(sort_keys_u32_match, unsigned, unsigned, KIND_U32, shape4, false,
-          false)
+          false, 4)
 SORT_KEYS(sort_keys_u32_256x16, unsigned, unsigned, KIND_U32, shape_256x16,
-          true, false)
+          true, false, 4)
 SORT_KEYS(sort_keys_u32_512x12, unsigned, unsigned, KIND_U32, shape_512x12,
-          true, false)
+          true, false, 4)
 SORT_KEYS(sort_keys_u32_wrong_unstable, unsigned, unsigned, KIND_U32,
-          shape4, true, true)
-SORT_KEYS(sort_keys_i32, int, unsigned, KIND_I32, shape4, true, false)
-SORT_KEYS(sort_keys_f32, float, unsigned, KIND_F32, shape4, true, false)
+          shape4, true, true, 4)
+SORT_KEYS(sort_keys_i32, int, unsigned, KIND_I32, shape4, true, false, 4)
+SORT_KEYS(sort_keys_f32, float, unsigned, KIND_F32, shape4, true, false, 4)
 SORT_KEYS(sort_keys_u64, unsigned long long, unsigned long long, KIND_U64,
-          shape_256x12, true, false)
+          shape_256x12, true, false, 4)
 SORT_PAIRS(sort_pairs_u32, unsigned, unsigned, KIND_U32, shape_384x16)
 SORT_PAIRS(sort_pairs_f32, float, unsigned, KIND_F32, shape_384x16)
 SORT_PAIRS(sort_pairs_u64, unsigned long long, unsigned long long,

@@ -37,6 +37,10 @@ cudaError_t sort_keys_u32_256x16(const unsigned *in, unsigned *out,
 cudaError_t sort_keys_u32_512x12(const unsigned *in, unsigned *out,
                                  size_t n, void *temp, size_t temp_bytes,
                                  cudaStream_t s);
+/* The same with a look-back that reads one word at a time, not four. */
+cudaError_t sort_keys_u32_window1(const unsigned *in, unsigned *out,
+                                  size_t n, void *temp, size_t temp_bytes,
+                                  cudaStream_t s);
 cudaError_t sort_keys_i32(const int *in, int *out, size_t n, void *temp,
                           size_t temp_bytes, cudaStream_t s);
 cudaError_t sort_keys_f32(const float *in, float *out, size_t n,

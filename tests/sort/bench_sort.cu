@@ -5,8 +5,8 @@
 // radix sort of 8-bit digits must move at the device-copy rate
 // (sort.csv); the distributions that stress a sort at 2^28
 // (sort-dists.csv); 64-bit keys at 2^28; the targets (sort-targets.csv);
-// the shapes (sort-shapes.csv).  --ncu: one Onesweep sort of 2^26 keys,
-// for counters.sh.
+// the shapes (sort-shapes.csv).  --ncu: one textbook and one Onesweep sort
+// (tiles of 256 x 16) of 2^26 keys, for counters.sh.
 #include <cub/cub.cuh>
 #include <cstring>
 #include "benchkit.h"
@@ -219,7 +219,9 @@ int main(int argc, char **argv)
     ctx c = {0, kin, kout, vin, vout, (size_t)1 << 26, temp, tb};
     if (argc > 1 && !strcmp(argv[1], "--ncu")) {
         fill(c, D_UNIFORM, false);
-        c.what = S_ONESWEEP;
+        c.what = S_TEXTBOOK;             // then the same shape, Onesweep
+        BOOK_CHECK(run(&c));
+        c.what = S_256x16;
         BOOK_CHECK(run(&c));
         BOOK_CHECK(cudaDeviceSynchronize());
         return 0;

@@ -14,6 +14,7 @@
     X(S_MATCH, sort_keys_u32_match, "onesweep_match", 0)                   \
     X(S_256x16, sort_keys_u32_256x16, "onesweep_256x16", 0)                \
     X(S_512x12, sort_keys_u32_512x12, "onesweep_512x12", 0)                \
+    X(S_WINDOW1, sort_keys_u32_window1, "onesweep_window1", 0)             \
     X(S_ONESWEEP, sort_keys_u32, "onesweep", 0)
 
 #define SORT_ID(id, fn, name, dflt) id,

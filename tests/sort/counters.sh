@@ -1,0 +1,34 @@
+#!/bin/bash
+# counters.sh -- the sort chapter's counters, which `make bench` runs
+# after the benchmarks.  Nsight Compute profiles one textbook sort and one
+# Onesweep sort of the same shape (256 x 16) of 2^26 uniform keys
+# (build/sort/bench --ncu): each launch's time, DRAM throughput, cycles
+# between a warp's instructions (cycles per issued instruction) and the
+# part of them stalled on a long scoreboard (global and L2 loads, which is
+# where a look-back waits) and at a barrier, and the warps resident;
+# the values go to figures/data/$BOOK_GPU/sort-ncu.csv.  The scatter
+# kernel of the textbook pass and the Onesweep pass do the same ranking
+# and scatter; the second also counts nothing and looks back instead of
+# reading a table, so the difference of their times bounds the look-back.
+set -o pipefail
+. tools/ncu-lib.sh
+ncu_start sort sort-ncu.csv || exit 1
+ncu_known   # metric names change between versions: ncu_pick, ncu_stall
+metrics="gpu__time_duration.sum dram__throughput.avg.pct_of_peak_sustained_elapsed
+$(ncu_pick smsp__average_warp_latency_per_inst_issued.ratio smsp__average_warps_active_per_issue_active.ratio)
+$(ncu_stall long_scoreboard) $(ncu_stall barrier) sm__warps_active.avg.pct_of_peak_sustained_active"
+metrics=$(echo $metrics)
+ncu_header "one sort each of 2^26 keys, ncu --clock-control none; time in ns; cpi, long_scoreboard and barrier in cycles per issued instruction" \
+  "launch,ns,dram_pct,cpi,long_scoreboard,barrier,warps_active_pct" > "$tmp"
+if ! "$NCU" --clock-control none \
+     --kernel-name regex:'radix_count_kernel|radix_scatter_kernel|digit_hist_kernel|onesweep_kernel' \
+     --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
+  echo "counters: ncu failed:"; cat "$log"; exit 1
+fi
+ncu_rows "$log" "$tmp" "$metrics" \
+  textbook_count_0 textbook_scatter_0 textbook_count_1 textbook_scatter_1 \
+  textbook_count_2 textbook_scatter_2 textbook_count_3 textbook_scatter_3 \
+  onesweep_hist onesweep_pass_0 onesweep_pass_1 onesweep_pass_2 \
+  onesweep_pass_3 || exit 1
+mv "$tmp" "$out"
+echo "counters: wrote $out"
