@@ -1,6 +1,7 @@
 #!/bin/bash
 # check.sh -- the book's lint: every message is FILE:LINE: what is wrong.
 #  - a chunk used but never defined, defined but never used (noweb's noroots)
+#  - a chunk defined in two chapters: noweb would join them silently
 #  - a code line wider than the page (code-width in book.yaml)
 #  - drift: tangled/ (and tangled/.codesum) differs from what the chapters say
 #    (tools/drift.sh, which the build runs too)
@@ -11,6 +12,15 @@ status=0
 nws=$(tools/chapters.sh | sed 's|^|chapters/|; s|$|.nw|')
 width=$(tools/chapters.sh code-width)
 tools/noweb.sh markup $nws | gawk -f tools/tangle.awk -v mode=check -v width="${width:-78}" || status=1
+# shellcheck disable=SC2086
+gawk 'FNR == 1 { file = FILENAME }
+     /^<<.*>>=[ \t]*$/ { name = $0; sub(/=[ \t]*$/, "", name)
+       if ((name in first) && first[name] != file) {
+         printf "%s:%d: chunk %s is also defined in %s\n", FILENAME, FNR, name, first[name]
+         bad = 1
+       }
+       if (!(name in first)) first[name] = file }
+     END { exit bad }' $nws || status=1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if tools/tangle.sh "$tmp/t" 2>"$tmp/err"; then
   tools/drift.sh "$tmp/t" || status=1

@@ -52,7 +52,7 @@ static inline sort_temp sort_layout(uintptr_t base, size_t n, size_t kb,
     return t;
 }
 
-// <<Check a sort's arguments>>
+// <<Check a radix sort's arguments>>
 static inline cudaError_t sort_check(const void *kin, const void *kout,
                                      const void *vin, const void *vout,
                                      size_t n, size_t kb, void *temp,
