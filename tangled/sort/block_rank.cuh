@@ -62,6 +62,8 @@ __device__ void tile_rank(const U (&key)[ITEMS], unsigned shift,
                           unsigned *warp_count, unsigned *count,
                           unsigned *start)
 {
+    static_assert(ITEMS <= 32 && THREADS >= kRadix && THREADS % 32 == 0,
+                  "valid is a 32-bit mask; a thread a digit; whole warps");
     const unsigned t = threadIdx.x, warp = t / 32;
     unsigned *mine = warp_count + warp * kRadix;
     warp_rank<ITEMS, BALLOT>(key, shift, valid, rank, mine);

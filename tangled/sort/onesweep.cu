@@ -7,10 +7,12 @@
 #include "sort/temp.cuh"
 
 // <<Count every digit of the keys>>
-// hist[p * kRadix + d] += the keys whose digit p is d.
+// hist[p * kRadix + d] += the keys whose digit p is d (64-bit counts:
+// one digit value may hold 2^32 keys or more; a block's stay below).
 template <typename U>
 __global__ void __launch_bounds__(512)
-digit_hist_kernel(const U *keys, size_t n, int kind, unsigned *hist)
+digit_hist_kernel(const U *keys, size_t n, int kind,
+                  unsigned long long *hist)
 {
     enum { PASSES = sizeof(U) };
     __shared__ unsigned h[PASSES * kRadix];
@@ -26,13 +28,14 @@ digit_hist_kernel(const U *keys, size_t n, int kind, unsigned *hist)
     }
     __syncthreads();
     for (unsigned i = threadIdx.x; i < PASSES * kRadix; i += blockDim.x)
-        if (h[i]) atomicAdd(&hist[i], h[i]);
+        if (h[i]) atomicAdd(&hist[i], (unsigned long long)h[i]);
 }
 
 // <<Where each digit starts in the output>>
 // start[p * kRadix + d] = the keys of digits below d (pass p); block p.
 __global__ void __launch_bounds__(kRadix)
-digit_starts_kernel(const unsigned *hist, unsigned long long *start)
+digit_starts_kernel(const unsigned long long *hist,
+                    unsigned long long *start)
 {
     const unsigned d = threadIdx.x, p = blockIdx.x;
     __shared__ unsigned long long warp_total[kRadix / 32];
@@ -203,7 +206,7 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
         return onesweep<U, P, true, true, false>(                          \
             (const U *)kin, (U *)kout, vin, vout, n, kind, temp, bytes, s);\
     }
-typedef shape_384x23 shape4;            // 32-bit keys: the fastest shape
+typedef shape_384x23 shape4;            // 32-bit keys (Measured)
 SORT_KEYS(sort_keys_u32, unsigned, unsigned, KIND_U32, shape4, true, false,
           4)
 SORT_KEYS(sort_keys_u32_window1, unsigned, unsigned, KIND_U32, shape4, true,

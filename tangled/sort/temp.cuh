@@ -10,7 +10,7 @@
 // <<The regions of the sort's temporary storage>>
 struct sort_temp {
     void *keys, *values;
-    unsigned *hist;                  // [passes][kRadix], and the
+    unsigned long long *hist;        // [passes][kRadix], and the
     size_t hist_bytes;               // counters after it, zeroed together
     unsigned long long *start;       // [portions][passes][kRadix]
     unsigned *counters;              // [portions][passes]
@@ -38,9 +38,9 @@ static inline sort_temp sort_layout(uintptr_t base, size_t n, size_t kb,
     t.keys = (void *)(base + at);            at += round256(n * kb);
     t.values = (void *)(base + at);          at += round256(values ? 4 * n
                                                                    : 0);
-    t.hist = (unsigned *)(base + at);
-    t.counters = t.hist + passes * kRadix;
-    t.hist_bytes = 4 * (passes * kRadix + portions * passes);
+    t.hist = (unsigned long long *)(base + at);
+    t.counters = (unsigned *)(t.hist + passes * kRadix);
+    t.hist_bytes = 8 * passes * kRadix + 4 * portions * passes;
     at += round256(t.hist_bytes);
     t.start = (unsigned long long *)(base + at);  at += round256(8 * cells);
     t.status = (unsigned *)(base + at);      at += round256(4 * kRadix *

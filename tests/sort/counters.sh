@@ -8,8 +8,9 @@
 # where a look-back waits) and at a barrier, and the warps resident;
 # the values go to figures/data/$BOOK_GPU/sort-ncu.csv.  The scatter
 # kernel of the textbook pass and the Onesweep pass do the same ranking
-# and scatter; the second also counts nothing and looks back instead of
-# reading a table, so the difference of their times bounds the look-back.
+# and scatter; the second looks back instead of reading a table, so their
+# times, with the warps each keeps resident, bound what the look-back
+# costs.
 set -o pipefail
 . tools/ncu-lib.sh
 ncu_start sort sort-ncu.csv || exit 1

@@ -128,15 +128,16 @@ static void keys_every_size(void **st)
     }
 }
 
-/* Every sort on the distributions that break sorts, at a tile and one
- * past it and at 10^6 + 1 (under the sanitizer, 4097 only). */
+/* Every sort on the distributions that break sorts, at a tile (of 256 x
+ * 16) and one past it and at 10^6 + 1 (under the sanitizer, the first
+ * two). */
 static void keys_distributions(void **st)
 {
     (void)st;
     TK_REQUIRE_GPU();
     static const size_t sizes[] = {4096, 4097, 1000001};
-    const int nz = tk_small() ? 2 : 3;
-    for (int z = 1; z < nz; z++)
+    const int nz = tk_small() ? 2 : 3;    /* the sanitizer: the tiles */
+    for (int z = 0; z < nz; z++)
         for (int d = 0; d < D_COUNT; d++) {
             const size_t n = sizes[z];
             const uint64_t seed = tk_seed(d);
@@ -153,13 +154,16 @@ static void keys_distributions(void **st)
         }
 }
 
-/* In place: the output is the input, for every sort, at sizes that end in
- * the middle of a tile. */
+/* In place: the output is the input, for every sort, at the tiles of
+ * every shape (3072, 4096, 6144, 8832 keys), one past, twice, and sizes
+ * that end in the middle of a tile. */
 static void keys_in_place(void **st)
 {
     (void)st;
     TK_REQUIRE_GPU();
-    static const size_t sizes[] = {1, 33, 4095, 12289, 1000001};
+    static const size_t sizes[] = {1,    33,   3072,  3073,  4095,  4096,
+                                   6144, 6145, 8832,  8833,  12289, 17664,
+                                   1000001};
     for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
         const size_t n = sizes[z];
         if (tk_small() && n > 20000) continue;
@@ -257,8 +261,13 @@ static void pairs_are_stable(void **st)
          tk_sweep_next(&s);)
         for (int kind = 0; kind < 3; kind++)
             check_pairs(kind, s.n, 0, s.seed + (uint64_t)kind);
-    check_pairs(0, 12289, 1, tk_seed(0));                  /* in place */
-    check_pairs(2, 5000, 1, tk_seed(1));
+    /* The tiles of the pairs' shapes (6144 and 3072 keys), one past. */
+    static const size_t tiles[] = {3072, 3073, 6144, 6145, 12288, 12289};
+    for (size_t z = 0; z < sizeof tiles / sizeof *tiles; z++)
+        for (int kind = 0; kind < 3; kind++)
+            check_pairs(kind, tiles[z], 0, tk_seed((int)z));
+    for (int kind = 0; kind < 3; kind++)                    /* in place */
+        check_pairs(kind, 12289, 1, tk_seed(kind));
 }
 
 /* ---- other key types ------------------------------------------------------ */
@@ -397,6 +406,145 @@ static void keys_past_2_31(void **st)
     assert_int_equal(tail, 0xffffffffu);
 }
 
+/* Pairs and 64-bit keys across two portions of the look-back (2^28 +
+ * 4097 keys).  Pairs exactly, in O(n): values from the input index, so
+ * the output is the stable order when its values are a permutation, each
+ * key is the input key of its value, and (key, value) increases
+ * strictly.  64-bit keys: sorted, and the input's multiset. */
+static void pairs_and_u64_past_a_portion(void **st)
+{
+    (void)st;
+    TK_SKIP_UNDER_SANITIZER("2^28 keys are too many for the sanitizer");
+    const size_t n = ((size_t)1 << 28) + 4097;
+    const size_t pb = sort_temp_bytes(n, 4, 1), qb = sort_temp_bytes(n, 8, 0);
+    TK_REQUIRE_DEVICE_BYTES(4 * n * 8 + (pb > qb ? pb : qb));
+    uint64_t r = tk_seed(0);
+    unsigned *k = tk_malloc(n * 4), *v = tk_malloc(n * 4);
+    unsigned *ko = tk_malloc(n * 4), *vo = tk_malloc(n * 4);
+    unsigned char *seen = tk_malloc(n);
+    for (size_t i = 0; i < n; i++) {
+        k[i] = (unsigned)(tk_next(&r) >> 40);      /* 2^24 values: ties */
+        v[i] = (unsigned)i;
+    }
+    unsigned *dk = tk_dev_bytes(n * 4), *dv = tk_dev_bytes(n * 4);
+    unsigned *dko = tk_dev_bytes(n * 4), *dvo = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(pb > qb ? pb : qb);
+    tk_upload_bytes(dk, k, n * 4);
+    tk_upload_bytes(dv, v, n * 4);
+    TK_CUDA(sort_pairs_u32(dk, dko, dv, dvo, n, temp, pb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(ko, dko, n * 4);
+    tk_download_bytes(vo, dvo, n * 4);
+    memset(seen, 0, n);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned j = vo[i];
+        if (j >= n || seen[j] || ko[i] != k[j] ||
+            (i && (ko[i - 1] > ko[i] ||
+                   (ko[i - 1] == ko[i] && vo[i - 1] >= vo[i])))) {
+            bad++;
+            continue;
+        }
+        seen[j] = 1;
+    }
+    assert_int_equal(bad, 0);
+    /* 64-bit keys in the same buffers, as n / 2 + 1 words of 64 bits
+     * would not cross a portion: use n of them, from k and v. */
+    tk_free(dvo); tk_free(dko); tk_free(dv); tk_free(dk);
+    unsigned long long *x = tk_malloc(n * 8), sum_in = 0, sum_out = 0;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (unsigned long long)k[i] << 32 | (unsigned)tk_next(&r);
+        sum_in += mix(x[i]);
+    }
+    unsigned long long *dx = tk_dev_bytes(n * 8), *dy = tk_dev_bytes(n * 8);
+    tk_upload_bytes(dx, x, n * 8);
+    TK_CUDA(sort_keys_u64(dx, dy, n, temp, qb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(x, dy, n * 8);
+    size_t unsorted = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum_out += mix(x[i]);
+        unsorted += i && x[i - 1] > x[i];
+    }
+    assert_int_equal(unsorted, 0);
+    assert_true(sum_in == sum_out);
+    tk_free(dx); tk_free(dy); tk_free(temp);
+    free(x); free(k); free(v); free(ko); free(vo); free(seen);
+}
+
+/* Past 2^32 keys, where one digit value holds more keys than a 32-bit
+ * count: 2^32 + 4097 keys, every 4097th 0x01010101 and the rest 0, so
+ * each pass's digit 0 counts 2^32 + 3 keys.  Exact in O(n): the zeros,
+ * then the others. */
+static void keys_past_2_32(void **st)
+{
+    (void)st;
+    TK_SKIP_UNDER_SANITIZER("2^32 keys are too many for the sanitizer");
+    const size_t n = ((size_t)1 << 32) + 4097, tb = sort_temp_bytes(n, 4, 0);
+    TK_REQUIRE_DEVICE_BYTES(2 * n * 4 + tb + ((size_t)1 << 30));
+    unsigned *x = tk_malloc(n * 4);
+    size_t ones = 0;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = i % 4097 ? 0u : 0x01010101u;
+        ones += x[i] != 0;
+    }
+    unsigned *din = tk_dev_bytes(n * 4), *dout = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(din, x, n * 4);
+    TK_CUDA(sort_keys_u32(din, dout, n, temp, tb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_free(temp);
+    tk_free(din);
+    tk_download_bytes(x, dout, n * 4);
+    tk_free(dout);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += x[i] != (i < n - ones ? 0u : 0x01010101u);
+    free(x);
+    assert_int_equal(bad, 0);
+}
+
+/* On a stream of its own: the stream is kept busy first, and the input
+ * is uploaded on it after, so a step of the sort that ran on another
+ * stream would read the poisoned buffer and get the output wrong. */
+static void keys_and_pairs_on_a_stream(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    const size_t n = 1000001, tb = sort_temp_bytes(n, 4, 1);
+    const size_t big = (size_t)1 << 28;
+    cudaStream_t s;
+    TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    uint64_t r = tk_seed(0);
+    unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
+    unsigned *v = tk_malloc(n * 4), *got = tk_malloc(n * 4);
+    fill_u32(x, n, D_FEW, &r);
+    memcpy(ref, x, n * 4);
+    qsort(ref, n, 4, cmp_u32);
+    for (size_t i = 0; i < n; i++) v[i] = (unsigned)i;
+    unsigned char *busy = tk_dev_bytes(big);
+    unsigned *dk = tk_dev_bytes(n * 4), *dv = tk_dev_bytes(n * 4);
+    unsigned *dko = tk_dev_bytes(n * 4), *dvo = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(tb);
+    for (int pairs = 0; pairs < 2; pairs++) {
+        tk_poison(dk, n * 4);
+        tk_poison(dko, n * 4);
+        for (int i = 0; i < 20; i++)
+            TK_CUDA(cudaMemsetAsync(busy, i, big, s));
+        TK_CUDA(cudaMemcpyAsync(dk, x, n * 4, cudaMemcpyHostToDevice, s));
+        TK_CUDA(cudaMemcpyAsync(dv, v, n * 4, cudaMemcpyHostToDevice, s));
+        if (pairs) TK_CUDA(sort_pairs_u32(dk, dko, dv, dvo, n, temp, tb, s));
+        else TK_CUDA(sort_keys_u32(dk, dko, n, temp, tb, s));
+        TK_CUDA(cudaMemcpyAsync(got, dko, n * 4, cudaMemcpyDeviceToHost, s));
+        TK_CUDA(cudaStreamSynchronize(s));
+        assert_memory_equal(got, ref, n * 4);
+    }
+    TK_CUDA(cudaStreamDestroy(s));
+    tk_free(busy); tk_free(dk); tk_free(dv); tk_free(dko); tk_free(dvo);
+    tk_free(temp);
+    free(x); free(ref); free(v); free(got);
+}
+
 /* ---- wrong on purpose ----------------------------------------------------- */
 
 /* The ranking that walks a blocked tile in striped order breaks the
@@ -491,6 +639,23 @@ static void refusals(void **st)
     assert_int_equal(sort_keys_u64(FAKE(0x10000000), FAKE(0x20000000), n,
                                    temp, sort_temp_bytes(n, 8, 0) - 1, 0),
                      bad);
+    /* Misaligned outputs, an input inside temp, values inside temp or
+     * over the keys. */
+    assert_int_equal(sort_keys_u32(in, (unsigned *)((char *)out + 2), n,
+                                   temp, tb, 0), bad);
+    assert_int_equal(sort_keys_u64(FAKE(0x10000000), FAKE(0x20000004), n,
+                                   temp, sort_temp_bytes(n, 8, 0), 0), bad);
+    assert_int_equal(sort_keys_u32((unsigned *)temp + 64, out, n, temp, tb,
+                                   0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, vin,
+                                    (unsigned *)((char *)vout + 2), n, temp,
+                                    pb, 0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, (unsigned *)temp + 64, vout, n,
+                                    temp, pb, 0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, vin, (unsigned *)temp + 64, n,
+                                    temp, pb, 0), bad);
+    assert_int_equal(sort_pairs_u32(in, out, vin, out + 5, n, temp, pb, 0),
+                     bad);
     assert_int_equal(sort_keys_i32(NULL, (int *)out, n, temp, tb, 0), bad);
     assert_int_equal(sort_keys_f32((float *)in, NULL, n, temp, tb, 0), bad);
 }
@@ -506,6 +671,9 @@ int main(void)
         cmocka_unit_test(float_order_by_hand),
         cmocka_unit_test(keys_other_types),
         cmocka_unit_test(keys_past_2_31),
+        cmocka_unit_test(pairs_and_u64_past_a_portion),
+        cmocka_unit_test(keys_past_2_32),
+        cmocka_unit_test(keys_and_pairs_on_a_stream),
         cmocka_unit_test(wrong_unstable_unsorts),
     };
     return tk_run_tests("sort", tests);
