@@ -1,0 +1,492 @@
+/* test_merge.c -- the merge chapter's tests: the merges and the merge
+ * sorts against CPU references (a stable two-cursor merge; qsort with the
+ * index as tie-break), exactly, at sizes around every tile (1024, 2048,
+ * 4096) and up to 10^7 + 1, on random, all-equal, sorted, reversed and
+ * few-unique keys; outputs poisoned (all bits set) before each run, and a
+ * guard of poisoned words past the end that must stay so; stability on
+ * pairs whose values tag their origin; the wrong-on-purpose merge that
+ * breaks ties toward b, shown unstable; every refusal merge.h promises. */
+#include "testkit.h"
+#include "merge/merge.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GUARD 64                         /* poisoned words past the end */
+#define POISON 0xffffffffu
+enum { D_RANDOM, D_EQUAL, D_SORTED, D_REVERSED, D_FEW, D_COUNT };
+static const char *dname[] = {"random", "all equal", "sorted", "reversed",
+                              "few unique"};
+
+/* Keys below POISON, so that an unwritten element never matches. */
+static void fill_keys(uint32_t *k, size_t n, int d, uint64_t *st)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = tk_next(st);
+        k[i] = d == D_RANDOM   ? (uint32_t)(r % POISON)
+             : d == D_EQUAL    ? 7u
+             : d == D_SORTED   ? (uint32_t)i
+             : d == D_REVERSED ? (uint32_t)(n - i)
+                               : (uint32_t)(r % 16);
+    }
+}
+
+typedef struct { uint32_t key, idx; } kv;
+static int kv_cmp(const void *x, const void *y)
+{
+    const kv *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+static int u32_cmp(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The stable merge, ties to a: the reference. */
+static void merge_ref(const uint32_t *a, const uint32_t *av, size_t na,
+                      const uint32_t *b, const uint32_t *bv, size_t nb,
+                      uint32_t *out, uint32_t *outv)
+{
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < nb) {
+        int take_a = j >= nb || (i < na && a[i] <= b[j]);
+        out[k] = take_a ? a[i] : b[j];
+        if (outv) outv[k] = take_a ? av[i] : bv[j];
+        k++;
+        if (take_a) i++; else j++;
+    }
+}
+
+/* got[0, n + GUARD) against want[0, n) and the guard. */
+static size_t compare_u32(const char *what, const uint32_t *got,
+                          const uint32_t *want, size_t n, uint64_t seed)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i] && bad++ < 5)
+            print_error("%s, n %zu: [%zu] is %u, expected %u (seed %llu)\n",
+                        what, n, i, got[i], want[i],
+                        (unsigned long long)seed);
+    for (size_t i = n; i < n + GUARD; i++)
+        if (got[i] != POISON && bad++ < 5)
+            print_error("%s, n %zu: guard word %zu written\n", what, n,
+                        i - n);
+    return bad;
+}
+
+/* ---- merges ------------------------------------------------------------ */
+
+/* One merge of na and nb keys of distribution d (random, equal or few
+ * unique), keys and pairs; values tag the origin: a's are i, b's 2^31 + j.
+ * Returns the number of wrong words. */
+static size_t check_merge(size_t na, size_t nb, int d, int round)
+{
+    const size_t n = na + nb;
+    uint64_t seed = tk_seed(round), st = seed;
+    uint32_t *h = tk_malloc((n + 1) * sizeof *h);
+    uint32_t *hv = tk_malloc((n + 1) * sizeof *hv);
+    uint32_t *want = tk_malloc((n + 1) * sizeof *want);
+    uint32_t *wantv = tk_malloc((n + 1) * sizeof *wantv);
+    uint32_t *got = tk_malloc((n + GUARD) * sizeof *got);
+    fill_keys(h, na, d, &st);
+    fill_keys(h + na, nb, d, &st);
+    qsort(h, na, sizeof *h, u32_cmp);
+    qsort(h + na, nb, sizeof *h, u32_cmp);
+    for (size_t i = 0; i < n; i++)
+        hv[i] = i < na ? (uint32_t)i : 0x80000000u + (uint32_t)(i - na);
+    merge_ref(h, hv, na, h + na, hv + na, nb, want, wantv);
+    uint32_t *din = tk_dev_bytes((n + 1) * 4), *dv = tk_dev_bytes((n + 1) * 4);
+    uint32_t *dout = tk_dev_bytes((n + GUARD) * 4);
+    uint32_t *doutv = tk_dev_bytes((n + GUARD) * 4);
+    size_t tb = merge_temp_bytes(n);
+    void *temp = tk_dev_bytes(tb + 1);
+    tk_upload_bytes(din, h, n * 4);
+    tk_upload_bytes(dv, hv, n * 4);
+    TK_CUDA(merge_u32(din, na, din + na, nb, dout, temp, tb, 0));
+    tk_download_bytes(got, dout, (n + GUARD) * 4);
+    size_t bad = compare_u32("merge_u32", got, want, n, seed);
+    tk_poison(dout, (n + GUARD) * 4);
+    TK_CUDA(merge_pairs_u32(din, dv, na, din + na, dv + na, nb, dout, doutv,
+                            temp, tb, 0));
+    tk_download_bytes(got, dout, (n + GUARD) * 4);
+    bad += compare_u32("merge_pairs_u32 keys", got, want, n, seed);
+    tk_download_bytes(got, doutv, (n + GUARD) * 4);
+    bad += compare_u32("merge_pairs_u32 values", got, wantv, n, seed);
+    if (bad)
+        print_error("... merging %zu and %zu %s keys\n", na, nb, dname[d]);
+    tk_free(din); tk_free(dv); tk_free(dout); tk_free(doutv); tk_free(temp);
+    free(h); free(hv); free(want); free(wantv); free(got);
+    return bad;
+}
+
+static const size_t msizes[] = {1, 31, 32, 33, 2047, 2048, 2049, 4097,
+                                100003, 10000001};
+#define NMSIZES (sizeof msizes / sizeof msizes[0])
+/* Under the sanitizer (BOOK_SMALL) the first five. */
+static size_t nmsizes(void) { return tk_small() ? 5 : NMSIZES; }
+
+/* (0, n), (n, 0), (1, n), (n, 1), halves, (10, n), (n, 10) for each n;
+ * random, all-equal and few-unique keys (ties across a and b). */
+static void merge_shapes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < (tk_small() ? 1 : 2); round++)
+        for (size_t z = 0; z < nmsizes(); z++) {
+            const size_t n = msizes[z];
+            const size_t sh[7][2] = {{0, n}, {n, 0}, {1, n}, {n, 1},
+                                     {n / 2, n - n / 2}, {10, n}, {n, 10}};
+            for (int q = 0; q < 7; q++)
+                for (int d = 0; d < 3; d++) {
+                    const int dist = d == 0 ? D_RANDOM : d == 1 ? D_EQUAL
+                                                                : D_FEW;
+                    if (n > 1000000 && (round > 0 || (q != 4 && q != 5)))
+                        continue;
+                    assert_int_equal(
+                        check_merge(sh[q][0], sh[q][1], dist, round), 0);
+                }
+        }
+}
+
+/* Very unequal: a handful of keys into many, both ways, interleaved. */
+static void merge_very_unequal(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t big = tk_small() ? 9000 : 3000017;
+    const size_t few[] = {2, 3, 257, 2049};
+    for (size_t k = 0; k < 4; k++) {
+        assert_int_equal(check_merge(few[k], big, D_RANDOM, 0), 0);
+        assert_int_equal(check_merge(big, few[k], D_FEW, 1), 0);
+    }
+}
+
+/* Stability: equal keys across a and b, values tagging their origin.  The
+ * example of the chapter, then long runs of a few keys. */
+static const uint32_t ex_a[3] = {1, 1, 2}, ex_av[3] = {0, 1, 2};
+static const uint32_t ex_b[2] = {1, 2}, ex_bv[2] = {100, 101};
+
+static void run_example(int wrong, uint32_t *keys, uint32_t *vals)
+{
+    uint32_t *d = tk_dev_bytes(10 * 4), *o = tk_dev_bytes(10 * 4);
+    size_t tb = merge_temp_bytes(5);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(d, ex_a, 12);
+    tk_upload_bytes(d + 3, ex_av, 12);
+    tk_upload_bytes(d + 6, ex_b, 8);
+    tk_upload_bytes(d + 8, ex_bv, 8);
+    cudaError_t (*fn)(const uint32_t *, const uint32_t *, size_t,
+                      const uint32_t *, const uint32_t *, size_t, uint32_t *,
+                      uint32_t *, void *, size_t, cudaStream_t) =
+        wrong ? merge_pairs_u32_tie_to_b : merge_pairs_u32;
+    TK_CUDA(fn(d, d + 3, 3, d + 6, d + 8, 2, o, o + 5, temp, tb, 0));
+    tk_download_bytes(keys, o, 20);
+    tk_download_bytes(vals, o + 5, 20);
+    tk_free(d); tk_free(o); tk_free(temp);
+}
+
+static void merge_pairs_stable(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    uint32_t k[5], v[5];
+    const uint32_t wk[5] = {1, 1, 1, 2, 2}, wv[5] = {0, 1, 100, 2, 101};
+    run_example(0, k, v);
+    assert_memory_equal(k, wk, sizeof wk);
+    assert_memory_equal(v, wv, sizeof wv);
+    for (size_t z = 0; z < nmsizes(); z++)
+        if (msizes[z] < 1000000)
+            assert_int_equal(check_merge(msizes[z], msizes[z], D_FEW, 1), 0);
+}
+
+/* Wrong on purpose: the merge that breaks ties toward b puts the keys in
+ * the same order as the stable merge (a keys-only test passes), and the
+ * values of equal keys b's first: (100, 0, 1, 101, 2). */
+static void tie_to_b_is_unstable(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    uint32_t k[5], v[5], sk[5], sv[5];
+    const uint32_t wrongv[5] = {100, 0, 1, 101, 2};
+    run_example(1, k, v);
+    run_example(0, sk, sv);
+    assert_memory_equal(k, sk, sizeof sk);          /* keys: no difference */
+    assert_memory_equal(v, wrongv, sizeof wrongv);  /* values: b's first */
+    assert_memory_not_equal(v, sv, sizeof sv);
+}
+
+/* ---- sorts ------------------------------------------------------------- */
+
+static const size_t ssizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1023,
+                                1024, 1025, 2047, 2048, 2049, 4095, 4096,
+                                4097, 6143, 8193, 65537, 1000003, 10000001};
+#define NSSIZES (sizeof ssizes / sizeof ssizes[0])
+/* Under the sanitizer: one past each tile, and two tiles of 4096 and one
+ * past (two passes for IPT 4 and 8, one for 16). */
+static const size_t small_ssizes[] = {1, 33, 1025, 2049, 4097, 8193};
+static size_t nssizes(void) { return tk_small() ? 6 : NSSIZES; }
+static size_t ssize(size_t z) { return tk_small() ? small_ssizes[z] : ssizes[z]; }
+
+/* Sort keys of distribution d with every tile (IPT 4, 8 through
+ * merge_sort_u32, 16); returns the wrong words. */
+static size_t check_sort_keys(size_t n, int d, int round, int all_ipt)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    uint32_t *h = tk_malloc(n * 4), *want = tk_malloc(n * 4);
+    uint32_t *got = tk_malloc((n + GUARD) * 4);
+    fill_keys(h, n, d, &st);
+    memcpy(want, h, n * 4);
+    qsort(want, n, 4, u32_cmp);
+    uint32_t *dk = tk_dev_bytes((n + GUARD) * 4);
+    size_t tb = merge_sort_keys_temp_bytes(n);
+    void *temp = tk_dev_bytes(tb);
+    size_t bad = 0;
+    static const int ipts[3] = {8, 4, 16};
+    for (int q = 0; q < (all_ipt ? 3 : 1); q++) {
+        tk_poison(dk, (n + GUARD) * 4);
+        tk_upload_bytes(dk, h, n * 4);
+        if (q == 0) TK_CUDA(merge_sort_u32(dk, n, temp, tb, 0));
+        else TK_CUDA(merge_sort_u32_ipt(dk, n, ipts[q], temp, tb, 0));
+        tk_download_bytes(got, dk, (n + GUARD) * 4);
+        size_t b = compare_u32("merge_sort_u32", got, want, n, seed);
+        if (b) print_error("... IPT %d, %s keys\n", ipts[q], dname[d]);
+        bad += b;
+    }
+    tk_free(dk); tk_free(temp);
+    free(h); free(want); free(got);
+    return bad;
+}
+
+static void sort_keys_sizes(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < (tk_small() ? 1 : 2); round++)
+        for (size_t z = 0; z < nssizes(); z++)
+            for (int d = 0; d < D_COUNT; d++) {
+                const size_t n = ssize(z);
+                if (n > 1000000 && round > 0) continue;
+                if (tk_small() && (d == D_SORTED || d == D_REVERSED)) continue;
+                const int all = n < 1000000 || d == D_RANDOM;
+                assert_int_equal(check_sort_keys(n, d, round, all), 0);
+            }
+}
+
+/* Pairs: values are the input indices, so the stable order is exactly
+ * qsort's by (key, index). */
+static size_t check_sort_pairs(size_t n, int d, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    uint32_t *h = tk_malloc(n * 4), *hv = tk_malloc(n * 4);
+    uint32_t *want = tk_malloc(n * 4), *wantv = tk_malloc(n * 4);
+    uint32_t *got = tk_malloc((n + GUARD) * 4);
+    kv *r = tk_malloc(n * sizeof *r);
+    fill_keys(h, n, d, &st);
+    for (size_t i = 0; i < n; i++) {
+        hv[i] = (uint32_t)i;
+        r[i].key = h[i];
+        r[i].idx = (uint32_t)i;
+    }
+    qsort(r, n, sizeof *r, kv_cmp);
+    for (size_t i = 0; i < n; i++) {
+        want[i] = r[i].key;
+        wantv[i] = r[i].idx;
+    }
+    uint32_t *dk = tk_dev_bytes((n + GUARD) * 4);
+    uint32_t *dv = tk_dev_bytes((n + GUARD) * 4);
+    size_t tb = merge_sort_pairs_temp_bytes(n);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(dk, h, n * 4);
+    tk_upload_bytes(dv, hv, n * 4);
+    TK_CUDA(merge_sort_pairs_u32(dk, dv, n, temp, tb, 0));
+    tk_download_bytes(got, dk, (n + GUARD) * 4);
+    size_t bad = compare_u32("merge_sort_pairs_u32 keys", got, want, n, seed);
+    tk_download_bytes(got, dv, (n + GUARD) * 4);
+    bad += compare_u32("merge_sort_pairs_u32 values", got, wantv, n, seed);
+    if (bad) print_error("... %s keys\n", dname[d]);
+    tk_free(dk); tk_free(dv); tk_free(temp);
+    free(h); free(hv); free(want); free(wantv); free(got); free(r);
+    return bad;
+}
+
+static void sort_pairs_stable(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < (tk_small() ? 1 : 2); round++)
+        for (size_t z = 0; z < nssizes(); z++)
+            for (int d = 0; d < D_COUNT; d++) {
+                const size_t n = ssize(z);
+                if (n > 1000000 && (round > 0 || (d != D_RANDOM &&
+                                                  d != D_FEW)))
+                    continue;
+                assert_int_equal(check_sort_pairs(n, d, round), 0);
+            }
+}
+
+/* Floats by absolute value: keys +-k/4 for k < 64, many ties between x
+ * and -x; stable means the input order among equal |x|. */
+typedef struct { float key; uint32_t idx; } fkv;
+static int fkv_cmp(const void *x, const void *y)
+{
+    const fkv *a = x, *b = y;
+    float p = fabsf(a->key), q = fabsf(b->key);
+    if (p != q) return p < q ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static size_t check_sort_abs(size_t n, int round)
+{
+    uint64_t seed = tk_seed(round), st = seed;
+    float *h = tk_malloc(n * 4), *got = tk_malloc((n + GUARD) * 4);
+    fkv *r = tk_malloc(n * sizeof *r);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = tk_next(&st);
+        h[i] = (float)(x % 64) / 4.0f * ((x >> 32) & 1 ? -1.0f : 1.0f);
+        r[i].key = h[i];
+        r[i].idx = (uint32_t)i;
+    }
+    qsort(r, n, sizeof *r, fkv_cmp);
+    float *dk = tk_dev_bytes((n + GUARD) * 4);
+    size_t tb = merge_sort_keys_temp_bytes(n);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(dk, h, n * 4);
+    TK_CUDA(merge_sort_f32_abs(dk, n, temp, tb, 0));
+    tk_download_bytes(got, dk, (n + GUARD) * 4);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&got[i], &r[i].key, 4) && bad++ < 5)
+            print_error("merge_sort_f32_abs, n %zu: [%zu] is %g, expected "
+                        "%g (seed %llu)\n", n, i, got[i], r[i].key,
+                        (unsigned long long)seed);
+    for (size_t i = n; i < n + GUARD; i++)
+        if (memcmp(&got[i], &(uint32_t){POISON}, 4) && bad++ < 5)
+            print_error("merge_sort_f32_abs, n %zu: guard written\n", n);
+    tk_free(dk); tk_free(temp);
+    free(h); free(got); free(r);
+    return bad;
+}
+
+static void sort_abs_stable(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int round = 0; round < (tk_small() ? 1 : 2); round++)
+        for (size_t z = 0; z < nssizes(); z++)
+            if (ssize(z) < 1000000 || round == 0)
+                assert_int_equal(check_sort_abs(ssize(z), round), 0);
+}
+
+/* ---- refusals ---------------------------------------------------------- */
+
+#define FAKE(a) ((uint32_t *)(uintptr_t)(a))
+#define INV cudaErrorInvalidValue
+
+static void merge_refusals(void **s)
+{
+    (void)s;
+    uint32_t *a = FAKE(0x10000000), *b = FAKE(0x20000000);
+    uint32_t *o = FAKE(0x30000000), *av = FAKE(0x50000000);
+    uint32_t *bv = FAKE(0x60000000), *ov = FAKE(0x70000000);
+    void *t = FAKE(0x40000000);
+    const size_t tb = merge_temp_bytes(2000), big = MERGE_MAX_N;
+    assert_int_equal(merge_u32(NULL, 1000, b, 1000, o, t, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, NULL, 1000, o, t, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, NULL, t, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, o, NULL, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, o, (char *)t + 2, tb, 0),
+                     INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, o, t, tb - 1, 0), INV);
+    assert_int_equal(merge_u32(a, big + 1, b, 0, o, t, (size_t)-1, 0), INV);
+    assert_int_equal(merge_u32(a, big, b, 1, o, t, (size_t)-1, 0), INV);
+    assert_int_equal(merge_u32(a, SIZE_MAX, b, 1, o, t, (size_t)-1, 0), INV);
+    /* out over a, over b; temp over out. */
+    assert_int_equal(merge_u32(a, 1000, b, 1000, a + 999, t, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, b - 1999, t, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, o, o + 1999, tb, 0), INV);
+    /* Pairs: the same, and the values. */
+    cudaError_t (*const fns[2])(const uint32_t *, const uint32_t *, size_t,
+                                const uint32_t *, const uint32_t *, size_t,
+                                uint32_t *, uint32_t *, void *, size_t,
+                                cudaStream_t) = {merge_pairs_u32,
+                                                 merge_pairs_u32_tie_to_b};
+    for (int f = 0; f < 2; f++) {
+        assert_int_equal(fns[f](NULL, av, 9, b, bv, 9, o, ov, t, tb, 0), INV);
+        assert_int_equal(fns[f](a, NULL, 9, b, bv, 9, o, ov, t, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, NULL, 9, o, ov, t, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, NULL, t, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, o + 17, t, tb, 0),
+                         INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, av, t, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, ov, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, t, 0, 0), INV);
+        assert_int_equal(fns[f](a, av, big, b, bv, 1, o, ov, t, (size_t)-1,
+                                0), INV);
+        assert_int_equal(fns[f](NULL, NULL, 0, NULL, NULL, 0, NULL, NULL,
+                                NULL, 0, 0), cudaSuccess);
+    }
+    /* Nothing to do: success, without touching a pointer. */
+    assert_int_equal(merge_u32(NULL, 0, NULL, 0, NULL, NULL, 0, 0),
+                     cudaSuccess);
+    assert_int_equal(merge_temp_bytes(0), 0);
+}
+
+static void sort_refusals(void **s)
+{
+    (void)s;
+    uint32_t *k = FAKE(0x10000000), *v = FAKE(0x20000000);
+    void *t = FAKE(0x40000000);
+    const size_t n = 5000, tk = merge_sort_keys_temp_bytes(n);
+    const size_t tp = merge_sort_pairs_temp_bytes(n), big = MERGE_MAX_N;
+    assert_true(tk >= 4 * n && tp >= 8 * n);
+    assert_int_equal(merge_sort_u32(NULL, n, t, tk, 0), INV);
+    assert_int_equal(merge_sort_u32(k, n, NULL, tk, 0), INV);
+    assert_int_equal(merge_sort_u32(k, n, (char *)t + 1, tk, 0), INV);
+    assert_int_equal(merge_sort_u32(k, n, t, tk - 1, 0), INV);
+    assert_int_equal(merge_sort_u32(k, big + 1, t, (size_t)-1, 0), INV);
+    assert_int_equal(merge_sort_u32(k, n, k + n - 1, tk, 0), INV);
+    for (int ipt = -1; ipt <= 17; ipt++)
+        if (ipt != 4 && ipt != 8 && ipt != 16)
+            assert_int_equal(merge_sort_u32_ipt(k, n, ipt, t, tk, 0), INV);
+    assert_int_equal(merge_sort_u32_ipt(NULL, n, 4, t, tk, 0), INV);
+    assert_int_equal(merge_sort_u32_ipt(k, n, 16, t, tk - 1, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(NULL, v, n, t, tp, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(k, NULL, n, t, tp, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(k, v, n, NULL, tp, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(k, v, n, t, tp - 1, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(k, v, n, t, tk, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(k, k + 1, n, t, tp, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(k, v, n, v, tp, 0), INV);
+    assert_int_equal(merge_sort_pairs_u32(k, v, big + 1, t, (size_t)-1, 0),
+                     INV);
+    float *f = (float *)(uintptr_t)0x10000000;
+    assert_int_equal(merge_sort_f32_abs(NULL, n, t, tk, 0), INV);
+    assert_int_equal(merge_sort_f32_abs(f, n, NULL, tk, 0), INV);
+    assert_int_equal(merge_sort_f32_abs(f, n, t, tk - 1, 0), INV);
+    assert_int_equal(merge_sort_f32_abs(f, n, (char *)f + 4, tk, 0), INV);
+    assert_int_equal(merge_sort_f32_abs(f, big + 1, t, (size_t)-1, 0), INV);
+    /* n == 0: success without touching a pointer. */
+    assert_int_equal(merge_sort_u32(NULL, 0, NULL, 0, 0), cudaSuccess);
+    assert_int_equal(merge_sort_pairs_u32(NULL, NULL, 0, NULL, 0, 0),
+                     cudaSuccess);
+    assert_int_equal(merge_sort_f32_abs(NULL, 0, NULL, 0, 0), cudaSuccess);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(merge_refusals),
+        cmocka_unit_test(sort_refusals),
+        cmocka_unit_test(merge_pairs_stable),
+        cmocka_unit_test(tie_to_b_is_unstable),
+        cmocka_unit_test(merge_shapes),
+        cmocka_unit_test(merge_very_unequal),
+        cmocka_unit_test(sort_keys_sizes),
+        cmocka_unit_test(sort_pairs_stable),
+        cmocka_unit_test(sort_abs_stable),
+    };
+    return tk_run_tests("merge", tests);
+}
