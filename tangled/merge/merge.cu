@@ -10,7 +10,8 @@ extern "C" size_t merge_temp_bytes(size_t n)
 }
 extern "C" size_t merge_sort_keys_temp_bytes(size_t n)
 {
-    return merge_round256(4 * n) + sizeof(size_t) * ceil_div(n, kMergeMinTile);
+    return merge_round256(4 * n) +
+           sizeof(size_t) * ceil_div(n, kMergeMinTile);
 }
 extern "C" size_t merge_sort_pairs_temp_bytes(size_t n)
 {
@@ -125,9 +126,12 @@ extern "C" cudaError_t merge_sort_u32_ipt(uint32_t *keys, size_t n, int ipt,
     if (n == 0) return cudaSuccess;
     BOOK_TRY(sort_check(keys, NULL, n, false, temp, temp_bytes));
     const merge_less_u32 less;
-    if (ipt == 4) return merge_sort_t<4, false>(keys, NULL, n, temp, stream, less);
-    if (ipt == 16) return merge_sort_t<16, false>(keys, NULL, n, temp, stream, less);
-    return merge_sort_t<8, false>(keys, NULL, n, temp, stream, less);
+    uint32_t *none = NULL;
+    if (ipt == 4) return merge_sort_t<4, false>(keys, none, n, temp, stream,
+                                                less);
+    if (ipt == 16) return merge_sort_t<16, false>(keys, none, n, temp,
+                                                  stream, less);
+    return merge_sort_t<8, false>(keys, none, n, temp, stream, less);
 }
 extern "C" cudaError_t merge_sort_u32(uint32_t *keys, size_t n, void *temp,
                                       size_t temp_bytes, cudaStream_t stream)

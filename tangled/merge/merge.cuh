@@ -9,7 +9,10 @@
 constexpr int kMergeThreads = 256;       // a block
 constexpr int kMergeIpt = 8;             // items per thread, the default
 constexpr size_t kMergeMinTile = kMergeThreads * 4;   // IPT 4: the smallest
-static inline size_t merge_round256(size_t b) { return (b + 255) / 256 * 256; }
+static inline size_t merge_round256(size_t b)
+{
+    return (b + 255) / 256 * 256;
+}
 
 // <<Comparators>>
 struct merge_less_u32 {
@@ -190,8 +193,12 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
     #pragma unroll
             for (int k = r & 1; k + 1 < IPT; k += 2)
                 if (k + 1 < m && less(key[k + 1], key[k])) {
-                    const K t = key[k]; key[k] = key[k + 1]; key[k + 1] = t;
-                    const uint32_t u = val[k]; val[k] = val[k + 1]; val[k + 1] = u;
+                    const K t = key[k];
+                    key[k] = key[k + 1];
+                    key[k + 1] = t;
+                    const uint32_t u = val[k];
+                    val[k] = val[k + 1];
+                    val[k + 1] = u;
                 }
     #pragma unroll
         for (int k = 0; k < m && k < IPT; k++) {
