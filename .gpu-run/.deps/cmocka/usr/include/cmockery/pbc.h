@@ -1,0 +1,1 @@
+#include <cmocka_pbc.h>
