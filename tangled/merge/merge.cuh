@@ -148,11 +148,27 @@ merge_tiles_kernel(merge_src<K> m, const size_t *cuts, K *out,
     const size_t a1 = end < s.la + s.lb ? cuts[blockIdx.x + 1] : s.la;
     const int cnt = (int)(end - s.d), na = (int)(a1 - a0);
     // <<Load the tile's pieces of A and B into shared memory>>
-    const K *A = m.a + s.a_off + a0, *B = m.b + s.b_off + b0;
-    for (int t = threadIdx.x; t < cnt; t += kMergeThreads) {
-        sk[t] = t < na ? A[t] : B[t - na];
-        if (PAIRS) sv[t] = t < na ? m.av[s.a_off + a0 + t]
-                                  : m.bv[s.b_off + b0 + t - na];
+    const size_t ia = s.a_off + a0, ib = s.b_off + b0;
+    K rk[IPT];
+    uint32_t rv[IPT];
+    #pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        const int t = (int)threadIdx.x + k * kMergeThreads;
+        rk[k] = K();
+        rv[k] = 0;
+        if (t < cnt) {
+            rk[k] = t < na ? m.a[ia + t] : m.b[ib + t - na];
+            if (PAIRS) rv[k] = t < na ? m.av[ia + t] : m.bv[ib + t - na];
+        }
+    }
+    // <<Store the registers into shared memory>>
+    #pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        const int t = (int)threadIdx.x + k * kMergeThreads;
+        if (t < cnt) {
+            sk[t] = rk[k];
+            if (PAIRS) sv[t] = rv[k];
+        }
     }
     __syncthreads();
     merge_in_shared<IPT, TIE_TO_A, PAIRS>(sk, sv, 0, na, cnt - na, less);
@@ -173,9 +189,23 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
     __shared__ uint32_t sv[PAIRS ? T : 1];
     const size_t base = blockIdx.x * (size_t)T;
     const int cnt = (int)min((size_t)T, n - base);
-    for (int t = threadIdx.x; t < cnt; t += kMergeThreads) {
-        sk[t] = in[base + t];
-        if (PAIRS) sv[t] = inv[base + t];
+    // <<Load a tile with IPT loads in flight per thread>>
+    K rk[IPT];
+    uint32_t rv[IPT];
+    #pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        const int t = (int)threadIdx.x + k * kMergeThreads;
+        rk[k] = t < cnt ? in[base + t] : K();
+        rv[k] = PAIRS && t < cnt ? inv[base + t] : 0;
+    }
+    // <<Store the registers into shared memory>>
+    #pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        const int t = (int)threadIdx.x + k * kMergeThreads;
+        if (t < cnt) {
+            sk[t] = rk[k];
+            if (PAIRS) sv[t] = rv[k];
+        }
     }
     __syncthreads();
     // <<Sort each thread's items in registers>>
