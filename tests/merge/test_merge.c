@@ -404,10 +404,10 @@ static void workspace_aligned_4(void **s)
     TK_REQUIRE_GPU();
     static const size_t mn[] = {33, 2049, 100003};
     static const size_t sn[] = {33, 2049, 8193, 65537};
-    ws_off = 4;
-    for (size_t z = 0; z < 3; z++)
+    ws_off = 4;                   /* under the sanitizer, up to 8193 */
+    for (size_t z = 0; z < (tk_small() ? 2u : 3u); z++)
         assert_int_equal(check_merge(mn[z], mn[z] + 7, D_RANDOM, 0), 0);
-    for (size_t z = 0; z < 4; z++)
+    for (size_t z = 0; z < (tk_small() ? 3u : 4u); z++)
         assert_int_equal(check_sort_keys(sn[z], D_RANDOM, 0, 1), 0);
     ws_off = 0;
 }
