@@ -6,12 +6,12 @@
 static const size_t kMergeTile = kMergeThreads * kMergeIpt;
 extern "C" size_t merge_temp_bytes(size_t n)
 {
-    return sizeof(size_t) * ceil_div(n, kMergeTile);
+    return sizeof(uint32_t) * ceil_div(n, kMergeTile);
 }
 extern "C" size_t merge_sort_keys_temp_bytes(size_t n)
 {
     return merge_round256(4 * n) +
-           sizeof(size_t) * ceil_div(n, kMergeMinTile);
+           sizeof(uint32_t) * ceil_div(n, kMergeMinTile);
 }
 extern "C" size_t merge_sort_pairs_temp_bytes(size_t n)
 {
@@ -57,7 +57,7 @@ static cudaError_t merge_launch(const uint32_t *a, const uint32_t *av,
                          bytes));
     const size_t tiles = ceil_div(na + nb, kMergeTile);
     const merge_src<uint32_t> m = {a, b, av, bv, na, nb, na + nb, 0};
-    size_t *cuts = (size_t *)temp;
+    uint32_t *cuts = (uint32_t *)temp;
     BOOK_CLEAR_TO_LAUNCH();
     merge_partition_kernel<kMergeTile, TIE_TO_A><<<
         (unsigned)ceil_div(tiles, 256), 256, 0, stream>>>(m, tiles, cuts,

@@ -123,19 +123,19 @@ __device__ merge_span span_of(const merge_src<K> &m, size_t start)
 // <<Partition kernel>>
 template <int T, bool TIE_TO_A, class K, class Less>
 __global__ void merge_partition_kernel(merge_src<K> m, size_t tiles,
-                                       size_t *cuts, Less less)
+                                       uint32_t *cuts, Less less)
 {
     const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (t >= tiles) return;
     const merge_span s = span_of(m, t * T);
-    cuts[t] = co_rank<TIE_TO_A>(s.d, m.a + s.a_off, s.la, m.b + s.b_off,
-                                s.lb, less);
+    cuts[t] = (uint32_t)co_rank<TIE_TO_A>(s.d, m.a + s.a_off, s.la,
+                                          m.b + s.b_off, s.lb, less);
 }
 
 // <<Tile merge kernel>>
 template <int IPT, bool TIE_TO_A, bool PAIRS, class K, class Less>
 __global__ void __launch_bounds__(kMergeThreads)
-merge_tiles_kernel(merge_src<K> m, const size_t *cuts, K *out,
+merge_tiles_kernel(merge_src<K> m, const uint32_t *cuts, K *out,
                    uint32_t *outv, Less less)
 {
     constexpr int T = kMergeThreads * IPT;
@@ -145,7 +145,11 @@ merge_tiles_kernel(merge_src<K> m, const size_t *cuts, K *out,
     const merge_span s = span_of(m, start);
     const size_t end = min(s.d + T, s.la + s.lb);
     const size_t a0 = cuts[blockIdx.x], b0 = s.d - a0;
-    const size_t a1 = end < s.la + s.lb ? cuts[blockIdx.x + 1] : s.la;
+    size_t a1 = end < s.la + s.lb ? cuts[blockIdx.x + 1] : s.la;
+    // An inconsistent comparator (NaN) or unsorted input can make cuts
+    // non-monotone; clamp so that every index stays inside its run.
+    a1 = max(a1, max(a0, end > s.lb ? end - s.lb : (size_t)0));
+    a1 = min(a1, min(a0 + (end - s.d), s.la));
     const int cnt = (int)(end - s.d), na = (int)(a1 - a0);
     // <<Load the tile's pieces of A and B into shared memory>>
     const size_t ia = s.a_off + a0, ib = s.b_off + b0;
@@ -264,7 +268,7 @@ cudaError_t merge_sort_t(K *keys, uint32_t *vals, size_t n, void *temp,
     p += merge_round256(n * sizeof(K));
     uint32_t *tv = PAIRS ? (uint32_t *)p : nullptr;
     if (PAIRS) p += merge_round256(n * sizeof(uint32_t));
-    size_t *cuts = (size_t *)p;
+    uint32_t *cuts = (uint32_t *)p;
     K *dst = passes % 2 ? tk : keys;
     uint32_t *dstv = passes % 2 ? tv : vals;
     BOOK_CLEAR_TO_LAUNCH();

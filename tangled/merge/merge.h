@@ -6,7 +6,10 @@
  * its count is not zero; a count, or na + nb, is over MERGE_MAX_N; the
  * workspace is NULL, not 4-byte aligned, smaller than its size query says
  * or overlapping another argument; an output overlaps an input.  With
- * nothing to do (n == 0, na + nb == 0) it returns cudaSuccess at once. */
+ * nothing to do (n == 0, na + nb == 0) it returns cudaSuccess at once.
+ * Unsorted inputs to a merge, or a comparator that is not a strict weak
+ * order (NaN by absolute value), give an unspecified output, never an
+ * access outside the arguments' ranges. */
 #ifndef MERGE_H
 #define MERGE_H
 #include <cuda_runtime_api.h>
@@ -58,8 +61,9 @@ cudaError_t merge_sort_pairs_u32(uint32_t *keys, uint32_t *vals, size_t n,
                                  void *temp, size_t temp_bytes,
                                  cudaStream_t stream);
 /* float keys by absolute value, stably (-2 and 2 keep their order).  No
- * NaN: |NaN| compares with nothing, and the order is then unspecified.
- * The workspace is merge_sort_keys_temp_bytes(n). */
+ * NaN: |NaN| compares with nothing, and the output is then unspecified
+ * (but stays inside keys[0, n)).  The workspace is
+ * merge_sort_keys_temp_bytes(n). */
 cudaError_t merge_sort_f32_abs(float *keys, size_t n, void *temp,
                                size_t temp_bytes, cudaStream_t stream);
 #ifdef __cplusplus

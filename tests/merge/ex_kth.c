@@ -23,6 +23,9 @@ static void kth_arguments(void **s)
     EX_REFUSED(merge_kth_u32(a, 10, b, 10, 3, NULL));
     EX_REFUSED(merge_kth_u32(NULL, 0, NULL, 0, 0, r));
     EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N + 1, b, 0, 3, r));
+    EX_REFUSED(merge_kth_u32(a, 0, b, MERGE_MAX_N + 1, 3, r));
+    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N, b, 1, 3, r));
+    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N, b, MERGE_MAX_N, 3, r));
 }
 
 static void kth_sizes(void **s)

@@ -5,7 +5,9 @@
  * few-unique keys; outputs poisoned (all bits set) before each run, and a
  * guard of poisoned words past the end that must stay so; stability on
  * pairs whose values tag their origin; the wrong-on-purpose merge that
- * breaks ties toward b, shown unstable; every refusal merge.h promises. */
+ * breaks ties toward b, shown unstable; a workspace 4 bytes past its
+ * allocation; unsorted input and NaN keys, whose output is unspecified,
+ * staying in bounds; every refusal merge.h promises. */
 #include "testkit.h"
 #include "merge/merge.h"
 #include <math.h>
@@ -14,6 +16,9 @@
 #include <string.h>
 
 #define GUARD 64                         /* poisoned words past the end */
+/* Bytes by which the workspace starts past its allocation: 0, or 4 to
+ * show that 4-byte alignment is enough. */
+static size_t ws_off;
 #define POISON 0xffffffffu
 enum { D_RANDOM, D_EQUAL, D_SORTED, D_REVERSED, D_FEW, D_COUNT };
 static const char *dname[] = {"random", "all equal", "sorted", "reversed",
@@ -98,26 +103,34 @@ static size_t check_merge(size_t na, size_t nb, int d, int round)
     for (size_t i = 0; i < n; i++)
         hv[i] = i < na ? (uint32_t)i : 0x80000000u + (uint32_t)(i - na);
     merge_ref(h, hv, na, h + na, hv + na, nb, want, wantv);
-    uint32_t *din = tk_dev_bytes((n + 1) * 4), *dv = tk_dev_bytes((n + 1) * 4);
+    /* Each input its own allocation of exactly its size (at least one
+     * word), so that memcheck sees any read past its end. */
+    const size_t ab = (na ? na : 1) * 4, bb = (nb ? nb : 1) * 4;
+    uint32_t *da = tk_dev_bytes(ab), *db = tk_dev_bytes(bb);
+    uint32_t *dav = tk_dev_bytes(ab), *dbv = tk_dev_bytes(bb);
     uint32_t *dout = tk_dev_bytes((n + GUARD) * 4);
     uint32_t *doutv = tk_dev_bytes((n + GUARD) * 4);
     size_t tb = merge_temp_bytes(n);
-    void *temp = tk_dev_bytes(tb + 1);
-    tk_upload_bytes(din, h, n * 4);
-    tk_upload_bytes(dv, hv, n * 4);
-    TK_CUDA(merge_u32(din, na, din + na, nb, dout, temp, tb, 0));
+    char *tbase = tk_dev_bytes(tb + ws_off + 1);
+    void *temp = tbase + ws_off;
+    tk_upload_bytes(da, h, na * 4);
+    tk_upload_bytes(db, h + na, nb * 4);
+    tk_upload_bytes(dav, hv, na * 4);
+    tk_upload_bytes(dbv, hv + na, nb * 4);
+    TK_CUDA(merge_u32(da, na, db, nb, dout, temp, tb, 0));
     tk_download_bytes(got, dout, (n + GUARD) * 4);
     size_t bad = compare_u32("merge_u32", got, want, n, seed);
     tk_poison(dout, (n + GUARD) * 4);
-    TK_CUDA(merge_pairs_u32(din, dv, na, din + na, dv + na, nb, dout, doutv,
-                            temp, tb, 0));
+    TK_CUDA(merge_pairs_u32(da, dav, na, db, dbv, nb, dout, doutv, temp, tb,
+                            0));
     tk_download_bytes(got, dout, (n + GUARD) * 4);
     bad += compare_u32("merge_pairs_u32 keys", got, want, n, seed);
     tk_download_bytes(got, doutv, (n + GUARD) * 4);
     bad += compare_u32("merge_pairs_u32 values", got, wantv, n, seed);
     if (bad)
         print_error("... merging %zu and %zu %s keys\n", na, nb, dname[d]);
-    tk_free(din); tk_free(dv); tk_free(dout); tk_free(doutv); tk_free(temp);
+    tk_free(da); tk_free(db); tk_free(dav); tk_free(dbv);
+    tk_free(dout); tk_free(doutv); tk_free(tbase);
     free(h); free(hv); free(want); free(wantv); free(got);
     return bad;
 }
@@ -224,8 +237,8 @@ static const size_t ssizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1023,
                                 1024, 1025, 2047, 2048, 2049, 4095, 4096,
                                 4097, 6143, 8193, 65537, 1000003, 10000001};
 #define NSSIZES (sizeof ssizes / sizeof ssizes[0])
-/* Under the sanitizer: one past each tile, and two tiles of 4096 and one
- * past (two passes for IPT 4 and 8, one for 16). */
+/* Under the sanitizer: one past each tile, and 8193: four tiles of 2048
+ * and one past (three merge passes at IPT 8, four at 4, two at 16). */
 static const size_t small_ssizes[] = {1, 33, 1025, 2049, 4097, 8193};
 static size_t nssizes(void) { return tk_small() ? 6 : NSSIZES; }
 static size_t ssize(size_t z) { return tk_small() ? small_ssizes[z] : ssizes[z]; }
@@ -242,7 +255,8 @@ static size_t check_sort_keys(size_t n, int d, int round, int all_ipt)
     qsort(want, n, 4, u32_cmp);
     uint32_t *dk = tk_dev_bytes((n + GUARD) * 4);
     size_t tb = merge_sort_keys_temp_bytes(n);
-    void *temp = tk_dev_bytes(tb);
+    char *tbase = tk_dev_bytes(tb + ws_off);
+    void *temp = tbase + ws_off;
     size_t bad = 0;
     static const int ipts[3] = {8, 4, 16};
     for (int q = 0; q < (all_ipt ? 3 : 1); q++) {
@@ -255,7 +269,7 @@ static size_t check_sort_keys(size_t n, int d, int round, int all_ipt)
         if (b) print_error("... IPT %d, %s keys\n", ipts[q], dname[d]);
         bad += b;
     }
-    tk_free(dk); tk_free(temp);
+    tk_free(dk); tk_free(tbase);
     free(h); free(want); free(got);
     return bad;
 }
@@ -380,19 +394,146 @@ static void sort_abs_stable(void **s)
                 assert_int_equal(check_sort_abs(ssize(z), round), 0);
 }
 
+/* ---- the workspace at 4 bytes past an allocation ---------------------- */
+
+/* Co-ranks are 32-bit words: a workspace aligned to 4 bytes, not 8, must
+ * work for merges and sorts alike. */
+static void workspace_aligned_4(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t mn[] = {33, 2049, 100003};
+    static const size_t sn[] = {33, 2049, 8193, 65537};
+    ws_off = 4;                   /* under the sanitizer, up to 8193 */
+    for (size_t z = 0; z < (tk_small() ? 2u : 3u); z++)
+        assert_int_equal(check_merge(mn[z], mn[z] + 7, D_RANDOM, 0), 0);
+    for (size_t z = 0; z < (tk_small() ? 3u : 4u); z++)
+        assert_int_equal(check_sort_keys(sn[z], D_RANDOM, 0, 1), 0);
+    ws_off = 0;
+}
+
+/* ---- unsorted input, a comparator with NaN ----------------------------- */
+
+/* The output is unspecified, so only this is checked: the call succeeds,
+ * nothing is written past the end, and every word written is one of the
+ * input's (a wrong word would be a read from outside it).  Inputs are
+ * allocations of exactly their size, for memcheck. */
+static size_t check_from_input(const char *what, const uint32_t *got,
+                               const uint32_t *in, size_t n)
+{
+    uint32_t *s = tk_malloc((n ? n : 1) * 4);
+    memcpy(s, in, n * 4);
+    qsort(s, n, 4, u32_cmp);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!bsearch(&got[i], s, n, 4, u32_cmp) && bad++ < 5)
+            print_error("%s, n %zu: [%zu] = 0x%08x is not an input word\n",
+                        what, n, i, got[i]);
+    for (size_t i = n; i < n + GUARD; i++)
+        if (got[i] != POISON && bad++ < 5)
+            print_error("%s, n %zu: guard word %zu written\n", what, n,
+                        i - n);
+    free(s);
+    return bad;
+}
+
+static size_t garbage_merge(size_t na, size_t nb, int round)
+{
+    const size_t n = na + nb;
+    uint64_t st = tk_seed(round);
+    uint32_t *h = tk_malloc((n + 1) * 4), *hv = tk_malloc((n + 1) * 4);
+    uint32_t *got = tk_malloc((n + GUARD) * 4);
+    fill_keys(h, n, D_RANDOM, &st);               /* not sorted */
+    for (size_t i = 0; i < n; i++) hv[i] = (uint32_t)i;
+    const size_t ab = (na ? na : 1) * 4, bb = (nb ? nb : 1) * 4;
+    uint32_t *da = tk_dev_bytes(ab), *db = tk_dev_bytes(bb);
+    uint32_t *dav = tk_dev_bytes(ab), *dbv = tk_dev_bytes(bb);
+    uint32_t *dout = tk_dev_bytes((n + GUARD) * 4);
+    uint32_t *doutv = tk_dev_bytes((n + GUARD) * 4);
+    const size_t tb = merge_temp_bytes(n);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(da, h, na * 4);
+    tk_upload_bytes(db, h + na, nb * 4);
+    tk_upload_bytes(dav, hv, na * 4);
+    tk_upload_bytes(dbv, hv + na, nb * 4);
+    TK_CUDA(merge_u32(da, na, db, nb, dout, temp, tb, 0));
+    tk_download_bytes(got, dout, (n + GUARD) * 4);
+    size_t bad = check_from_input("unsorted merge_u32", got, h, n);
+    tk_poison(dout, (n + GUARD) * 4);
+    TK_CUDA(merge_pairs_u32(da, dav, na, db, dbv, nb, dout, doutv, temp, tb,
+                            0));
+    tk_download_bytes(got, dout, (n + GUARD) * 4);
+    bad += check_from_input("unsorted merge_pairs_u32 keys", got, h, n);
+    tk_download_bytes(got, doutv, (n + GUARD) * 4);
+    bad += check_from_input("unsorted merge_pairs_u32 values", got, hv, n);
+    if (bad) print_error("... merging %zu and %zu unsorted keys\n", na, nb);
+    tk_free(da); tk_free(db); tk_free(dav); tk_free(dbv);
+    tk_free(dout); tk_free(doutv); tk_free(temp);
+    free(h); free(hv); free(got);
+    return bad;
+}
+
+/* Floats by |x| with about one NaN in eight: |NaN| < y and y < |NaN| are
+ * both false, so NaN "ties" with everything and the order is not a
+ * strict weak order. */
+static size_t garbage_sort_abs(size_t n, int round)
+{
+    uint64_t st = tk_seed(round);
+    uint32_t *h = tk_malloc(n * 4), *got = tk_malloc((n + GUARD) * 4);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t x = tk_next(&st);
+        float f = (float)(x % 1000) / 4.0f * ((x >> 32) & 1 ? -1.0f : 1.0f);
+        if ((x >> 40) % 8 == 0) f = NAN;
+        memcpy(&h[i], &f, 4);
+    }
+    float *dk = tk_dev_bytes((n + GUARD) * 4);
+    const size_t tb = merge_sort_keys_temp_bytes(n);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(dk, h, n * 4);
+    TK_CUDA(merge_sort_f32_abs(dk, n, temp, tb, 0));
+    tk_download_bytes(got, dk, (n + GUARD) * 4);
+    const size_t bad = check_from_input("merge_sort_f32_abs with NaN", got,
+                                        h, n);
+    tk_free(dk); tk_free(temp);
+    free(h); free(got);
+    return bad;
+}
+
+static void garbage_stays_in_bounds(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t n[] = {1, 33, 2047, 2049, 4097, 8193, 100003};
+    const size_t nn = tk_small() ? 6 : 7;
+    for (int round = 0; round < 2; round++)
+        for (size_t z = 0; z < nn; z++) {
+            assert_int_equal(garbage_merge(n[z] / 2, n[z] - n[z] / 2, round),
+                             0);
+            assert_int_equal(garbage_merge(n[z], 5, round), 0);
+            assert_int_equal(garbage_merge(3, n[z], round), 0);
+            assert_int_equal(garbage_sort_abs(n[z], round), 0);
+        }
+}
+
 /* ---- refusals ---------------------------------------------------------- */
 
 #define FAKE(a) ((uint32_t *)(uintptr_t)(a))
+/* Fake pointers 2^40 bytes apart: the arrays of MERGE_MAX_N + 1 words
+ * (8 GiB) that the count tests describe overlap nothing, so that only the
+ * count can be the reason for a refusal. */
+#define FAR(i) FAKE((uintptr_t)(i) << 40)
 #define INV cudaErrorInvalidValue
 
 static void merge_refusals(void **s)
 {
     (void)s;
-    uint32_t *a = FAKE(0x10000000), *b = FAKE(0x20000000);
-    uint32_t *o = FAKE(0x30000000), *av = FAKE(0x50000000);
-    uint32_t *bv = FAKE(0x60000000), *ov = FAKE(0x70000000);
-    void *t = FAKE(0x40000000);
+    uint32_t *a = FAR(1), *b = FAR(2), *o = FAR(3), *av = FAR(5);
+    uint32_t *bv = FAR(6), *ov = FAR(7);
+    void *t = FAR(4);
     const size_t tb = merge_temp_bytes(2000), big = MERGE_MAX_N;
+    const size_t tbig = merge_temp_bytes(big + 1);
+    /* Counts whose sum wraps to 0, and whose byte lengths wrap to 0. */
+    const size_t w1 = (size_t)1 << 62, w3 = (size_t)3 << 62;
     assert_int_equal(merge_u32(NULL, 1000, b, 1000, o, t, tb, 0), INV);
     assert_int_equal(merge_u32(a, 1000, NULL, 1000, o, t, tb, 0), INV);
     assert_int_equal(merge_u32(a, 1000, b, 1000, NULL, t, tb, 0), INV);
@@ -400,13 +541,16 @@ static void merge_refusals(void **s)
     assert_int_equal(merge_u32(a, 1000, b, 1000, o, (char *)t + 2, tb, 0),
                      INV);
     assert_int_equal(merge_u32(a, 1000, b, 1000, o, t, tb - 1, 0), INV);
-    assert_int_equal(merge_u32(a, big + 1, b, 0, o, t, (size_t)-1, 0), INV);
-    assert_int_equal(merge_u32(a, big, b, 1, o, t, (size_t)-1, 0), INV);
-    assert_int_equal(merge_u32(a, SIZE_MAX, b, 1, o, t, (size_t)-1, 0), INV);
-    /* out over a, over b; temp over out. */
+    assert_int_equal(merge_u32(a, big + 1, b, 0, o, t, tbig, 0), INV);
+    assert_int_equal(merge_u32(a, 0, b, big + 1, o, t, tbig, 0), INV);
+    assert_int_equal(merge_u32(a, big, b, 1, o, t, tbig, 0), INV);
+    assert_int_equal(merge_u32(a, w1, b, w3, o, t, tbig, 0), INV);
+    /* out over a, over b; temp over out, a, b. */
     assert_int_equal(merge_u32(a, 1000, b, 1000, a + 999, t, tb, 0), INV);
     assert_int_equal(merge_u32(a, 1000, b, 1000, b - 1999, t, tb, 0), INV);
     assert_int_equal(merge_u32(a, 1000, b, 1000, o, o + 1999, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, o, a + 999, tb, 0), INV);
+    assert_int_equal(merge_u32(a, 1000, b, 1000, o, b + 999, tb, 0), INV);
     /* Pairs: the same, and the values. */
     cudaError_t (*const fns[2])(const uint32_t *, const uint32_t *, size_t,
                                 const uint32_t *, const uint32_t *, size_t,
@@ -420,11 +564,26 @@ static void merge_refusals(void **s)
         assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, NULL, t, tb, 0), INV);
         assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, o + 17, t, tb, 0),
                          INV);
+        /* out or outv over a value array; temp over outv and every
+         * input. */
         assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, av, t, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, bv + 8, t, tb, 0),
+                         INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, av + 8, ov, t, tb, 0),
+                         INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, bv, ov, t, tb, 0), INV);
         assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, ov, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, a + 8, tb, 0),
+                         INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, b, tb, 0), INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, av + 8, tb, 0),
+                         INV);
+        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, bv, tb, 0), INV);
         assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, t, 0, 0), INV);
-        assert_int_equal(fns[f](a, av, big, b, bv, 1, o, ov, t, (size_t)-1,
-                                0), INV);
+        assert_int_equal(fns[f](a, av, big, b, bv, 1, o, ov, t, tbig, 0),
+                         INV);
+        assert_int_equal(fns[f](a, av, w1, b, bv, w3, o, ov, t, tbig, 0),
+                         INV);
         assert_int_equal(fns[f](NULL, NULL, 0, NULL, NULL, 0, NULL, NULL,
                                 NULL, 0, 0), cudaSuccess);
     }
@@ -437,16 +596,18 @@ static void merge_refusals(void **s)
 static void sort_refusals(void **s)
 {
     (void)s;
-    uint32_t *k = FAKE(0x10000000), *v = FAKE(0x20000000);
-    void *t = FAKE(0x40000000);
+    uint32_t *k = FAR(1), *v = FAR(2);
+    void *t = FAR(4);
     const size_t n = 5000, tk = merge_sort_keys_temp_bytes(n);
     const size_t tp = merge_sort_pairs_temp_bytes(n), big = MERGE_MAX_N;
+    const size_t tkbig = merge_sort_keys_temp_bytes(big + 1);
+    const size_t tpbig = merge_sort_pairs_temp_bytes(big + 1);
     assert_true(tk >= 4 * n && tp >= 8 * n);
     assert_int_equal(merge_sort_u32(NULL, n, t, tk, 0), INV);
     assert_int_equal(merge_sort_u32(k, n, NULL, tk, 0), INV);
     assert_int_equal(merge_sort_u32(k, n, (char *)t + 1, tk, 0), INV);
     assert_int_equal(merge_sort_u32(k, n, t, tk - 1, 0), INV);
-    assert_int_equal(merge_sort_u32(k, big + 1, t, (size_t)-1, 0), INV);
+    assert_int_equal(merge_sort_u32(k, big + 1, t, tkbig, 0), INV);
     assert_int_equal(merge_sort_u32(k, n, k + n - 1, tk, 0), INV);
     for (int ipt = -1; ipt <= 17; ipt++)
         if (ipt != 4 && ipt != 8 && ipt != 16)
@@ -460,14 +621,14 @@ static void sort_refusals(void **s)
     assert_int_equal(merge_sort_pairs_u32(k, v, n, t, tk, 0), INV);
     assert_int_equal(merge_sort_pairs_u32(k, k + 1, n, t, tp, 0), INV);
     assert_int_equal(merge_sort_pairs_u32(k, v, n, v, tp, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, v, big + 1, t, (size_t)-1, 0),
-                     INV);
-    float *f = (float *)(uintptr_t)0x10000000;
+    assert_int_equal(merge_sort_pairs_u32(k, v, big + 1, t, tpbig, 0), INV);
+    float *f = (float *)(uintptr_t)((uintptr_t)1 << 40);
     assert_int_equal(merge_sort_f32_abs(NULL, n, t, tk, 0), INV);
     assert_int_equal(merge_sort_f32_abs(f, n, NULL, tk, 0), INV);
     assert_int_equal(merge_sort_f32_abs(f, n, t, tk - 1, 0), INV);
+    assert_int_equal(merge_sort_f32_abs(f, n, (char *)t + 2, tk, 0), INV);
     assert_int_equal(merge_sort_f32_abs(f, n, (char *)f + 4, tk, 0), INV);
-    assert_int_equal(merge_sort_f32_abs(f, big + 1, t, (size_t)-1, 0), INV);
+    assert_int_equal(merge_sort_f32_abs(f, big + 1, t, tkbig, 0), INV);
     /* n == 0: success without touching a pointer. */
     assert_int_equal(merge_sort_u32(NULL, 0, NULL, 0, 0), cudaSuccess);
     assert_int_equal(merge_sort_pairs_u32(NULL, NULL, 0, NULL, 0, 0),
@@ -487,6 +648,8 @@ int main(void)
         cmocka_unit_test(sort_keys_sizes),
         cmocka_unit_test(sort_pairs_stable),
         cmocka_unit_test(sort_abs_stable),
+        cmocka_unit_test(workspace_aligned_4),
+        cmocka_unit_test(garbage_stays_in_bounds),
     };
     return tk_run_tests("merge", tests);
 }
