@@ -527,8 +527,9 @@ static void keys_and_pairs_on_a_stream(void **st)
     unsigned *dko = tk_dev_bytes(n * 4), *dvo = tk_dev_bytes(n * 4);
     void *temp = tk_dev_bytes(tb);
     for (int pairs = 0; pairs < 2; pairs++) {
-        tk_poison(dk, n * 4);
-        tk_poison(dko, n * 4);
+        tk_poison(dk, n * 4);              /* on the default stream, which */
+        tk_poison(dko, n * 4);             /* s does not wait for: finish */
+        TK_CUDA(cudaDeviceSynchronize());
         for (int i = 0; i < 20; i++)
             TK_CUDA(cudaMemsetAsync(busy, i, big, s));
         TK_CUDA(cudaMemcpyAsync(dk, x, n * 4, cudaMemcpyHostToDevice, s));
