@@ -21,7 +21,8 @@ cudaError_t merge_by_ranks_u32(const uint32_t *a, size_t na,
                                const uint32_t *b, size_t nb, uint32_t *out);
 /* Exercise 2 (kth): *result (a device pointer) = the element at position
  * k (from 0) of the stable merge of a and b, found by one co-rank; k <
- * na + nb, else cudaErrorInvalidValue. */
+ * na + nb, and na, nb and na + nb at most MERGE_MAX_N, else
+ * cudaErrorInvalidValue. */
 cudaError_t merge_kth_u32(const uint32_t *a, size_t na, const uint32_t *b,
                           size_t nb, size_t k, uint32_t *result);
 #ifdef __cplusplus

@@ -8,7 +8,8 @@
 
 // <<Count every digit of the keys>>
 // hist[p * kRadix + d] += the keys whose digit p is d (64-bit counts:
-// one digit value may hold 2^32 keys or more; a block's stay below).
+// one digit value may hold 2^32 keys or more; a block's stay below 2^31,
+// as the launch gives each block at most 2^31 keys).
 template <typename U>
 __global__ void __launch_bounds__(512)
 digit_hist_kernel(const U *keys, size_t n, int kind,
@@ -159,7 +160,10 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
     BOOK_TRY(cudaMemsetAsync(t.hist, 0, t.hist_bytes, s));
     int sms;
     BOOK_TRY(book_sm_count(&sms));
-    digit_hist_kernel<U><<<2 * sms, 512, 0, s>>>(kin, n, kind, t.hist);
+    const size_t fewest = ceil_div(n, (size_t)1 << 31);  // counts < 2^31
+    const size_t blocks = 2 * (size_t)sms > fewest ? 2 * (size_t)sms : fewest;
+    digit_hist_kernel<U><<<(unsigned)blocks, 512, 0, s>>>(kin, n, kind,
+                                                         t.hist);
     digit_starts_kernel<<<passes, kRadix, 0, s>>>(t.hist, t.start);
     BOOK_TRY(cudaGetLastError());
     // <<Run every pass over every portion>>

@@ -155,8 +155,9 @@ static void keys_distributions(void **st)
 }
 
 /* In place: the output is the input, for every sort, at the tiles of
- * every shape (3072, 4096, 6144, 8832 keys), one past, twice, and sizes
- * that end in the middle of a tile. */
+ * every shape of 32-bit keys (4096, 6144, 8832 keys), one past, twice,
+ * 3072 (the 64-bit keys' tile), and sizes that end in the middle of a
+ * tile. */
 static void keys_in_place(void **st)
 {
     (void)st;
@@ -417,7 +418,7 @@ static void pairs_and_u64_past_a_portion(void **st)
     TK_SKIP_UNDER_SANITIZER("2^28 keys are too many for the sanitizer");
     const size_t n = ((size_t)1 << 28) + 4097;
     const size_t pb = sort_temp_bytes(n, 4, 1), qb = sort_temp_bytes(n, 8, 0);
-    TK_REQUIRE_DEVICE_BYTES(4 * n * 8 + (pb > qb ? pb : qb));
+    TK_REQUIRE_DEVICE_BYTES(16 * n + (pb > qb ? pb : qb));
     uint64_t r = tk_seed(0);
     unsigned *k = tk_malloc(n * 4), *v = tk_malloc(n * 4);
     unsigned *ko = tk_malloc(n * 4), *vo = tk_malloc(n * 4);
@@ -448,8 +449,7 @@ static void pairs_and_u64_past_a_portion(void **st)
         seen[j] = 1;
     }
     assert_int_equal(bad, 0);
-    /* 64-bit keys in the same buffers, as n / 2 + 1 words of 64 bits
-     * would not cross a portion: use n of them, from k and v. */
+    /* n 64-bit keys: the 32-bit keys above, then 32 random bits. */
     tk_free(dvo); tk_free(dko); tk_free(dv); tk_free(dk);
     unsigned long long *x = tk_malloc(n * 8), sum_in = 0, sum_out = 0;
     for (size_t i = 0; i < n; i++) {
@@ -473,9 +473,10 @@ static void pairs_and_u64_past_a_portion(void **st)
 }
 
 /* Past 2^32 keys, where one digit value holds more keys than a 32-bit
- * count: 2^32 + 4097 keys, every 4097th 0x01010101 and the rest 0, so
- * each pass's digit 0 counts 2^32 + 3 keys.  Exact in O(n): the zeros,
- * then the others. */
+ * count: 2^32 + 4097 keys, those whose index is 7 mod 2^21 0x01010101
+ * (2049 of them) and the rest 0, so each pass's digit 0 counts 2^32 +
+ * 2048 keys, which a 32-bit count would wrap.  Exact in O(n): the
+ * zeros, then the others. */
 static void keys_past_2_32(void **st)
 {
     (void)st;
@@ -485,7 +486,7 @@ static void keys_past_2_32(void **st)
     unsigned *x = tk_malloc(n * 4);
     size_t ones = 0;
     for (size_t i = 0; i < n; i++) {
-        x[i] = i % 4097 ? 0u : 0x01010101u;
+        x[i] = (i & (((size_t)1 << 21) - 1)) == 7 ? 0x01010101u : 0u;
         ones += x[i] != 0;
     }
     unsigned *din = tk_dev_bytes(n * 4), *dout = tk_dev_bytes(n * 4);
@@ -511,13 +512,16 @@ static void keys_and_pairs_on_a_stream(void **st)
 {
     (void)st;
     TK_REQUIRE_GPU();
-    const size_t n = 1000001, tb = sort_temp_bytes(n, 4, 1);
-    const size_t big = (size_t)1 << 28;
+    const size_t n = tk_small() ? 12289 : 1000001;
+    const size_t tb = sort_temp_bytes(n, 4, 1);
+    const size_t big = tk_small() ? (size_t)1 << 20 : (size_t)1 << 28;
     cudaStream_t s;
     TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     uint64_t r = tk_seed(0);
-    unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
-    unsigned *v = tk_malloc(n * 4), *got = tk_malloc(n * 4);
+    unsigned *x, *v, *got, *ref = tk_malloc(n * 4);   /* pinned: the */
+    TK_CUDA(cudaMallocHost((void **)&x, n * 4));    /* copies do not */
+    TK_CUDA(cudaMallocHost((void **)&v, n * 4));    /* block the host */
+    TK_CUDA(cudaMallocHost((void **)&got, n * 4));
     fill_u32(x, n, D_FEW, &r);
     memcpy(ref, x, n * 4);
     qsort(ref, n, 4, cmp_u32);
@@ -530,7 +534,7 @@ static void keys_and_pairs_on_a_stream(void **st)
         tk_poison(dk, n * 4);              /* on the default stream, which */
         tk_poison(dko, n * 4);             /* s does not wait for: finish */
         TK_CUDA(cudaDeviceSynchronize());
-        for (int i = 0; i < 20; i++)
+        for (int i = 0; i < 200; i++)       /* some 20 ms of work on s */
             TK_CUDA(cudaMemsetAsync(busy, i, big, s));
         TK_CUDA(cudaMemcpyAsync(dk, x, n * 4, cudaMemcpyHostToDevice, s));
         TK_CUDA(cudaMemcpyAsync(dv, v, n * 4, cudaMemcpyHostToDevice, s));
@@ -539,11 +543,21 @@ static void keys_and_pairs_on_a_stream(void **st)
         TK_CUDA(cudaMemcpyAsync(got, dko, n * 4, cudaMemcpyDeviceToHost, s));
         TK_CUDA(cudaStreamSynchronize(s));
         assert_memory_equal(got, ref, n * 4);
+        if (pairs) {          /* each value's key is its input's key */
+            TK_CUDA(cudaMemcpyAsync(got, dvo, n * 4, cudaMemcpyDeviceToHost,
+                                    s));
+            TK_CUDA(cudaStreamSynchronize(s));
+            for (size_t i = 0; i < n; i++)
+                assert_true(got[i] < n && x[got[i]] == ref[i]);
+        }
     }
     TK_CUDA(cudaStreamDestroy(s));
     tk_free(busy); tk_free(dk); tk_free(dv); tk_free(dko); tk_free(dvo);
     tk_free(temp);
-    free(x); free(ref); free(v); free(got);
+    TK_CUDA(cudaFreeHost(x));
+    TK_CUDA(cudaFreeHost(v));
+    TK_CUDA(cudaFreeHost(got));
+    free(ref);
 }
 
 /* ---- wrong on purpose ----------------------------------------------------- */
