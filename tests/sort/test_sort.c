@@ -71,6 +71,15 @@ static void fill_u32(unsigned *x, size_t n, int d, uint64_t *st)
     }
 }
 
+/* x, n keys of distribution d from st, and ref, x sorted by qsort. */
+static void keys_and_sorted(unsigned *x, unsigned *ref, size_t n, int d,
+                            uint64_t *st)
+{
+    fill_u32(x, n, d, st);
+    memcpy(ref, x, n * 4);
+    qsort(ref, n, 4, cmp_u32);
+}
+
 /* ---- one sort of unsigned keys against the reference ------------------- */
 
 /* Sort x (n keys) with variant v, out of place or in place; compare with
@@ -118,9 +127,7 @@ static void keys_every_size(void **st)
          tk_sweep_next(&s);) {
         const size_t n = s.n;
         unsigned *x = tk_malloc((n + 1) * 4), *ref = tk_malloc((n + 1) * 4);
-        fill_u32(x, n, D_UNIFORM, &s.st);
-        memcpy(ref, x, n * 4);
-        qsort(ref, n, 4, cmp_u32);
+        keys_and_sorted(x, ref, n, D_UNIFORM, &s.st);
         for (int v = 0; v < S_COUNT; v++)
             assert_int_equal(check_u32(v, x, ref, n, 0, "uniform", s.seed), 0);
         free(x);
@@ -143,9 +150,7 @@ static void keys_distributions(void **st)
             const uint64_t seed = tk_seed(d);
             uint64_t r = seed;
             unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
-            fill_u32(x, n, d, &r);
-            memcpy(ref, x, n * 4);
-            qsort(ref, n, 4, cmp_u32);
+            keys_and_sorted(x, ref, n, d, &r);
             for (int v = 0; v < S_COUNT; v++)
                 assert_int_equal(check_u32(v, x, ref, n, 0, dname[d], seed),
                                  0);
@@ -171,9 +176,7 @@ static void keys_in_place(void **st)
         const uint64_t seed = tk_seed((int)z);
         uint64_t r = seed;
         unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
-        fill_u32(x, n, D_UNIFORM, &r);
-        memcpy(ref, x, n * 4);
-        qsort(ref, n, 4, cmp_u32);
+        keys_and_sorted(x, ref, n, D_UNIFORM, &r);
         for (int v = 0; v < S_COUNT; v++)
             assert_int_equal(check_u32(v, x, ref, n, 1, "in place", seed), 0);
         free(x);
@@ -522,9 +525,7 @@ static void keys_and_pairs_on_a_stream(void **st)
     TK_CUDA(cudaMallocHost((void **)&x, n * 4));    /* copies do not */
     TK_CUDA(cudaMallocHost((void **)&v, n * 4));    /* block the host */
     TK_CUDA(cudaMallocHost((void **)&got, n * 4));
-    fill_u32(x, n, D_FEW, &r);
-    memcpy(ref, x, n * 4);
-    qsort(ref, n, 4, cmp_u32);
+    keys_and_sorted(x, ref, n, D_FEW, &r);
     for (size_t i = 0; i < n; i++) v[i] = (unsigned)i;
     unsigned char *busy = tk_dev_bytes(big);
     unsigned *dk = tk_dev_bytes(n * 4), *dv = tk_dev_bytes(n * 4);
@@ -574,9 +575,7 @@ static void wrong_unstable_unsorts(void **st)
     uint64_t r = tk_seed(0);
     unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
     unsigned *got = tk_malloc(n * 4);
-    fill_u32(x, n, D_UNIFORM, &r);
-    memcpy(ref, x, n * 4);
-    qsort(ref, n, 4, cmp_u32);
+    keys_and_sorted(x, ref, n, D_UNIFORM, &r);
     unsigned *din = tk_dev_bytes(n * 4), *dout = tk_dev_bytes(n * 4);
     void *temp = tk_dev_bytes(tb);
     tk_upload_bytes(din, x, n * 4);
