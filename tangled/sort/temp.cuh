@@ -4,6 +4,7 @@
 #include <limits.h>
 #include "common/book.h"
 #include "scan/scan.h"
+#include "scan/scratch.cuh"                 // scan_align: 256-byte rounding
 #include "sort/policy.cuh"
 #include "sort/digit_lookback.cuh"
 
@@ -21,7 +22,6 @@ struct sort_temp {
 };
 
 // <<Lay out the sort's temporary storage>>
-static inline size_t round256(size_t b) { return (b + 255) / 256 * 256; }
 static inline sort_temp sort_layout(uintptr_t base, size_t n, size_t kb,
                                     int values)
 {
@@ -35,17 +35,17 @@ static inline sort_temp sort_layout(uintptr_t base, size_t n, size_t kb,
     const size_t table = kb == 4 && !values && n <= INT_MAX
                              ? 2 * kRadix * ceil_div(n, tile) * 4 : 0;
     size_t at = 0;
-    t.keys = (void *)(base + at);            at += round256(n * kb);
-    t.values = (void *)(base + at);          at += round256(values ? 4 * n
+    t.keys = (void *)(base + at);            at += scan_align(n * kb);
+    t.values = (void *)(base + at);          at += scan_align(values ? 4 * n
                                                                    : 0);
     t.hist = (unsigned long long *)(base + at);
     t.counters = (unsigned *)(t.hist + passes * kRadix);
     t.hist_bytes = 8 * passes * kRadix + 4 * portions * passes;
-    at += round256(t.hist_bytes);
-    t.start = (unsigned long long *)(base + at);  at += round256(8 * cells);
-    t.status = (unsigned *)(base + at);      at += round256(4 * kRadix *
+    at += scan_align(t.hist_bytes);
+    t.start = (unsigned long long *)(base + at);  at += scan_align(8 * cells);
+    t.status = (unsigned *)(base + at);      at += scan_align(4 * kRadix *
                                                                    tiles);
-    t.table = (int *)(base + at);            at += round256(table);
+    t.table = (int *)(base + at);            at += scan_align(table);
     t.scan = (void *)(base + at);
     t.scan_bytes = table ? scan_scratch_bytes(table / 8, 4) : 0;
     t.total = at + t.scan_bytes;
