@@ -193,41 +193,97 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
 }
 
 // <<The Onesweep launchers>>
-#define SORT_KEYS(name, K, U, kind, P, ballot, wrong, W)                    \
-    extern "C" cudaError_t name(const K *in, K *out, size_t n, void *temp, \
-                                size_t bytes, cudaStream_t s)              \
-    {                                                                      \
-        return onesweep<U, P, false, ballot, wrong, W>(                    \
-            (const U *)in, (U *)out, NULL, NULL, n, kind, temp, bytes, s); \
-    }
-#define SORT_PAIRS(name, K, U, kind, P)                                    \
-    extern "C" cudaError_t name(const K *kin, K *kout,                     \
-                                const unsigned *vin, unsigned *vout,       \
-                                size_t n, void *temp, size_t bytes,        \
-                                cudaStream_t s)                            \
-    {                                                                      \
-        if (n && (!vin || !vout)) return cudaErrorInvalidValue;            \
-        return onesweep<U, P, true, true, false>(                          \
-            (const U *)kin, (U *)kout, vin, vout, n, kind, temp, bytes, s);\
-    }
 typedef shape_384x23 shape4;            // 32-bit keys (Measured)
-SORT_KEYS(sort_keys_u32, unsigned, unsigned, KIND_U32, shape4, true, false,
-          4)
-SORT_KEYS(sort_keys_u32_window1, unsigned, unsigned, KIND_U32, shape4, true,
-          false, 1)
-SORT_KEYS(sort_keys_u32_match, unsigned, unsigned, KIND_U32, shape4, false,
-          false, 4)
-SORT_KEYS(sort_keys_u32_256x16, unsigned, unsigned, KIND_U32, shape_256x16,
-          true, false, 4)
-SORT_KEYS(sort_keys_u32_512x12, unsigned, unsigned, KIND_U32, shape_512x12,
-          true, false, 4)
-SORT_KEYS(sort_keys_u32_wrong_unstable, unsigned, unsigned, KIND_U32,
-          shape4, true, true, 4)
-SORT_KEYS(sort_keys_i32, int, unsigned, KIND_I32, shape4, true, false, 4)
-SORT_KEYS(sort_keys_f32, float, unsigned, KIND_F32, shape4, true, false, 4)
-SORT_KEYS(sort_keys_u64, unsigned long long, unsigned long long, KIND_U64,
-          shape_256x12, true, false, 4)
-SORT_PAIRS(sort_pairs_u32, unsigned, unsigned, KIND_U32, shape_384x16)
-SORT_PAIRS(sort_pairs_f32, float, unsigned, KIND_F32, shape_384x16)
-SORT_PAIRS(sort_pairs_u64, unsigned long long, unsigned long long,
-           KIND_U64, shape_256x12)
+// Keys of type K sorted as the bits U, with the form's template choices.
+template <typename U, typename P, bool BALLOT, bool WRONG, int W, typename K>
+static cudaError_t sort_keys(const K *in, K *out, size_t n, int kind,
+                             void *temp, size_t bytes, cudaStream_t s)
+{
+    return onesweep<U, P, false, BALLOT, WRONG, W>(
+        (const U *)in, (U *)out, NULL, NULL, n, kind, temp, bytes, s);
+}
+template <typename U, typename P, typename K>
+static cudaError_t sort_pairs(const K *kin, K *kout, const unsigned *vin,
+                              unsigned *vout, size_t n, int kind, void *temp,
+                              size_t bytes, cudaStream_t s)
+{
+    if (n && (!vin || !vout)) return cudaErrorInvalidValue;
+    return onesweep<U, P, true, true, false>(
+        (const U *)kin, (U *)kout, vin, vout, n, kind, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_u32(const unsigned *in,
+    unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape4, true, false, 4>(
+        in, out, n, KIND_U32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_u32_window1(const unsigned *in,
+    unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape4, true, false, 1>(
+        in, out, n, KIND_U32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_u32_match(const unsigned *in,
+    unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape4, false, false, 4>(
+        in, out, n, KIND_U32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_u32_256x16(const unsigned *in,
+    unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape_256x16, true, false, 4>(
+        in, out, n, KIND_U32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_u32_512x12(const unsigned *in,
+    unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape_512x12, true, false, 4>(
+        in, out, n, KIND_U32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_u32_wrong_unstable(const unsigned *in,
+    unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape4, true, true, 4>(
+        in, out, n, KIND_U32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_i32(const int *in,
+    int *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape4, true, false, 4>(
+        in, out, n, KIND_I32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_f32(const float *in,
+    float *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_keys<unsigned, shape4, true, false, 4>(
+        in, out, n, KIND_F32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_keys_u64(const unsigned long long *in,
+    unsigned long long *out, size_t n, void *temp, size_t bytes,
+    cudaStream_t s)
+{
+    return sort_keys<unsigned long long, shape_256x12, true, false, 4>(
+        in, out, n, KIND_U64, temp, bytes, s);
+}
+extern "C" cudaError_t sort_pairs_u32(const unsigned *kin,
+    unsigned *kout, const unsigned *vin, unsigned *vout, size_t n,
+    void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_pairs<unsigned, shape_384x16>(
+        kin, kout, vin, vout, n, KIND_U32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_pairs_f32(const float *kin,
+    float *kout, const unsigned *vin, unsigned *vout, size_t n,
+    void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_pairs<unsigned, shape_384x16>(
+        kin, kout, vin, vout, n, KIND_F32, temp, bytes, s);
+}
+extern "C" cudaError_t sort_pairs_u64(const unsigned long long *kin,
+    unsigned long long *kout, const unsigned *vin, unsigned *vout, size_t n,
+    void *temp, size_t bytes, cudaStream_t s)
+{
+    return sort_pairs<unsigned long long, shape_256x12>(
+        kin, kout, vin, vout, n, KIND_U64, temp, bytes, s);
+}
