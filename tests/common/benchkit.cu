@@ -1,5 +1,6 @@
 // benchkit.cu -- see benchkit.h.
 #include "benchkit.h"
+#include <cuda_bf16.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -166,7 +167,8 @@ double bk_median_ms_cold(bk_work fn, void *ctx, int reps)
     return ms;
 }
 
-__global__ void fill_kernel(float *d, size_t n, float lo, float hi, unsigned long long seed)
+template <typename T>
+__global__ void fill_kernel(T *d, size_t n, float lo, float hi, unsigned long long seed)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
@@ -174,12 +176,18 @@ __global__ void fill_kernel(float *d, size_t n, float lo, float hi, unsigned lon
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         z ^= z >> 31;
-        d[i] = lo + (hi - lo) * (float)((z >> 40) * 0x1.0p-24);
+        d[i] = (T)(lo + (hi - lo) * (float)((z >> 40) * 0x1.0p-24));
     }
 }
 void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed)
 {
-    fill_kernel<<<1024, 256>>>(d, n, lo, hi, seed);
+    fill_kernel<float><<<1024, 256>>>(d, n, lo, hi, seed);
+    BOOK_CHECK(cudaGetLastError());
+    BOOK_CHECK(cudaDeviceSynchronize());
+}
+void bk_fill_random_bf16(void *d, size_t n, float lo, float hi, unsigned long long seed)
+{
+    fill_kernel<__nv_bfloat16><<<1024, 256>>>((__nv_bfloat16 *)d, n, lo, hi, seed);
     BOOK_CHECK(cudaGetLastError());
     BOOK_CHECK(cudaDeviceSynchronize());
 }

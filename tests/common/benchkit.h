@@ -111,6 +111,8 @@ void bk_measured_note(FILE *f, const char *csv, const char *key,
                       const char *column, double value);
 /* Fill n floats in device memory with uniform random values in [lo, hi). */
 void bk_fill_random(float *d, size_t n, float lo, float hi, unsigned long long seed);
+/* The same values rounded to bf16, n of them (two bytes each) at d. */
+void bk_fill_random_bf16(void *d, size_t n, float lo, float hi, unsigned long long seed);
 #ifdef __cplusplus
 }
 #endif

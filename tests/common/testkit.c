@@ -111,6 +111,21 @@ void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *s)
 {
     for (size_t i = 0; i < n; i++) x[i] = (float)tk_uniform(s, lo, hi);
 }
+uint16_t tk_to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
+    u += 0x7fff + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+double tk_from_bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
 
 void *tk_dev_bytes(size_t bytes)
 {

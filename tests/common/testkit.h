@@ -131,6 +131,10 @@ uint64_t tk_seed(int round);
 uint64_t tk_next(uint64_t *state);
 double tk_uniform(uint64_t *state, double lo, double hi);
 void tk_fill(float *x, size_t n, double lo, double hi, uint64_t *state);
+/* bf16 on the host: a float rounded to nearest even (NaN stays NaN), and
+ * the value of a bf16, exactly. */
+uint16_t tk_to_bf16(float f);
+double tk_from_bf16(uint16_t h);
 
 /* Device buffers: allocated, and poisoned (all bits set: a NaN for
  * floats, -1 for integers), so an element a kernel forgets to write shows.

@@ -36,27 +36,11 @@ static void require_listing(const struct tc_variant *v)
     }
 }
 
-/* bf16 from the host side: round to nearest even, and back. */
-static uint16_t to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    u += 0x7fff + ((u >> 16) & 1);
-    return (uint16_t)(u >> 16);
-}
-static double from_bf16(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /* Random bf16 in [-1, 1). */
 static void fill_bf16(uint16_t *x, size_t n, uint64_t *st)
 {
     for (size_t i = 0; i < n; i++)
-        x[i] = to_bf16((float)tk_uniform(st, -1.0, 1.0));
+        x[i] = tk_to_bf16((float)tk_uniform(st, -1.0, 1.0));
 }
 
 /* Rows rows[0..nrows) of C = A B and of |A||B|, in double precision. */
@@ -69,10 +53,10 @@ static void reference(const uint16_t *A, const uint16_t *B, double *C,
         memset(c, 0, N * sizeof *c);
         memset(ac, 0, N * sizeof *ac);
         for (size_t k = 0; k < K; k++) {
-            double a = from_bf16(A[rows[r] * K + k]);
+            double a = tk_from_bf16(A[rows[r] * K + k]);
             const uint16_t *b = B + k * N;
             for (size_t j = 0; j < N; j++) {
-                double bj = from_bf16(b[j]);
+                double bj = tk_from_bf16(b[j]);
                 c[j] += a * bj;
                 ac[j] += fabs(a) * fabs(bj);
             }
@@ -97,7 +81,7 @@ static size_t check_rows(const char *what, const void *got, tc_out out,
             size_t i = r * N + j, g = rows[r] * N + j;
             double v = out == TC_OUT_F32
                            ? ((const float *)got)[g]
-                           : from_bf16(((const uint16_t *)got)[g]);
+                           : tk_from_bf16(((const uint16_t *)got)[g]);
             double tol = (gamma + K * 0x1p-52) * absref[i];
             if (out == TC_OUT_BF16) tol += 0x1p-8 * (fabs(ref[i]) + tol);
             if (!(fabs(v - ref[i]) <= tol)) {

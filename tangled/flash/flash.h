@@ -1,0 +1,70 @@
+// flash.h -- O = softmax(Q K^T / sqrt(D)) V in bf16 on the tensor cores,
+// fp32 accumulation and softmax statistics.
+//
+// q, k, v, o are device pointers to bf16 arrays in one of two layouts:
+// FLASH_BHSD, [B][H][S][D] (chapter 12's), or FLASH_BSHD, [B][S][H][D]
+// (what a projection of [B][S][H D] produces); q and o have Sq rows a
+// head, k and v Sk.  D = 64 or 128.  All four 16-byte aligned; o must not
+// overlap q, k, v or lse.  With causal set, query i sees key j only when
+// j <= i + Sk - Sq (aligned at the bottom right); a query that sees no
+// key gets a row of zeros.  lse, when not NULL, is a device array of
+// B*H*Sq floats, [B][H][Sq] in either layout, that gets each row's
+// log-sum-exp of the scaled scores (natural log; -inf for a row that
+// sees no key), what a backward pass needs.  B*H at most 2^31 - 1, Sq and
+// Sk at most 2^31 - 1, and B*H*ceil(Sq / 128) at most 2^31 - 1.
+// Every launcher runs on stream (0: the default stream) and returns
+// cudaErrorInvalidValue, launching nothing, for a null pointer, a bad
+// layout, a D it does not take, misalignment, overlap or sizes past the
+// limits; cudaErrorNoKernelImageForDevice on a GPU its code does not run
+// on; else the status of its launch.  B*H*Sq = 0 does nothing (any
+// pointers); Sk = 0 writes zeros (and lse = -inf).
+#ifndef FLASH_H
+#define FLASH_H
+#include <cuda_runtime_api.h>
+#include <cuda_bf16.h>
+#include <stddef.h>
+#ifdef __cplusplus
+typedef __nv_bfloat16 flash_bf16;
+extern "C" {
+#else
+typedef __nv_bfloat16_raw flash_bf16;  // the same two bytes, seen from C
+#endif
+typedef enum { FLASH_BHSD = 0, FLASH_BSHD = 1 } flash_layout;
+typedef struct {
+    size_t B, H, Sq, Sk, D;
+    int causal;
+    flash_layout layout;
+} flash_dims;
+typedef cudaError_t (*flash_fn)(const flash_bf16 *q, const flash_bf16 *k,
+                                const flash_bf16 *v, flash_bf16 *o,
+                                float *lse, flash_dims a,
+                                cudaStream_t stream);
+
+// <<Declarations of the bf16 ladder>>
+// mma.sync (compute capability 8.0 or later): a block of 4 warps takes 64
+// query rows, one of 8 warps 128; each warp 16 rows.
+cudaError_t flash_mma64(const flash_bf16 *q, const flash_bf16 *k,
+                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+                        flash_dims a, cudaStream_t stream);
+cudaError_t flash_mma(const flash_bf16 *q, const flash_bf16 *k,
+                      const flash_bf16 *v, flash_bf16 *o, float *lse,
+                      flash_dims a, cudaStream_t stream);
+// sm_90a code (compute capability 9.0 only): TMA and wgmma, a producer
+// warp and two consumer warpgroups of 64 query rows each.
+cudaError_t flash_wgmma(const flash_bf16 *q, const flash_bf16 *k,
+                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+                        flash_dims a, cudaStream_t stream);
+// The best of these for the GPU: flash_wgmma on 9.0, else flash_mma.
+cudaError_t flash_attention(const flash_bf16 *q, const flash_bf16 *k,
+                            const flash_bf16 *v, flash_bf16 *o, float *lse,
+                            flash_dims a, cudaStream_t stream);
+// Wrong on purpose: flash_mma that forgets to rescale its running output
+// when a row's maximum grows.
+cudaError_t flash_mma_no_rescale(const flash_bf16 *q, const flash_bf16 *k,
+                                 const flash_bf16 *v, flash_bf16 *o,
+                                 float *lse, flash_dims a,
+                                 cudaStream_t stream);
+#ifdef __cplusplus
+}
+#endif
+#endif

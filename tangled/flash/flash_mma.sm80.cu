@@ -1,0 +1,275 @@
+// flash_mma.sm80.cu -- FlashAttention-2 in bf16 on mma.sync: S = Q K^T
+// and O += P V on the tensor cores, S and P in registers, K and V tiles
+// double-buffered by cp.async.
+#include "flash/flash_args.cuh"
+#include "tensor-gemm/tc_sm80.cuh"
+
+namespace {
+constexpr int FL_BN = 64;  // keys a tile
+
+// <<The offset of a chunk in a shared tile>>
+// A tile of ROWS rows of D bf16 is stored as D / 64 panels of ROWS
+// 128-byte rows, each swizzled: chunk c (16 bytes, 8 elements) of row r.
+template <int ROWS>
+__device__ __forceinline__ uint32_t fl_off(int r, int c)
+{
+    return (uint32_t)((c / 8) * (ROWS * 128)) + tc_swz128(r, c % 8);
+}
+
+// <<Copy a tile of rows with cp.async>>
+// Rows r < rows of src (rows stride elements apart) into the tile at
+// dst; the rest of the tile gets zeros.
+template <int ROWS, int D, int THREADS>
+__device__ __forceinline__ void fl_load_tile(uint32_t dst,
+                                             const __nv_bfloat16 *src,
+                                             size_t stride, long long rows)
+{
+    constexpr int CH = D / 8;
+#pragma unroll
+    for (int q = 0; q < ROWS * CH / THREADS; q++) {
+        int e = threadIdx.x + q * THREADS, r = e / CH, c = e % CH;
+        bool ok = r < rows;
+        tc_cp_async16(dst + fl_off<ROWS>(r, c),
+                      ok ? src + (size_t)r * stride + 8 * c : src,
+                      ok ? 16 : 0);
+    }
+}
+
+// <<The mma.sync attention kernel>>
+template <int D, int WARPS, bool RESCALE>
+__global__ void __launch_bounds__(WARPS * 32)
+flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
+                 const __nv_bfloat16 *v, __nv_bfloat16 *o, float *lse,
+                 flash_dims a, float scale_log2)
+{
+    constexpr int BM = 16 * WARPS, BN = FL_BN, THREADS = WARPS * 32;
+    constexpr int Q_BYTES = BM * D * 2, KV_BYTES = BN * D * 2;
+    extern __shared__ __align__(128) uint8_t smem[];
+    const uint32_t sq = tc_smem(smem), sk = sq + Q_BYTES;
+    const uint32_t sv = sk + 2 * KV_BYTES;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    // <<Which heads and rows this block takes>>
+    const size_t BH = a.B * a.H, ntiles = (a.Sq + BM - 1) / BM;
+    const size_t bh = blockIdx.x % BH;
+    size_t tile = blockIdx.x / BH;
+    if (a.causal) tile = ntiles - 1 - tile;  // the longest rows first
+    const long long Sq = (long long)a.Sq, Sk = (long long)a.Sk;
+    const long long m0 = (long long)tile * BM, shift = Sk - Sq;
+    const size_t rs = flash_row_stride(a);
+    const __nv_bfloat16 *qh = q + flash_head(a, bh, a.Sq) + m0 * rs;
+    const __nv_bfloat16 *kh = k + flash_head(a, bh, a.Sk);
+    const __nv_bfloat16 *vh = v + flash_head(a, bh, a.Sk);
+    long long kend = Sk;  // keys [0, kend) are seen by some row here
+    if (a.causal) kend = max(0LL, min(Sk, m0 + BM + shift));
+    const int nkt = (int)((kend + BN - 1) / BN);
+    // <<Start the copies of Q and of the first keys and values>>
+    fl_load_tile<BM, D, THREADS>(sq, qh, rs, Sq - m0);
+    tc_cp_async_commit();
+    if (nkt > 0) {
+        fl_load_tile<BN, D, THREADS>(sk, kh, rs, Sk);
+        fl_load_tile<BN, D, THREADS>(sv, vh, rs, Sk);
+    }
+    tc_cp_async_commit();
+    tc_cp_async_wait<1>();
+    __syncthreads();
+    // <<Q's fragments into registers>>
+    uint32_t qf[D / 16][4];
+    #pragma unroll
+    for (int ks = 0; ks < D / 16; ks++)
+        tc_ldmatrix_x4(qf[ks], sq + fl_off<BM>(warp * 16 + (lane & 15),
+                                                2 * ks + (lane >> 4)));
+
+    float acc[D / 8][4] = {};            // O: 16 rows x D of this warp
+    float mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.f, 0.f};
+    const long long row0 = m0 + warp * 16 + lane / 4;  // and row0 + 8
+    for (int j = 0; j < nkt; j++) {
+        // <<Prefetch the next tile, wait for this one>>
+        if (j + 1 < nkt) {
+            const uint32_t st = ((j + 1) & 1) * KV_BYTES;
+            const size_t off = (size_t)(j + 1) * BN * rs;
+            const long long left = Sk - (long long)(j + 1) * BN;
+            fl_load_tile<BN, D, THREADS>(sk + st, kh + off, rs, left);
+            fl_load_tile<BN, D, THREADS>(sv + st, vh + off, rs, left);
+        }
+        tc_cp_async_commit();
+        tc_cp_async_wait<1>();
+        __syncthreads();
+        const uint32_t kt = sk + (j & 1) * KV_BYTES;
+        const uint32_t vt = sv + (j & 1) * KV_BYTES;
+        // <<S = Q K^T for 16 rows and 64 keys>>
+        float s[BN / 8][4] = {};
+        #pragma unroll
+        for (int ks = 0; ks < D / 16; ks++)
+        #pragma unroll
+            for (int np = 0; np < BN / 16; np++) {
+                uint32_t b[4];
+                int key = np * 16 + (lane & 7) + ((lane >> 4) << 3);
+                tc_ldmatrix_x4(b, kt + fl_off<BN>(key, 2 * ks +
+                                                          ((lane >> 3) & 1)));
+                tc_mma_16816(s[2 * np], qf[ks], b);
+                tc_mma_16816(s[2 * np + 1], qf[ks], b + 2);
+            }
+        // <<Mask the keys past the end and above the diagonal>>
+        const long long key0 = (long long)j * BN;
+        if (key0 + BN > Sk || (a.causal && key0 + BN - 1 > m0 + shift)) {
+        #pragma unroll
+            for (int nt = 0; nt < BN / 8; nt++)
+        #pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    long long key = key0 + nt * 8 + 2 * (lane % 4) + (e & 1);
+                    long long row = row0 + (e >> 1) * 8;
+                    if (key >= Sk || (a.causal && key > row + shift))
+                        s[nt][e] = -INFINITY;
+                }
+        }
+        // <<The online softmax on the fragments>>
+        #pragma unroll
+        for (int h = 0; h < 2; h++) {  // rows row0 and row0 + 8
+            float mx = mrow[h];
+        #pragma unroll
+            for (int nt = 0; nt < BN / 8; nt++)
+                mx = fmaxf(mx, fmaxf(s[nt][2 * h], s[nt][2 * h + 1]) *
+                                   scale_log2);
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+            const float mu = mx == -INFINITY ? 0.f : mx;
+            const float alpha = exp2f(mrow[h] - mu);
+            float sum = 0.f;
+        #pragma unroll
+            for (int nt = 0; nt < BN / 8; nt++)
+        #pragma unroll
+                for (int e = 2 * h; e < 2 * h + 2; e++) {
+                    s[nt][e] = exp2f(fmaf(s[nt][e], scale_log2, -mu));
+                    sum += s[nt][e];
+                }
+            lrow[h] = lrow[h] * alpha + sum;
+            mrow[h] = mx;
+            if (RESCALE) {
+        #pragma unroll
+                for (int dt = 0; dt < D / 8; dt++) {
+                    acc[dt][2 * h] *= alpha;
+                    acc[dt][2 * h + 1] *= alpha;
+                }
+            }
+        }
+        // <<O += P V, P from the accumulators of S>>
+        #pragma unroll
+        for (int kt2 = 0; kt2 < BN / 16; kt2++) {
+            uint32_t p[4] = {flash_pack(s[2 * kt2][0], s[2 * kt2][1]),
+                             flash_pack(s[2 * kt2][2], s[2 * kt2][3]),
+                             flash_pack(s[2 * kt2 + 1][0], s[2 * kt2 + 1][1]),
+                             flash_pack(s[2 * kt2 + 1][2], s[2 * kt2 + 1][3])};
+        #pragma unroll
+            for (int dp = 0; dp < D / 16; dp++) {
+                uint32_t b[4];
+                int g = lane >> 3;
+                int key = kt2 * 16 + (g & 1) * 8 + (lane & 7);
+                tc_ldmatrix_x4_trans(b, vt + fl_off<BN>(key,
+                                                         2 * dp + (g >> 1)));
+                tc_mma_16816(acc[2 * dp], p, b);
+                tc_mma_16816(acc[2 * dp + 1], p, b + 2);
+            }
+        }
+        __syncthreads();  // the stage is free for the copy after next
+    }
+    tc_cp_async_wait<0>();
+
+    // <<Finish the rows and store them through shared memory>>
+    float inv[2];
+    #pragma unroll
+    for (int h = 0; h < 2; h++) {
+        float l = lrow[h];
+        l += __shfl_xor_sync(0xffffffffu, l, 1);
+        l += __shfl_xor_sync(0xffffffffu, l, 2);
+        inv[h] = l > 0.f ? 1.f / l : 0.f;
+        const long long row = row0 + 8 * h;
+        if (lse != nullptr && lane % 4 == 0 && row < Sq)
+            lse[bh * a.Sq + (size_t)row] =
+                l > 0.f ? (mrow[h] + log2f(l)) * 0.69314718f : -INFINITY;
+    }
+    // This warp's 16 rows of the Q tile are its own and already read.
+    #pragma unroll
+    for (int dt = 0; dt < D / 8; dt++)
+    #pragma unroll
+        for (int h = 0; h < 2; h++) {
+            uint32_t x = flash_pack(acc[dt][2 * h] * inv[h],
+                                 acc[dt][2 * h + 1] * inv[h]);
+            uint32_t at = sq + fl_off<BM>(warp * 16 + lane / 4 + 8 * h, dt) +
+                          4 * (lane % 4);
+            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at), "r"(x)
+                         : "memory");
+        }
+    __syncwarp();
+    constexpr int CH = D / 8;
+    __nv_bfloat16 *oh = o + flash_head(a, bh, a.Sq);
+    #pragma unroll
+    for (int i = 0; i < 16 * CH / 32; i++) {
+        int e = lane + 32 * i, r = e / CH, c = e % CH;
+        long long row = m0 + warp * 16 + r;
+        uint4 x;
+        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w)
+                     : "r"(sq + fl_off<BM>(warp * 16 + r, c))
+                     : "memory");
+        if (row < Sq) *(uint4 *)(oh + (size_t)row * rs + 8 * c) = x;
+    }
+}
+
+// <<The attention launcher on mma.sync>>
+template <int D, int WARPS, bool RESCALE>
+cudaError_t fl_launch_d(const flash_bf16 *q, const flash_bf16 *k,
+                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+                        const flash_dims &a, cudaStream_t stream)
+{
+    constexpr int BM = 16 * WARPS;
+    constexpr int SMEM = BM * D * 2 + 4 * FL_BN * D * 2;
+    const size_t blocks = a.B * a.H * ((a.Sq + BM - 1) / BM);
+    if (blocks > 2147483647u) return cudaErrorInvalidValue;
+    auto kern = flash_mma_kernel<D, WARPS, RESCALE>;
+    cudaError_t err = cudaFuncSetAttribute(
+        kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
+    if (err != cudaSuccess) return err;
+    const float scale_log2 = 1.44269504f / sqrtf((float)D);
+    kern<<<(unsigned)blocks, WARPS * 32, SMEM, stream>>>(q, k, v, o, lse, a,
+                                                         scale_log2);
+    return cudaGetLastError();
+}
+template <int WARPS, bool RESCALE>
+cudaError_t fl_launch(const flash_bf16 *q, const flash_bf16 *k,
+                      const flash_bf16 *v, flash_bf16 *o, float *lse,
+                      flash_dims a, cudaStream_t stream)
+{
+    int done;
+    cudaError_t err = flash_common_args(q, k, v, o, lse, a, stream, &done);
+    if (done) return err;
+    if (tc_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
+    if (a.D == 64)
+        return fl_launch_d<64, WARPS, RESCALE>(q, k, v, o, lse, a, stream);
+    return fl_launch_d<128, WARPS, RESCALE>(q, k, v, o, lse, a, stream);
+}
+} // namespace
+
+// <<The entry points of the mma.sync attention>>
+extern "C" cudaError_t flash_mma64(const flash_bf16 *q, const flash_bf16 *k,
+                                   const flash_bf16 *v, flash_bf16 *o,
+                                   float *lse, flash_dims a,
+                                   cudaStream_t stream)
+{
+    return fl_launch<4, true>(q, k, v, o, lse, a, stream);
+}
+extern "C" cudaError_t flash_mma(const flash_bf16 *q, const flash_bf16 *k,
+                                 const flash_bf16 *v, flash_bf16 *o,
+                                 float *lse, flash_dims a,
+                                 cudaStream_t stream)
+{
+    return fl_launch<8, true>(q, k, v, o, lse, a, stream);
+}
+extern "C" cudaError_t flash_mma_no_rescale(const flash_bf16 *q,
+                                            const flash_bf16 *k,
+                                            const flash_bf16 *v,
+                                            flash_bf16 *o, float *lse,
+                                            flash_dims a,
+                                            cudaStream_t stream)
+{
+    return fl_launch<8, false>(q, k, v, o, lse, a, stream);
+}

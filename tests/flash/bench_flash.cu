@@ -1,0 +1,155 @@
+// bench_flash.cu -- the bf16 attention chapter's measurements: every
+// launcher of variants.h at B8 H16 S4096 D64 and B4 H16 S4096 D128, causal
+// and not, in [B][H][S][D] (and the best in [B][S][H][D]); the best and
+// mma.sync against the sequence length at 16k tokens (B = 16384 / S, H16,
+// D128); then one long head and two decoding shapes, the cases that do
+// not fill the GPU.  Inputs uniform in [-1, 1), rounded to bf16.  Each is
+// timed by bk_timed_ms (the median of 20 when 20 fit in 200 ms), TFLOP/s
+// counting 4 D FLOPs for every (query, key) pair that is not masked.
+// Writes figures/data/$BOOK_GPU/flash.csv; tests/flash/counters.sh then
+// measures PyTorch's SDPA backends on the same shapes and writes the
+// ratios.  `bench --ncu NAME` runs one launch of variant NAME at the D128
+// shape instead, for Nsight Compute.
+#include "benchkit.h"
+#include "variants.h"
+#include <string.h>
+
+struct variant {
+    const char *name;
+    flash_fn fn;
+};
+#define FL_BENCH_ENTRY(name, fn, listing, cc) {name, fn},
+static const variant variants[] = {FLASH_VARIANTS(FL_BENCH_ENTRY)};
+static const int kVariants = sizeof variants / sizeof variants[0];
+
+struct job {
+    flash_fn fn;
+    const flash_bf16 *q, *k, *v;
+    flash_bf16 *o;
+    flash_dims a;
+};
+static cudaError_t run(void *p)
+{
+    job *j = (job *)p;
+    return j->fn(j->q, j->k, j->v, j->o, NULL, j->a, 0);
+}
+
+// FLOPs: 4 D for every (query, key) pair that is seen.
+static double flops(flash_dims a)
+{
+    double pairs = 0;
+    if (!a.causal) {
+        pairs = (double)a.Sq * a.Sk;
+    } else {
+        for (size_t i = 0; i < a.Sq; i++) {
+            long long seen = (long long)i + (long long)a.Sk - (long long)a.Sq + 1;
+            if (seen > (long long)a.Sk) seen = (long long)a.Sk;
+            if (seen > 0) pairs += (double)seen;
+        }
+    }
+    return 4.0 * a.B * a.H * a.D * pairs;
+}
+
+static flash_bf16 *q, *k, *v, *o;
+
+// One row: variant, case and shape; the time and TFLOP/s (0 and - when the
+// launcher refuses the shape or the GPU).
+static void measure(FILE *csv, const variant &var, const char *cas,
+                    flash_dims a)
+{
+    job j = {var.fn, q, k, v, o, a};
+    char shape[96];
+    if (a.Sq == a.Sk)
+        snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu", a.B, a.H, a.Sq, a.D);
+    else
+        snprintf(shape, sizeof shape, "B%zuH%zuSq%zuSk%zuD%zu", a.B, a.H,
+                 a.Sq, a.Sk, a.D);
+    const char *layout = a.layout == FLASH_BHSD ? "bhsd" : "bshd";
+    bk_progress("%s %s %s%s ...", cas, var.name, shape, a.causal ? " causal" : "");
+    cudaError_t e = run(&j);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        bk_progress("%s %s: %s", cas, var.name, cudaGetErrorString(e));
+        bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,-,-,0", cas, var.name, cas, var.name,
+               shape, a.causal, layout);
+        return;
+    }
+    BOOK_CHECK(cudaDeviceSynchronize());
+    int reps;
+    double ms = bk_timed_ms(run, &j, &reps, NULL);
+    double tf = flops(a) / (ms * 1e9);
+    bk_progress("%s %s: %.4f ms, %.1f TFLOP/s", cas, var.name, ms, tf);
+    bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,%.4f,%.1f,%d", cas, var.name, cas,
+           var.name, shape, a.causal, layout, ms, tf, reps);
+}
+
+static const variant *find(const char *name)
+{
+    for (int i = 0; i < kVariants; i++)
+        if (strcmp(variants[i].name, name) == 0) return &variants[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const size_t elems = (size_t)64 << 20;  // 128 MiB of bf16 each
+    BOOK_TRY(cudaMalloc(&q, elems * 2));
+    BOOK_TRY(cudaMalloc(&k, elems * 2));
+    BOOK_TRY(cudaMalloc(&v, elems * 2));
+    BOOK_TRY(cudaMalloc(&o, elems * 2));
+    bk_fill_random_bf16(q, elems, -1, 1, 1);
+    bk_fill_random_bf16(k, elems, -1, 1, 2);
+    bk_fill_random_bf16(v, elems, -1, 1, 3);
+    const flash_dims d64 = {8, 16, 4096, 4096, 64, 0, FLASH_BHSD};
+    const flash_dims d128 = {4, 16, 4096, 4096, 128, 0, FLASH_BHSD};
+    if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
+        const variant *var = find(argv[2]);
+        if (var == NULL) {
+            fprintf(stderr, "bench: no variant %s for --ncu\n", argv[2]);
+            return 2;
+        }
+        BOOK_TRY(var->fn(q, k, v, o, NULL, d128, 0));
+        BOOK_TRY(cudaDeviceSynchronize());
+        return 0;
+    }
+    bk_progress_start("flash", 30);
+    FILE *csv = bk_csv_open("flash", "id,case,variant,shape,causal,layout,"
+                                     "ms,tflops,reps");
+    // The headline shapes, every launcher.
+    for (int c = 0; c < 4; c++) {
+        flash_dims a = c < 2 ? d64 : d128;
+        a.causal = c % 2;
+        const char *cas[4] = {"d64", "d64c", "d128", "d128c"};
+        for (int i = 0; i < kVariants; i++) measure(csv, variants[i], cas[c], a);
+    }
+    // The layout projections produce.
+    for (int c = 0; c < 2; c++) {
+        flash_dims a = d128;
+        a.causal = c;
+        a.layout = FLASH_BSHD;
+        measure(csv, *find("best"), c ? "d128c_bshd" : "d128_bshd", a);
+    }
+    // The sequence length at 16k tokens.
+    for (size_t S = 512; S <= 16384; S *= 2)
+        for (int c = 0; c < 2; c++) {
+            flash_dims a = {16384 / S, 16, S, S, 128, c, FLASH_BHSD};
+            char cas[32];
+            snprintf(cas, sizeof cas, "s%zu%s", S, c ? "c" : "");
+            measure(csv, *find("mma"), cas, a);
+            measure(csv, *find("best"), cas, a);
+        }
+    // The shapes that do not fill the GPU: one long head, decoding.
+    const struct { const char *cas; flash_dims a; } few[] = {
+        {"long128", {1, 1, 5000, 5000, 128, 0, FLASH_BHSD}},
+        {"long128c", {1, 1, 5000, 5000, 128, 1, FLASH_BHSD}},
+        {"dec128", {1, 16, 1, 32768, 128, 0, FLASH_BHSD}},
+        {"dec64", {4, 16, 16, 8192, 64, 0, FLASH_BHSD}},
+    };
+    for (const auto &f : few) {
+        measure(csv, *find("mma"), f.cas, f.a);
+        measure(csv, *find("best"), f.cas, f.a);
+    }
+    bk_csv_close(csv);
+    bk_progress_stop();
+    return 0;
+}

@@ -1,0 +1,106 @@
+#!/bin/bash
+# counters.sh -- the bf16 attention chapter's peers, run by `make bench`
+# after the benchmark: PyTorch's scaled_dot_product_attention in bf16,
+# its flash (FlashAttention-2), cuDNN and memory-efficient backends, on
+# the bench's shapes; median of 20 timed runs after 3 warm-ups, CUDA
+# events.  Beside each it puts the book's best launcher from flash.csv
+# and the ratio (torch ms / best ms: above 1 the book's kernel is
+# faster), in figures/data/$BOOK_GPU/flash-torch.csv; then the targets
+# in flash-targets.csv.  Without python3 and torch it says so and
+# writes nothing.
+set -o pipefail
+gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
+py=$(command -v python3) || { echo "counters: no python3; PyTorch not measured"; exit 0; }
+ours=figures/data/$gpu/flash.csv
+out=figures/data/$gpu/flash-torch.csv
+tmp=$out.tmp; trap 'rm -f "$tmp"' EXIT
+echo "counters: importing torch" >&2
+"$py" - <<'PY' | while IFS=, read -r case backend causal shape ms tf; do
+import sys, time
+t0 = time.monotonic()
+def say(msg):
+    print(f"counters: {time.monotonic() - t0:7.2f} s  {msg}", file=sys.stderr,
+          flush=True)
+try:
+    import torch, statistics
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    assert torch.cuda.is_available()
+except Exception:
+    sys.exit(3)
+say(f"torch {torch.__version__} imported")
+print(f"version,{torch.__version__},,,,", flush=True)
+shapes = [("d64", 8, 16, 4096, 4096, 64, (0, 1)),
+          ("d128", 4, 16, 4096, 4096, 128, (0, 1))]
+shapes += [(f"s{S}", 16384 // S, 16, S, S, 128, (0, 1))
+           for S in (512, 1024, 2048, 4096, 8192, 16384)]
+shapes += [("long128", 1, 1, 5000, 5000, 128, (0, 1)),
+           ("dec128", 1, 16, 1, 32768, 128, (0,)),
+           ("dec64", 4, 16, 16, 8192, 64, (0,))]
+backends = (("flash", SDPBackend.FLASH_ATTENTION),
+            ("cudnn", SDPBackend.CUDNN_ATTENTION),
+            ("mem_efficient", SDPBackend.EFFICIENT_ATTENTION))
+for (tag, B, H, Sq, Sk, D, causals) in shapes:
+    g = torch.Generator(device="cuda").manual_seed(1)
+    q = (torch.rand(B, H, Sq, D, device="cuda", generator=g) * 2 - 1).bfloat16()
+    k, v = ((torch.rand(B, H, Sk, D, device="cuda", generator=g) * 2 - 1).bfloat16()
+            for _ in range(2))
+    shape = f"B{B}H{H}S{Sq}D{D}" if Sq == Sk else f"B{B}H{H}Sq{Sq}Sk{Sk}D{D}"
+    for causal in causals:
+        for name, be in backends:
+            what = f"{shape} causal={causal} {name}"
+            say(what + " ...")
+            try:
+                with sdpa_kernel(be):
+                    f = lambda: torch.nn.functional.scaled_dot_product_attention(
+                        q, k, v, is_causal=bool(causal))
+                    for _ in range(3): f()
+                    ts = []
+                    for _ in range(20):
+                        a = torch.cuda.Event(enable_timing=True)
+                        b = torch.cuda.Event(enable_timing=True)
+                        a.record(); f(); b.record(); b.synchronize()
+                        ts.append(a.elapsed_time(b))
+            except Exception as e:
+                say(f"{what}: not run ({type(e).__name__})")
+                continue
+            ms = statistics.median(ts)
+            say(f"{what}: {ms:.4f} ms a call, median of 20")
+            if causal:
+                pairs = sum(max(0, min(Sk, i + Sk - Sq + 1)) for i in range(Sq))
+            else:
+                pairs = Sq * Sk
+            tf = 4.0 * B * H * D * pairs / (ms * 1e9)
+            print(f"{tag}{'c' if causal else ''}/{name},{name},{causal},"
+                  f"{shape},{ms:.4f},{tf:.2f}", flush=True)
+            torch.cuda.empty_cache()
+say("done")
+PY
+  if [ "$case" = version ]; then
+    { tools/provenance.sh "peer: PyTorch $backend scaled_dot_product_attention, bf16" \
+        "ratio: torch ms / the book's best ms from flash.csv (same make bench)"
+      echo "case,backend,causal,shape,ms,tflops,best_ms,ratio"; } > "$tmp"
+    continue
+  fi
+  t=$(tools/csvget.sh "$ours" id="${case%%/*}/best" ms) || t=
+  r=$( [ -n "$t" ] && [ "$t" != - ] && awk -v a="$ms" -v b="$t" 'BEGIN {printf "%.3f", a / b}' || echo -)
+  echo "$case,$backend,$causal,$shape,$ms,$tf,${t:--},$r" | tee -a "$tmp"
+done
+st=$?
+[ $st -eq 3 ] && { echo "counters: python3 cannot import torch with CUDA; PyTorch not measured"; exit 0; }
+[ $st -eq 0 ] || { echo "counters: the PyTorch measurement failed"; exit 1; }
+mv "$tmp" "$out" && echo "counters: wrote $out"
+# The targets: the best at least SDPA flash on the four headline cases;
+# 0.8 of cuDNN's the aim; every shape at least the memory-efficient one.
+tg=figures/data/$gpu/flash-targets.csv
+{ tools/provenance.sh "targets: ratios of flash-torch.csv (torch ms / best ms)"
+  echo "id,value,target,met"
+  for c in d64 d64c d128 d128c; do
+    r=$(tools/csvget.sh "$out" case="$c/flash" ratio) || r=-
+    awk -v c="$c" -v r="$r" 'BEGIN {printf "%s_of_flash2,%s,at least 1.0,%s\n", c, r, (r != "-" && r >= 1.0) ? "yes" : "no"}'
+    r=$(tools/csvget.sh "$out" case="$c/cudnn" ratio) || r=-
+    awk -v c="$c" -v r="$r" 'BEGIN {printf "%s_of_cudnn,%s,aim 0.8,%s\n", c, r, (r != "-" && r >= 0.8) ? "yes" : "no"}'
+  done
+  awk -F, '!/^#/ && $2 == "mem_efficient" && $8 != "-" && $8 != "ratio" {
+      if (min == "" || $8 + 0 < min) { min = $8 + 0; at = $1 } }
+      END { printf "worst_of_mem_efficient,%.3f,at least 1.0 (%s),%s\n", min, at, min >= 1.0 ? "yes" : "no" }' "$out"
+} > "$tg.tmp" && mv "$tg.tmp" "$tg" && echo "counters: wrote $tg" && cat "$tg"

@@ -1,0 +1,421 @@
+/* test_flash.c -- the bf16 attention chapter's tests: every launcher
+ * against a double-precision CPU reference of the same bf16 inputs, with
+ * the chapter's bound (bf16 P and a bf16 output, the scores' fp32 error),
+ * in both layouts, causal and not, with the log-sum-exp, on edge shapes
+ * (Sq != Sk, rows that see no key, Sq or Sk = 1, partial tiles) and large
+ * ones, huge scores, poisoned outputs with guards; the refusals of the
+ * header; the empty cases; a stream; and the listing that is wrong on
+ * purpose. */
+#include "testkit.h"
+#include "variants.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+struct fl_variant {
+    const char *name;
+    flash_fn fn;
+    const char *listing;
+    int cc;
+};
+#define FL_TEST_ENTRY(name, fn, listing, cc) {name, fn, listing, cc},
+static const struct fl_variant variants[] = {FLASH_VARIANTS(FL_TEST_ENTRY)};
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* Skip, naming the listing, on a GPU its code does not run on. */
+static void require_listing(const struct fl_variant *v)
+{
+    TK_REQUIRE_GPU();
+    int cc = tk_compute_capability();
+    if ((v->cc == 90 && cc != 90) || cc < v->cc) {
+        print_message("skipped: %s is %s code, which needs compute "
+                      "capability %s; this GPU has %d.%d\n", v->listing,
+                      v->cc == 90 ? "sm_90a" : "sm_80", v->cc == 90 ?
+                      "9.0 exactly" : "8.0 or later", cc / 10, cc % 10);
+        skip();
+    }
+}
+
+/* The element offset of (head bh, row, 0) in an array of S rows a head,
+ * written out for each layout (the test's own, not the launcher's). */
+static size_t at(flash_dims a, size_t bh, size_t row, size_t S)
+{
+    size_t b = bh / a.H, h = bh % a.H;
+    if (a.layout == FLASH_BHSD) return ((b * a.H + h) * S + row) * a.D;
+    return ((b * S + row) * a.H + h) * a.D;
+}
+
+/* A problem: bf16 inputs on the host (q, k uniform in [-r, r), v in
+ * [-1, 1)), and per row the reference output, sum w |v| (w the softmax
+ * weights), log-sum-exp and the bound on the error of the exponent. */
+struct problem {
+    flash_dims a;
+    uint16_t *q, *k, *v;
+    double *ref, *absref, *lse, *eps; /* [bh][row][D] and [bh][row] */
+};
+static void make_problem(struct problem *p, flash_dims a, double r,
+                         uint64_t *st)
+{
+    const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
+    p->a = a;
+    p->q = tk_malloc(nq * 2 + 2);
+    p->k = tk_malloc(nk * 2 + 2);
+    p->v = tk_malloc(nk * 2 + 2);
+    for (size_t i = 0; i < nq; i++)
+        p->q[i] = tk_to_bf16((float)tk_uniform(st, -r, r));
+    for (size_t i = 0; i < nk; i++) {
+        p->k[i] = tk_to_bf16((float)tk_uniform(st, -r, r));
+        p->v[i] = tk_to_bf16((float)tk_uniform(st, -1, 1));
+    }
+    p->ref = tk_malloc(nq * sizeof(double) + 8);
+    p->absref = tk_malloc(nq * sizeof(double) + 8);
+    p->lse = tk_malloc(a.B * a.H * a.Sq * sizeof(double) + 8);
+    p->eps = tk_malloc(a.B * a.H * a.Sq * sizeof(double) + 8);
+    double *s = tk_malloc(a.Sk * sizeof(double) + 8);
+    const double scale = 1.0 / sqrt((double)a.D);
+    for (size_t bh = 0; bh < a.B * a.H; bh++)
+        for (size_t i = 0; i < a.Sq; i++) {
+            const size_t row = bh * a.Sq + i;
+            double *o = p->ref + row * a.D, *ao = p->absref + row * a.D;
+            memset(o, 0, a.D * sizeof *o);
+            memset(ao, 0, a.D * sizeof *ao);
+            long long last = (long long)a.Sk - 1;  /* the last key seen */
+            if (a.causal) last = (long long)i + (long long)a.Sk - (long long)a.Sq;
+            if (last >= (long long)a.Sk) last = (long long)a.Sk - 1;
+            double m = -INFINITY, sabs = 0;
+            const uint16_t *qi = p->q + at(a, bh, i, a.Sq);
+            for (long long j = 0; j <= last; j++) {
+                const uint16_t *kj = p->k + at(a, bh, (size_t)j, a.Sk);
+                double x = 0, ax = 0;
+                for (size_t d = 0; d < a.D; d++) {
+                    double t = tk_from_bf16(qi[d]) * tk_from_bf16(kj[d]);
+                    x += t;
+                    ax += fabs(t);
+                }
+                s[j] = x * scale;
+                m = fmax(m, s[j]);
+                sabs = fmax(sabs, ax * scale);
+            }
+            double l = 0;
+            for (long long j = 0; j <= last; j++) {
+                double w = exp(s[j] - m);
+                const uint16_t *vj = p->v + at(a, bh, (size_t)j, a.Sk);
+                l += w;
+                for (size_t d = 0; d < a.D; d++) {
+                    double x = tk_from_bf16(vj[d]);
+                    o[d] += w * x;
+                    ao[d] += w * fabs(x);
+                }
+            }
+            for (size_t d = 0; l > 0 && d < a.D; d++) {
+                o[d] /= l;
+                ao[d] /= l;
+            }
+            p->lse[row] = l > 0 ? m + log(l) : -INFINITY;
+            /* The fp32 score: a dot product of D exact products, then a
+             * product by the rounded scale; exp2f's own error. */
+            p->eps[row] = 1.5 * (a.D * 0x1p-24 + 0x1p-22) * sabs + 0x1p-21;
+        }
+    free(s);
+}
+static void free_problem(struct problem *p)
+{
+    free(p->q); free(p->k); free(p->v);
+    free(p->ref); free(p->absref); free(p->lse); free(p->eps);
+}
+
+/* Run v on p (lse written when with_lse) and check every element against
+ * the bound: |o - ref| <= (2^-8 + 2 eps + Sk 2^-23) sum w|v| + 2^-8 |ref|
+ * (bf16 P, the exponent's error, fp32 sums, the bf16 output), rows that
+ * see no key exactly 0 with lse -inf, and the guards past o and lse
+ * untouched.  NaN fails.  Returns the number of failures. */
+enum { GUARD = 64 };
+static size_t run_and_check(const struct fl_variant *v, const struct problem *p,
+                            int with_lse, cudaStream_t stream,
+                            double *worst)
+{
+    const flash_dims a = p->a;
+    const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
+    const size_t rows = a.B * a.H * a.Sq;
+    void *dq = tk_dev_bytes(nq * 2), *dk = tk_dev_bytes(nk * 2 + 16);
+    void *dv = tk_dev_bytes(nk * 2 + 16), *d_o = tk_dev_bytes(nq * 2 + 2 * GUARD);
+    float *dl = tk_dev_floats(rows + GUARD);
+    tk_upload_bytes(dq, p->q, nq * 2);
+    tk_upload_bytes(dk, p->k, nk * 2);
+    tk_upload_bytes(dv, p->v, nk * 2);
+    TK_CUDA(cudaDeviceSynchronize());
+    TK_CUDA(v->fn(dq, dk, dv, d_o, with_lse ? dl : NULL, a, stream));
+    TK_CUDA(cudaDeviceSynchronize());
+    uint16_t *o = tk_malloc(nq * 2 + 2 * GUARD);
+    float *lse = tk_malloc((rows + GUARD) * 4);
+    tk_download_bytes(o, d_o, nq * 2 + 2 * GUARD);
+    tk_download_bytes(lse, dl, (rows + GUARD) * 4);
+    size_t bad = 0;
+    for (size_t bh = 0; bh < a.B * a.H; bh++)
+        for (size_t i = 0; i < a.Sq; i++) {
+            const size_t row = bh * a.Sq + i;
+            const double e = p->eps[row];
+            const uint16_t *oi = o + at(a, bh, i, a.Sq);
+            for (size_t d = 0; d < a.D; d++) {
+                double r = p->ref[row * a.D + d], g = tk_from_bf16(oi[d]);
+                double tol = (0x1p-8 + 2 * e + a.Sk * 0x1p-23) *
+                                 p->absref[row * a.D + d] + 0x1p-8 * fabs(r);
+                double err = fabs(g - r);
+                if (tol > 0 && err / tol > *worst) *worst = err / tol;
+                if (!(err <= tol)) {
+                    if (bad < 5)
+                        print_message("%s: o[bh %zu][row %zu][%zu] is %.7g, "
+                                      "expected %.7g (tolerance %.3g)\n",
+                                      v->name, bh, i, d, g, r, tol);
+                    bad++;
+                }
+            }
+            if (!with_lse) continue;
+            double r = p->lse[row], g = lse[row];
+            double tol = 2 * e + a.Sk * 0x1p-23 + 0x1p-20 * (1 + fabs(r));
+            int ok = isinf(r) ? g == r : fabs(g - r) <= tol;
+            if (!ok) {
+                if (bad < 5)
+                    print_message("%s: lse[bh %zu][row %zu] is %.9g, "
+                                  "expected %.9g\n", v->name, bh, i, g, r);
+                bad++;
+            }
+        }
+    for (size_t i = nq; i < nq + GUARD; i++)
+        if (o[i] != 0xffff) { bad++; print_message("%s: o's guard written\n", v->name); break; }
+    uint32_t u;
+    for (size_t i = with_lse ? rows : 0; i < rows + GUARD; i++) {
+        memcpy(&u, &lse[i], 4);
+        if (u != 0xffffffffu) { bad++; print_message("%s: lse written past its rows (or when NULL)\n", v->name); break; }
+    }
+    free(o); free(lse);
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(d_o); tk_free(dl);
+    return bad;
+}
+
+/* Every shape of a list, in both layouts (or, with one_layout, in one,
+ * alternating), lse on for two of three. */
+struct shape { size_t B, H, Sq, Sk, D; int causal; };
+static void run_shapes(const struct fl_variant *v, const struct shape *sh,
+                       size_t n, double r, int one_layout)
+{
+    size_t bad = 0;
+    double worst = 0;
+    for (int layout = 0; layout < 2; layout++)
+        for (size_t t = 0; t < n; t++) {
+            if (one_layout && (int)(t % 2) != layout) continue;
+            flash_dims a = {sh[t].B, sh[t].H, sh[t].Sq, sh[t].Sk, sh[t].D,
+                            sh[t].causal, (flash_layout)layout};
+            uint64_t st = tk_seed(0) + 977 * t + layout;
+            struct problem p;
+            make_problem(&p, a, r, &st);
+            size_t b = run_and_check(v, &p, (t + layout) % 3 != 2, 0, &worst);
+            if (b)
+                print_message("%s: %zu wrong at B%zu H%zu Sq%zu Sk%zu D%zu%s "
+                              "%s\n", v->name, b, a.B, a.H, a.Sq, a.Sk, a.D,
+                              a.causal ? " causal" : "",
+                              layout ? "BSHD" : "BHSD");
+            bad += b;
+            free_problem(&p);
+        }
+    print_message("%s: the largest error is %.3f of the bound\n", v->name,
+                  worst);
+    assert_int_equal(bad, 0);
+}
+
+static const struct shape edge[] = {
+    {1, 1, 1, 1, 64, 0},     {1, 1, 1, 1, 128, 1},   {1, 2, 17, 33, 64, 0},
+    {1, 2, 17, 33, 64, 1},   {2, 3, 130, 70, 128, 1}, {2, 3, 130, 70, 64, 0},
+    {1, 2, 200, 1, 128, 0},  {1, 2, 200, 1, 64, 1},  {1, 1, 1, 300, 128, 0},
+    {1, 1, 1, 300, 64, 1},   {2, 2, 129, 257, 64, 1}, {2, 2, 129, 257, 128, 0},
+    {1, 1, 64, 64, 64, 1},   {1, 1, 128, 128, 128, 1}, {1, 1, 513, 512, 128, 1},
+    {1, 3, 65, 129, 64, 1},
+};
+static const struct shape large[] = {
+    {1, 2, 1024, 1024, 64, 0},  {1, 2, 1024, 1024, 64, 1},
+    {1, 2, 1024, 1024, 128, 0}, {1, 2, 1024, 1024, 128, 1},
+    {2, 1, 777, 2049, 128, 1},
+};
+static const struct shape huge_scores[] = {
+    {1, 2, 300, 520, 64, 0}, {1, 2, 300, 520, 128, 1},
+};
+#define NSHAPES(x) (sizeof x / sizeof x[0])
+
+static void edge_shapes(const struct fl_variant *v)
+{
+    require_listing(v);
+    run_shapes(v, edge, NSHAPES(edge), 1.0, 0);
+}
+static void large_shapes(const struct fl_variant *v)
+{
+    require_listing(v);
+    TK_SKIP_UNDER_SANITIZER("large shapes take too long under the sanitizer");
+    run_shapes(v, large, NSHAPES(large), 1.0, 1);
+    /* Scores in the hundreds: q and k in [-8, 8). */
+    run_shapes(v, huge_scores, NSHAPES(huge_scores), 8.0, 0);
+}
+
+/* One test of each kind per launcher, in the order of variants.h. */
+static void mma64_edge_shapes(void **state) { (void)state; edge_shapes(&variants[0]); }
+static void mma64_large_shapes(void **state) { (void)state; large_shapes(&variants[0]); }
+static void mma_edge_shapes(void **state) { (void)state; edge_shapes(&variants[1]); }
+static void mma_large_shapes(void **state) { (void)state; large_shapes(&variants[1]); }
+static void wgmma_edge_shapes(void **state) { (void)state; edge_shapes(&variants[2]); }
+static void wgmma_large_shapes(void **state) { (void)state; large_shapes(&variants[2]); }
+static void best_edge_shapes(void **state) { (void)state; edge_shapes(&variants[3]); }
+static void best_large_shapes(void **state) { (void)state; large_shapes(&variants[3]); }
+
+/* The refusals, with pointers that are never dereferenced; the empty
+ * problems, which write nothing; Sk = 0, which writes zeros and -inf. */
+static void bad_arguments_and_empty_sizes(void **state)
+{
+    (void)state;
+    TK_REQUIRE_GPU();
+    const flash_dims ok = {1, 2, 64, 64, 64, 0, FLASH_BHSD};
+    const size_t n = 2 * 64 * 64;
+    char *dq = tk_dev_bytes(n * 2), *dk = tk_dev_bytes(n * 2);
+    char *dv = tk_dev_bytes(n * 2), *d_o = tk_dev_bytes(n * 2);
+    float *dl = tk_dev_floats(2 * 64 + 1);
+    const size_t big = (size_t)1 << 31;
+    for (size_t i = 0; i < NVARIANTS; i++) {
+        flash_fn f = variants[i].fn;
+        const flash_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
+        flash_bf16 *o = (void *)d_o;
+        flash_dims a = ok;
+#define REFUSES(call) assert_int_equal((call), cudaErrorInvalidValue)
+        a.layout = (flash_layout)2; REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok; a.D = 32;  REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok; a.D = 256; REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok; a.D = 0;   REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok;
+        REFUSES(f(NULL, k, v, o, dl, a, 0));
+        REFUSES(f(q, NULL, v, o, dl, a, 0));
+        REFUSES(f(q, k, NULL, o, dl, a, 0));
+        REFUSES(f(q, k, v, NULL, dl, a, 0));
+        REFUSES(f((void *)(dq + 2), k, v, o, dl, a, 0));
+        REFUSES(f(q, (void *)(dk + 8), v, o, dl, a, 0));
+        REFUSES(f(q, k, (void *)(dv + 2), o, dl, a, 0));
+        REFUSES(f(q, k, v, (void *)(d_o + 2), dl, a, 0));
+        REFUSES(f(q, k, v, o, (float *)((char *)dl + 2), a, 0));
+        REFUSES(f(q, k, v, (void *)dq, dl, a, 0));              /* o is q */
+        REFUSES(f(q, k, v, (void *)(dk + 64 * 128), dl, a, 0)); /* inside k */
+        REFUSES(f(q, k, v, o, (float *)(d_o + 256), a, 0));     /* lse in o */
+        a = ok; a.B = big;  REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok; a.Sq = big; REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok; a.Sk = big; REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok; a.B = 1u << 16; a.H = 1u << 16; REFUSES(f(q, k, v, o, dl, a, 0));
+        a = ok; a.B = 1u << 20; a.H = 1u << 10; a.Sq = 1u << 10;
+        REFUSES(f(q, k, v, o, dl, a, 0));   /* B H Sq / 128 past 2^31 */
+#undef REFUSES
+        /* Empty: nothing written, any pointers. */
+        a = ok; a.B = 0;  assert_int_equal(f(NULL, NULL, NULL, NULL, NULL, a, 0), cudaSuccess);
+        a = ok; a.Sq = 0; assert_int_equal(f(NULL, NULL, NULL, NULL, NULL, a, 0), cudaSuccess);
+        TK_CUDA(cudaDeviceSynchronize());
+        uint16_t *h = tk_malloc(n * 2);
+        tk_download_bytes(h, d_o, n * 2);
+        for (size_t j = 0; j < n; j++) assert_int_equal(h[j], 0xffff);
+        /* Sk = 0: zeros, and lse = -inf, with q, k and v NULL. */
+        a = ok; a.Sk = 0;
+        TK_CUDA(f(NULL, NULL, NULL, o, dl, a, 0));
+        TK_CUDA(cudaDeviceSynchronize());
+        float *hl = tk_malloc((2 * 64 + 1) * 4);
+        tk_download_bytes(h, d_o, n * 2);
+        tk_download(hl, dl, 2 * 64 + 1);
+        for (size_t j = 0; j < n; j++) assert_int_equal(h[j], 0);
+        for (size_t j = 0; j < 2 * 64; j++) assert_true(isinf(hl[j]) && hl[j] < 0);
+        uint32_t u;
+        memcpy(&u, &hl[2 * 64], 4);
+        assert_int_equal(u, 0xffffffffu);
+        free(h); free(hl);
+        tk_poison(d_o, n * 2);
+        tk_poison(dl, (2 * 64 + 1) * 4);
+    }
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(d_o); tk_free(dl);
+}
+
+/* The best launcher on a stream of its own, after uploads on it. */
+static void runs_on_a_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_ARCH(8, 0, "the bf16 attention launchers");
+    const flash_dims a = {2, 3, 200, 333, 128, 1, FLASH_BSHD};
+    uint64_t st = tk_seed(0);
+    struct problem p;
+    make_problem(&p, a, 1.0, &st);
+    const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
+    void *dq = tk_dev_bytes(nq * 2), *dk = tk_dev_bytes(nk * 2);
+    void *dv = tk_dev_bytes(nk * 2), *d_o = tk_dev_bytes(nq * 2);
+    cudaStream_t s;
+    // The poison was written on the legacy stream, which a non-blocking
+    // stream does not wait for.
+    TK_CUDA(cudaDeviceSynchronize());
+    TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    TK_CUDA(cudaMemcpyAsync(dq, p.q, nq * 2, cudaMemcpyHostToDevice, s));
+    TK_CUDA(cudaMemcpyAsync(dk, p.k, nk * 2, cudaMemcpyHostToDevice, s));
+    TK_CUDA(cudaMemcpyAsync(dv, p.v, nk * 2, cudaMemcpyHostToDevice, s));
+    TK_CUDA(flash_attention(dq, dk, dv, d_o, NULL, a, s));
+    uint16_t *o = tk_malloc(nq * 2);
+    TK_CUDA(cudaMemcpyAsync(o, d_o, nq * 2, cudaMemcpyDeviceToHost, s));
+    TK_CUDA(cudaStreamSynchronize(s));
+    TK_CUDA(cudaStreamDestroy(s));
+    size_t bad = 0;
+    for (size_t bh = 0; bh < a.B * a.H; bh++)
+        for (size_t i = 0; i < a.Sq; i++)
+            for (size_t d = 0; d < a.D; d++) {
+                size_t row = bh * a.Sq + i;
+                double r = p.ref[row * a.D + d];
+                double g = tk_from_bf16(o[at(a, bh, i, a.Sq) + d]);
+                double tol = (0x1p-8 + 2 * p.eps[row] + a.Sk * 0x1p-23) *
+                                 p.absref[row * a.D + d] + 0x1p-8 * fabs(r);
+                bad += !(fabs(g - r) <= tol);
+            }
+    assert_int_equal(bad, 0);
+    free(o); free_problem(&p);
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(d_o);
+}
+
+/* Wrong on purpose: without the rescale of the running output, the keys
+ * of tiles before a row's maximum grew keep their old weights.  With
+ * four tiles of keys the maximum grows in most rows, and the output must
+ * be wrong; the same shape with the rescale is right. */
+static void no_rescale_is_wrong(void **state)
+{
+    (void)state;
+    const struct fl_variant right = {"mma", flash_mma, "flash_mma.sm80.cu", 80};
+    const struct fl_variant wrong = {"mma without the rescale",
+                                     flash_mma_no_rescale,
+                                     "flash_mma.sm80.cu", 80};
+    require_listing(&right);
+    const flash_dims a = {1, 2, 256, 256, 64, 0, FLASH_BHSD};
+    uint64_t st = tk_seed(0);
+    struct problem p;
+    make_problem(&p, a, 1.0, &st);
+    double worst = 0;
+    assert_int_equal(run_and_check(&right, &p, 1, 0, &worst), 0);
+    worst = 0;
+    size_t bad = run_and_check(&wrong, &p, 1, 0, &worst);
+    print_message("without the rescale: %zu of %zu outputs outside the "
+                  "bound, the worst %.1f times it\n", bad,
+                  a.B * a.H * a.Sq * a.D, worst);
+    assert_true(bad > 0);
+    free_problem(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(mma64_edge_shapes),
+        cmocka_unit_test(mma64_large_shapes),
+        cmocka_unit_test(mma_edge_shapes),
+        cmocka_unit_test(mma_large_shapes),
+        cmocka_unit_test(wgmma_edge_shapes),
+        cmocka_unit_test(wgmma_large_shapes),
+        cmocka_unit_test(best_edge_shapes),
+        cmocka_unit_test(best_large_shapes),
+        cmocka_unit_test(bad_arguments_and_empty_sizes),
+        cmocka_unit_test(runs_on_a_stream),
+        cmocka_unit_test(no_rescale_is_wrong),
+    };
+    return tk_run_tests("flash", tests);
+}
