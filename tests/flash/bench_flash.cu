@@ -79,7 +79,7 @@ static void measure(FILE *csv, const variant &var, const char *cas,
     double ms = bk_timed_ms(run, &j, &reps, NULL);
     double tf = flops(a) / (ms * 1e9);
     bk_progress("%s %s: %.4f ms, %.1f TFLOP/s", cas, var.name, ms, tf);
-    bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,%.4f,%.1f,%d", cas, var.name, cas,
+    bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,%.4f,%.1f,%d\n", cas, var.name, cas,
            var.name, shape, a.causal, layout, ms, tf, reps);
 }
 

@@ -1,15 +1,18 @@
 #!/bin/bash
-# counters.sh -- the bf16 attention chapter's peers, run by `make bench`
-# after the benchmark: PyTorch's scaled_dot_product_attention in bf16,
-# its flash (FlashAttention-2), cuDNN and memory-efficient backends, on
-# the bench's shapes; median of 20 timed runs after 3 warm-ups, CUDA
-# events.  Beside each it puts the book's best launcher from flash.csv
-# and the ratio (torch ms / best ms: above 1 the book's kernel is
-# faster), in figures/data/$BOOK_GPU/flash-torch.csv; then the targets
-# in flash-targets.csv.  Without python3 and torch it says so and
-# writes nothing.
+# counters.sh -- the bf16 attention chapter's counters and peers, run by
+# `make bench` after the benchmark: first tests/flash/ncu.sh's profile,
+# then PyTorch's scaled_dot_product_attention in bf16, its flash
+# (FlashAttention-2), cuDNN and memory-efficient backends, on the bench's
+# shapes; median of 20 timed runs after 3 warm-ups, CUDA events.  Beside
+# each it puts the book's best launcher from flash.csv and the ratio
+# (torch ms / best ms: above 1 the book's kernel is faster), in
+# figures/data/$BOOK_GPU/flash-torch.csv; then the targets in
+# flash-targets.csv.  Without python3 and torch it says so and writes
+# neither.
 set -o pipefail
 gpu=${BOOK_GPU:?run it through make bench, which sets BOOK_GPU}
+# First the profile of the book's kernels (tests/flash/ncu.sh).
+tests/flash/ncu.sh || echo "counters: the Nsight Compute counters failed"
 py=$(command -v python3) || { echo "counters: no python3; PyTorch not measured"; exit 0; }
 ours=figures/data/$gpu/flash.csv
 out=figures/data/$gpu/flash-torch.csv
@@ -102,5 +105,5 @@ tg=figures/data/$gpu/flash-targets.csv
   done
   awk -F, '!/^#/ && $2 == "mem_efficient" && $8 != "-" && $8 != "ratio" {
       if (min == "" || $8 + 0 < min) { min = $8 + 0; at = $1 } }
-      END { printf "worst_of_mem_efficient,%.3f,at least 1.0 (%s),%s\n", min, at, min >= 1.0 ? "yes" : "no" }' "$out"
+      END { printf "worst_of_mem_efficient,%.3f,at least 1.0 (%s),%s\n", min, at, (min >= 1.0 ? "yes" : "no") }' "$out"
 } > "$tg.tmp" && mv "$tg.tmp" "$tg" && echo "counters: wrote $tg" && cat "$tg"
