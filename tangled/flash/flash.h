@@ -2,16 +2,16 @@
 // fp32 accumulation and softmax statistics.
 //
 // q, k, v, o are device pointers to bf16 arrays in one of two layouts:
-// FLASH_BHSD, [B][H][S][D] (chapter 12's), or FLASH_BSHD, [B][S][H][D]
-// (what a projection of [B][S][H D] produces); q and o have Sq rows a
-// head, k and v Sk.  D = 64 or 128.  All four 16-byte aligned; o must not
-// overlap q, k, v or lse.  With causal set, query i sees key j only when
-// j <= i + Sk - Sq (aligned at the bottom right); a query that sees no
-// key gets a row of zeros.  lse, when not NULL, is a device array of
-// B*H*Sq floats, [B][H][Sq] in either layout, that gets each row's
-// log-sum-exp of the scaled scores (natural log; -inf for a row that
-// sees no key), what a backward pass needs.  B*H at most 2^31 - 1, Sq and
-// Sk at most 2^31 - 1, and B*H*ceil(Sq / 128) at most 2^31 - 1.
+// FLASH_BHSD, [B][H][S][D] (the fp32 attention's), or FLASH_BSHD,
+// [B][S][H][D] (what a projection of [B][S][H D] produces); q and o have
+// Sq rows a head, k and v Sk.  D = 64 or 128.  All four 16-byte aligned;
+// o must not overlap q, k, v or lse.  With causal set, query i sees key
+// j only when j <= i + Sk - Sq (aligned at the bottom right); a query
+// that sees no key gets a row of zeros.  lse, when not NULL, is a device
+// array of B*H*Sq floats, [B][H][Sq] in either layout, that gets each
+// row's log-sum-exp of the scaled scores (natural log; -inf for a row
+// that sees no key), what a backward pass needs.  B*H, Sq and Sk at most
+// 2^31 - 1, and B*H*ceil(Sq / 128) at most 2^31 - 1.
 // Every launcher runs on stream (0: the default stream) and returns
 // cudaErrorInvalidValue, launching nothing, for a null pointer, a bad
 // layout, a D it does not take, misalignment, overlap or sizes past the
