@@ -187,7 +187,10 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
             lse[bh * a.Sq + (size_t)row] =
                 l > 0.f ? (mrow[h] + log2f(l)) * 0.69314718f : -INFINITY;
     }
-    // This warp's 16 rows of the Q tile are its own and already read.
+    // This warp's 16 rows of the Q tile are its own and already read; the
+    // __syncwarp orders those ldmatrix reads before these stores when no
+    // key tile (and so no barrier) came between them.
+    __syncwarp();
     #pragma unroll
     for (int dt = 0; dt < D / 8; dt++)
     #pragma unroll
