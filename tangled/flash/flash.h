@@ -64,6 +64,39 @@ cudaError_t flash_mma_no_rescale(const flash_bf16 *q, const flash_bf16 *k,
                                  const flash_bf16 *v, flash_bf16 *o,
                                  float *lse, flash_dims a,
                                  cudaStream_t stream);
+
+// <<Declarations of the split keys>>
+// Split keys (flash-decoding) on mma.sync (compute capability 8.0 or
+// later): flash_mma64's kernel with each query tile's keys cut into
+// `splits` shares, one block each, and a second kernel that merges the
+// shares' partial (m, l, o).  Takes what flash_mma64 takes, plus: splits
+// from 1 to FLASH_MAX_SPLITS (1 runs flash_mma64's kernel, work unused);
+// work, 16-byte aligned, of at least flash_split_work_bytes(a, splits)
+// bytes, overlapping none of q, k, v, o and lse, used in stream order by
+// this call alone; NULL where that size is 0.  A bad split count or
+// workspace is cudaErrorInvalidValue, launching nothing.
+#define FLASH_MAX_SPLITS 64
+cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
+                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+                        flash_dims a, int splits, void *work,
+                        size_t work_bytes, cudaStream_t stream);
+// Bytes of workspace: splits x B H Sq rows of D floats (the shares'
+// unnormalized outputs), then as many pairs (m, l); 0 for splits
+// outside 2 .. FLASH_MAX_SPLITS, a D other than 64 and 128, an empty
+// problem (B H Sq = 0 or Sk = 0), and sizes that overflow a size_t
+// (which flash_split refuses).
+size_t flash_split_work_bytes(flash_dims a, int splits);
+// The rule: the split count for a GPU of sms SMs, 1 to FLASH_MAX_SPLITS.
+// Host only; needs no GPU.
+int flash_split_count(flash_dims a, int sms);
+// Wrong on purpose: flash_split whose merge adds the shares without
+// rescaling each by 2^(m_z - m).
+cudaError_t flash_split_no_rescale(const flash_bf16 *q,
+                                   const flash_bf16 *k,
+                                   const flash_bf16 *v, flash_bf16 *o,
+                                   float *lse, flash_dims a, int splits,
+                                   void *work, size_t work_bytes,
+                                   cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

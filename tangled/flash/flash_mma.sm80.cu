@@ -35,12 +35,21 @@ __device__ __forceinline__ void fl_load_tile(uint32_t dst,
     }
 }
 
+// <<Where the split blocks write their shares>>
+// Share z of row r = bh Sq + i keeps its unnormalized output at
+// o + (z R + r) D and its (m, l) at ml + 2 (z R + r), R = B H Sq; m is
+// the base-2 maximum of the scaled scores, as the kernel keeps it.
+struct fl_part {
+    float *o = nullptr, *ml = nullptr;
+    int splits = 1;
+};
+
 // <<The mma.sync attention kernel>>
-template <int D, int WARPS, bool RESCALE>
+template <int D, int WARPS, bool RESCALE, bool SPLIT>
 __global__ void __launch_bounds__(WARPS * 32)
 flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                  const __nv_bfloat16 *v, __nv_bfloat16 *o, float *lse,
-                 flash_dims a, float scale_log2)
+                 flash_dims a, float scale_log2, fl_part part)
 {
     constexpr int BM = 16 * WARPS, BN = FL_BN, THREADS = WARPS * 32;
     constexpr int Q_BYTES = BM * D * 2, KV_BYTES = BN * D * 2;
@@ -57,17 +66,24 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     const long long m0 = (long long)tile * BM, shift = Sk - Sq;
     const size_t rs = flash_row_stride(a);
     const __nv_bfloat16 *qh = q + flash_head(a, bh, a.Sq) + m0 * rs;
-    const __nv_bfloat16 *kh = k + flash_head(a, bh, a.Sk);
-    const __nv_bfloat16 *vh = v + flash_head(a, bh, a.Sk);
     long long kend = Sk;  // keys [0, kend) are seen by some row here
     if (a.causal) kend = max(0LL, min(Sk, m0 + BM + shift));
-    const int nkt = (int)((kend + BN - 1) / BN);
+    int nkt = (int)((kend + BN - 1) / BN), kt0 = 0;  // tiles [kt0, kt0 + nkt)
+    if constexpr (SPLIT) {
+        // <<Narrow the key tiles to this block's share>>
+        const int per = (nkt + part.splits - 1) / part.splits;
+        kt0 = min(nkt, (int)blockIdx.y * per);
+        nkt = min(nkt - kt0, per);
+    }
+    const long long kbase = (long long)kt0 * BN;  // the first key here
+    const __nv_bfloat16 *kh = k + flash_head(a, bh, a.Sk) + kbase * rs;
+    const __nv_bfloat16 *vh = v + flash_head(a, bh, a.Sk) + kbase * rs;
     // <<Start the copies of Q and of the first keys and values>>
     fl_load_tile<BM, D, THREADS>(sq, qh, rs, Sq - m0);
     tc_cp_async_commit();
     if (nkt > 0) {
-        fl_load_tile<BN, D, THREADS>(sk, kh, rs, Sk);
-        fl_load_tile<BN, D, THREADS>(sv, vh, rs, Sk);
+        fl_load_tile<BN, D, THREADS>(sk, kh, rs, Sk - kbase);
+        fl_load_tile<BN, D, THREADS>(sv, vh, rs, Sk - kbase);
     }
     tc_cp_async_commit();
     tc_cp_async_wait<1>();
@@ -82,12 +98,13 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     float acc[D / 8][4] = {};            // O: 16 rows x D of this warp
     float mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.f, 0.f};
     const long long row0 = m0 + warp * 16 + lane / 4;  // and row0 + 8
+    const bool live = m0 + warp * 16 < Sq;  // else this warp only copies
     for (int j = 0; j < nkt; j++) {
         // <<Prefetch the next tile, wait for this one>>
         if (j + 1 < nkt) {
             const uint32_t st = ((j + 1) & 1) * KV_BYTES;
             const size_t off = (size_t)(j + 1) * BN * rs;
-            const long long left = Sk - (long long)(j + 1) * BN;
+            const long long left = Sk - kbase - (long long)(j + 1) * BN;
             fl_load_tile<BN, D, THREADS>(sk + st, kh + off, rs, left);
             fl_load_tile<BN, D, THREADS>(sv + st, vh + off, rs, left);
         }
@@ -96,145 +113,170 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
         __syncthreads();
         const uint32_t kt = sk + (j & 1) * KV_BYTES;
         const uint32_t vt = sv + (j & 1) * KV_BYTES;
-        // <<S = Q K^T for 16 rows and 64 keys>>
-        float s[BN / 8][4] = {};
-        #pragma unroll
-        for (int ks = 0; ks < D / 16; ks++)
-        #pragma unroll
-            for (int np = 0; np < BN / 16; np++) {
-                uint32_t b[4];
-                int key = np * 16 + (lane & 7) + ((lane >> 4) << 3);
-                tc_ldmatrix_x4(b, kt + fl_off<BN>(key, 2 * ks +
-                                                          ((lane >> 3) & 1)));
-                tc_mma_16816(s[2 * np], qf[ks], b);
-                tc_mma_16816(s[2 * np + 1], qf[ks], b + 2);
+        if (live) {
+            // <<S = Q K^T for 16 rows and 64 keys>>
+            float s[BN / 8][4] = {};
+            #pragma unroll
+            for (int ks = 0; ks < D / 16; ks++)
+            #pragma unroll
+                for (int np = 0; np < BN / 16; np++) {
+                    uint32_t b[4];
+                    int key = np * 16 + (lane & 7) + ((lane >> 4) << 3);
+                    tc_ldmatrix_x4(b, kt + fl_off<BN>(key, 2 * ks +
+                                                              ((lane >> 3) & 1)));
+                    tc_mma_16816(s[2 * np], qf[ks], b);
+                    tc_mma_16816(s[2 * np + 1], qf[ks], b + 2);
+                }
+            // <<Mask the keys past the end and above the diagonal>>
+            const long long key0 = kbase + (long long)j * BN;
+            if (key0 + BN > Sk || (a.causal && key0 + BN - 1 > m0 + shift)) {
+            #pragma unroll
+                for (int nt = 0; nt < BN / 8; nt++)
+            #pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        long long key = key0 + nt * 8 + 2 * (lane % 4) + (e & 1);
+                        long long row = row0 + (e >> 1) * 8;
+                        if (key >= Sk || (a.causal && key > row + shift))
+                            s[nt][e] = -INFINITY;
+                    }
             }
-        // <<Mask the keys past the end and above the diagonal>>
-        const long long key0 = (long long)j * BN;
-        if (key0 + BN > Sk || (a.causal && key0 + BN - 1 > m0 + shift)) {
-        #pragma unroll
-            for (int nt = 0; nt < BN / 8; nt++)
-        #pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    long long key = key0 + nt * 8 + 2 * (lane % 4) + (e & 1);
-                    long long row = row0 + (e >> 1) * 8;
-                    if (key >= Sk || (a.causal && key > row + shift))
-                        s[nt][e] = -INFINITY;
-                }
-        }
-        // <<The online softmax on the fragments>>
-        #pragma unroll
-        for (int h = 0; h < 2; h++) {  // rows row0 and row0 + 8
-            float mx = mrow[h];
-        #pragma unroll
-            for (int nt = 0; nt < BN / 8; nt++)
-                mx = fmaxf(mx, fmaxf(s[nt][2 * h], s[nt][2 * h + 1]) *
-                                   scale_log2);
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float mu = mx == -INFINITY ? 0.f : mx;
-            const float alpha = exp2f(mrow[h] - mu);
-            float sum = 0.f;
-        #pragma unroll
-            for (int nt = 0; nt < BN / 8; nt++)
-        #pragma unroll
-                for (int e = 2 * h; e < 2 * h + 2; e++) {
-                    s[nt][e] = exp2f(fmaf(s[nt][e], scale_log2, -mu));
-                    sum += s[nt][e];
-                }
-            lrow[h] = lrow[h] * alpha + sum;
-            mrow[h] = mx;
-            if (RESCALE) {
-        #pragma unroll
-                for (int dt = 0; dt < D / 8; dt++) {
-                    acc[dt][2 * h] *= alpha;
-                    acc[dt][2 * h + 1] *= alpha;
+            // <<The online softmax on the fragments>>
+            #pragma unroll
+            for (int h = 0; h < 2; h++) {  // rows row0 and row0 + 8
+                float mx = mrow[h];
+            #pragma unroll
+                for (int nt = 0; nt < BN / 8; nt++)
+                    mx = fmaxf(mx, fmaxf(s[nt][2 * h], s[nt][2 * h + 1]) *
+                                       scale_log2);
+                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+                const float mu = mx == -INFINITY ? 0.f : mx;
+                const float alpha = exp2f(mrow[h] - mu);
+                float sum = 0.f;
+            #pragma unroll
+                for (int nt = 0; nt < BN / 8; nt++)
+            #pragma unroll
+                    for (int e = 2 * h; e < 2 * h + 2; e++) {
+                        s[nt][e] = exp2f(fmaf(s[nt][e], scale_log2, -mu));
+                        sum += s[nt][e];
+                    }
+                lrow[h] = lrow[h] * alpha + sum;
+                mrow[h] = mx;
+                if (RESCALE) {
+            #pragma unroll
+                    for (int dt = 0; dt < D / 8; dt++) {
+                        acc[dt][2 * h] *= alpha;
+                        acc[dt][2 * h + 1] *= alpha;
+                    }
                 }
             }
-        }
-        // <<O += P V, P from the accumulators of S>>
-        #pragma unroll
-        for (int kt2 = 0; kt2 < BN / 16; kt2++) {
-            uint32_t p[4] = {flash_pack(s[2 * kt2][0], s[2 * kt2][1]),
-                             flash_pack(s[2 * kt2][2], s[2 * kt2][3]),
-                             flash_pack(s[2 * kt2 + 1][0], s[2 * kt2 + 1][1]),
-                             flash_pack(s[2 * kt2 + 1][2], s[2 * kt2 + 1][3])};
-        #pragma unroll
-            for (int dp = 0; dp < D / 16; dp++) {
-                uint32_t b[4];
-                int g = lane >> 3;
-                int key = kt2 * 16 + (g & 1) * 8 + (lane & 7);
-                tc_ldmatrix_x4_trans(b, vt + fl_off<BN>(key,
-                                                         2 * dp + (g >> 1)));
-                tc_mma_16816(acc[2 * dp], p, b);
-                tc_mma_16816(acc[2 * dp + 1], p, b + 2);
+            // <<O += P V, P from the accumulators of S>>
+            #pragma unroll
+            for (int kt2 = 0; kt2 < BN / 16; kt2++) {
+                uint32_t p[4] = {flash_pack(s[2 * kt2][0], s[2 * kt2][1]),
+                                 flash_pack(s[2 * kt2][2], s[2 * kt2][3]),
+                                 flash_pack(s[2 * kt2 + 1][0], s[2 * kt2 + 1][1]),
+                                 flash_pack(s[2 * kt2 + 1][2], s[2 * kt2 + 1][3])};
+            #pragma unroll
+                for (int dp = 0; dp < D / 16; dp++) {
+                    uint32_t b[4];
+                    int g = lane >> 3;
+                    int key = kt2 * 16 + (g & 1) * 8 + (lane & 7);
+                    tc_ldmatrix_x4_trans(b, vt + fl_off<BN>(key,
+                                                             2 * dp + (g >> 1)));
+                    tc_mma_16816(acc[2 * dp], p, b);
+                    tc_mma_16816(acc[2 * dp + 1], p, b + 2);
+                }
             }
         }
         __syncthreads();  // the stage is free for the copy after next
     }
     tc_cp_async_wait<0>();
 
-    // <<Finish the rows and store them through shared memory>>
-    float inv[2];
-    #pragma unroll
-    for (int h = 0; h < 2; h++) {
-        float l = lrow[h];
-        l += __shfl_xor_sync(0xffffffffu, l, 1);
-        l += __shfl_xor_sync(0xffffffffu, l, 2);
-        inv[h] = l > 0.f ? 1.f / l : 0.f;
-        const long long row = row0 + 8 * h;
-        if (lse != nullptr && lane % 4 == 0 && row < Sq)
-            lse[bh * a.Sq + (size_t)row] =
-                l > 0.f ? (mrow[h] + log2f(l)) * 0.69314718f : -INFINITY;
-    }
-    // This warp's 16 rows of the Q tile are its own and already read; the
-    // __syncwarp orders those ldmatrix reads before these stores when no
-    // key tile (and so no barrier) came between them.
-    __syncwarp();
-    #pragma unroll
-    for (int dt = 0; dt < D / 8; dt++)
-    #pragma unroll
+    if constexpr (SPLIT) {
+        // <<Store this share's partial triple>>
+        const size_t R = BH * a.Sq, z = blockIdx.y;
+        #pragma unroll
         for (int h = 0; h < 2; h++) {
-            uint32_t x = flash_pack(acc[dt][2 * h] * inv[h],
-                                 acc[dt][2 * h + 1] * inv[h]);
-            uint32_t at = sq + fl_off<BM>(warp * 16 + lane / 4 + 8 * h, dt) +
-                          4 * (lane % 4);
-            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at), "r"(x)
-                         : "memory");
+            float l = lrow[h];
+            l += __shfl_xor_sync(0xffffffffu, l, 1);
+            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            const long long row = row0 + 8 * h;
+            if (row >= Sq) continue;
+            const size_t r = z * R + bh * a.Sq + (size_t)row;
+            if (lane % 4 == 0)
+                *(float2 *)(part.ml + 2 * r) = make_float2(mrow[h], l);
+            float *po = part.o + r * D + 2 * (lane % 4);
+        #pragma unroll
+            for (int dt = 0; dt < D / 8; dt++)
+                *(float2 *)(po + 8 * dt) =
+                    make_float2(acc[dt][2 * h], acc[dt][2 * h + 1]);
         }
-    __syncwarp();
-    constexpr int CH = D / 8;
-    __nv_bfloat16 *oh = o + flash_head(a, bh, a.Sq);
-    #pragma unroll
-    for (int i = 0; i < 16 * CH / 32; i++) {
-        int e = lane + 32 * i, r = e / CH, c = e % CH;
-        long long row = m0 + warp * 16 + r;
-        uint4 x;
-        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-                     : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w)
-                     : "r"(sq + fl_off<BM>(warp * 16 + r, c))
-                     : "memory");
-        if (row < Sq) *(uint4 *)(oh + (size_t)row * rs + 8 * c) = x;
+    } else {
+        // <<Finish the rows and store them through shared memory>>
+        float inv[2];
+        #pragma unroll
+        for (int h = 0; h < 2; h++) {
+            float l = lrow[h];
+            l += __shfl_xor_sync(0xffffffffu, l, 1);
+            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            inv[h] = l > 0.f ? 1.f / l : 0.f;
+            const long long row = row0 + 8 * h;
+            if (lse != nullptr && lane % 4 == 0 && row < Sq)
+                lse[bh * a.Sq + (size_t)row] =
+                    l > 0.f ? (mrow[h] + log2f(l)) * 0.69314718f : -INFINITY;
+        }
+        // This warp's 16 rows of the Q tile are its own and already read; the
+        // __syncwarp orders those ldmatrix reads before these stores when no
+        // key tile (and so no barrier) came between them.
+        __syncwarp();
+        #pragma unroll
+        for (int dt = 0; dt < D / 8; dt++)
+        #pragma unroll
+            for (int h = 0; h < 2; h++) {
+                uint32_t x = flash_pack(acc[dt][2 * h] * inv[h],
+                                     acc[dt][2 * h + 1] * inv[h]);
+                uint32_t at = sq + fl_off<BM>(warp * 16 + lane / 4 + 8 * h, dt) +
+                              4 * (lane % 4);
+                asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at), "r"(x)
+                             : "memory");
+            }
+        __syncwarp();
+        constexpr int CH = D / 8;
+        __nv_bfloat16 *oh = o + flash_head(a, bh, a.Sq);
+        #pragma unroll
+        for (int i = 0; i < 16 * CH / 32; i++) {
+            int e = lane + 32 * i, r = e / CH, c = e % CH;
+            long long row = m0 + warp * 16 + r;
+            uint4 x;
+            asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                         : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w)
+                         : "r"(sq + fl_off<BM>(warp * 16 + r, c))
+                         : "memory");
+            if (row < Sq) *(uint4 *)(oh + (size_t)row * rs + 8 * c) = x;
+        }
     }
 }
 
 // <<The attention launcher on mma.sync>>
-template <int D, int WARPS, bool RESCALE>
+template <int D, int WARPS, bool RESCALE, bool SPLIT = false>
 cudaError_t fl_launch_d(const flash_bf16 *q, const flash_bf16 *k,
                         const flash_bf16 *v, flash_bf16 *o, float *lse,
-                        const flash_dims &a, cudaStream_t stream)
+                        const flash_dims &a, cudaStream_t stream,
+                        fl_part part = fl_part())
 {
     constexpr int BM = 16 * WARPS;
     constexpr int SMEM = BM * D * 2 + 4 * FL_BN * D * 2;
     const size_t blocks = a.B * a.H * ((a.Sq + BM - 1) / BM);
     if (blocks > 2147483647u) return cudaErrorInvalidValue;
-    auto kern = flash_mma_kernel<D, WARPS, RESCALE>;
+    auto kern = flash_mma_kernel<D, WARPS, RESCALE, SPLIT>;
     cudaError_t err = cudaFuncSetAttribute(
         kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
     if (err != cudaSuccess) return err;
     const float scale_log2 = 1.44269504f / sqrtf((float)D);
-    kern<<<(unsigned)blocks, WARPS * 32, SMEM, stream>>>(q, k, v, o, lse, a,
-                                                         scale_log2);
+    const dim3 grid((unsigned)blocks, SPLIT ? (unsigned)part.splits : 1u);
+    kern<<<grid, WARPS * 32, SMEM, stream>>>(q, k, v, o, lse, a,
+                                             scale_log2, part);
     return cudaGetLastError();
 }
 template <int WARPS, bool RESCALE>
@@ -249,6 +291,108 @@ cudaError_t fl_launch(const flash_bf16 *q, const flash_bf16 *k,
     if (a.D == 64)
         return fl_launch_d<64, WARPS, RESCALE>(q, k, v, o, lse, a, stream);
     return fl_launch_d<128, WARPS, RESCALE>(q, k, v, o, lse, a, stream);
+}
+
+// <<Merge the partial triples of the shares>>
+template <int D, bool RESCALE>
+__global__ void flash_merge_kernel(fl_part part, __nv_bfloat16 *o,
+                                   float *lse, flash_dims a)
+{
+    const size_t R = a.B * a.H * a.Sq, quads = R * (D / 4);
+    const size_t rs = flash_row_stride(a);
+    const float2 *ml = (const float2 *)part.ml;
+    const float4 *po = (const float4 *)part.o;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+         t < quads; t += (size_t)gridDim.x * blockDim.x) {
+        const size_t r = t / (D / 4), c = t % (D / 4);
+        float mx = -INFINITY;
+        for (int z = 0; z < part.splits; z++)
+            mx = fmaxf(mx, ml[z * R + r].x);
+        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+        float l = 0.f;
+        for (int z = 0; z < part.splits && mx != -INFINITY; z++) {
+            const float2 p = ml[z * R + r];
+            const float w = RESCALE ? exp2f(p.x - mx) : 1.f;
+            const float4 x = po[(z * R + r) * (D / 4) + c];
+            l += w * p.y;
+            acc.x += w * x.x;
+            acc.y += w * x.y;
+            acc.z += w * x.z;
+            acc.w += w * x.w;
+        }
+        const float inv = l > 0.f ? 1.f / l : 0.f;
+        const size_t bh = r / a.Sq, i = r % a.Sq;
+        const uint2 y = {flash_pack(acc.x * inv, acc.y * inv),
+                         flash_pack(acc.z * inv, acc.w * inv)};
+        *(uint2 *)(o + flash_head(a, bh, a.Sq) + i * rs + 4 * c) = y;
+        if (lse != nullptr && c == 0)
+            lse[r] = l > 0.f ? (mx + log2f(l)) * 0.69314718f : -INFINITY;
+    }
+}
+
+// <<Check the split's arguments and workspace>>
+// The workspace's two parts, in bytes (a row of D floats is 256 or 512
+// bytes, so the pairs start aligned); false where there is nothing to
+// split or a size overflows.
+bool fl_split_sizes(const flash_dims &a, int splits, size_t *po,
+                    size_t *ml)
+{
+    const size_t R = flash_mul4(a.B, a.H, a.Sq, 1);
+    if (splits < 2 || splits > FLASH_MAX_SPLITS || R == 0 || a.Sk == 0 ||
+        (a.D != 64 && a.D != 128))
+        return false;
+    *po = flash_mul4(R, a.D, (size_t)splits, 4);
+    *ml = flash_mul4(R, (size_t)splits, 8, 1);
+    return *po != 0 && *ml != 0 && *ml <= SIZE_MAX - *po;
+}
+template <int D, bool RESCALE>
+cudaError_t fl_split_d(const flash_bf16 *q, const flash_bf16 *k,
+                       const flash_bf16 *v, flash_bf16 *o, float *lse,
+                       const flash_dims &a, fl_part part,
+                       cudaStream_t stream)
+{
+    cudaError_t err = fl_launch_d<D, 4, true, true>(q, k, v, o, lse, a,
+                                                    stream, part);
+    if (err != cudaSuccess) return err;
+    const size_t quads = a.B * a.H * a.Sq * (D / 4);
+    const size_t grid = (quads + 255) / 256 < 8192 ? (quads + 255) / 256
+                                                   : 8192;
+    flash_merge_kernel<D, RESCALE><<<(unsigned)grid, 256, 0, stream>>>(
+        part, o, lse, a);
+    return cudaGetLastError();
+}
+template <bool RESCALE>
+cudaError_t fl_split(const flash_bf16 *q, const flash_bf16 *k,
+                     const flash_bf16 *v, flash_bf16 *o, float *lse,
+                     flash_dims a, int splits, void *work,
+                     size_t work_bytes, cudaStream_t stream)
+{
+    if (splits < 1 || splits > FLASH_MAX_SPLITS) return cudaErrorInvalidValue;
+    int done;
+    cudaError_t err = flash_common_args(q, k, v, o, lse, a, stream, &done);
+    if (done) return err;
+    if (tc_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
+    if (splits == 1)
+        return a.D == 64
+                   ? fl_launch_d<64, 4, true>(q, k, v, o, lse, a, stream)
+                   : fl_launch_d<128, 4, true>(q, k, v, o, lse, a, stream);
+    size_t pob, mlb;
+    if (!fl_split_sizes(a, splits, &pob, &mlb) || work == NULL ||
+        work_bytes < pob + mlb || (uintptr_t)work % 16 != 0)
+        return cudaErrorInvalidValue;
+    const size_t R = a.B * a.H * a.Sq, qb = 2 * R * a.D;
+    const size_t kb = 2 * a.B * a.H * a.Sk * a.D, wb = pob + mlb;
+    if (flash_overlap(work, wb, q, qb) || flash_overlap(work, wb, k, kb) ||
+        flash_overlap(work, wb, v, kb) || flash_overlap(work, wb, o, qb) ||
+        flash_overlap(work, wb, lse, lse ? 4 * R : 0))
+        return cudaErrorInvalidValue;
+    fl_part part;
+    part.o = (float *)work;
+    part.ml = (float *)((char *)work + pob);
+    part.splits = splits;
+    if (a.D == 64)
+        return fl_split_d<64, RESCALE>(q, k, v, o, lse, a, part, stream);
+    return fl_split_d<128, RESCALE>(q, k, v, o, lse, a, part, stream);
 }
 } // namespace
 
@@ -275,4 +419,44 @@ extern "C" cudaError_t flash_mma_no_rescale(const flash_bf16 *q,
                                             cudaStream_t stream)
 {
     return fl_launch<8, false>(q, k, v, o, lse, a, stream);
+}
+
+// <<The entry points of the split keys>>
+extern "C" size_t flash_split_work_bytes(flash_dims a, int splits)
+{
+    size_t po, ml;
+    return fl_split_sizes(a, splits, &po, &ml) ? po + ml : 0;
+}
+extern "C" int flash_split_count(flash_dims a, int sms)
+{
+    const size_t load = a.D == 128 ? 2 : 3;  // blocks an SM holds
+    const size_t slots = load * (size_t)(sms > 0 ? sms : 1);
+    const size_t blocks = flash_mul4(a.B, a.H, (a.Sq + 63) / 64, 1);
+    if (blocks == 0 || blocks >= slots) return 1;
+    size_t p = (2 * slots + blocks - 1) / blocks;
+    const size_t most = (a.Sk + 255) / 256;  // 256 keys a share at least
+    if (p > most) p = most;
+    if (p > FLASH_MAX_SPLITS) p = FLASH_MAX_SPLITS;
+    return p < 1 ? 1 : (int)p;
+}
+extern "C" cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
+                                   const flash_bf16 *v, flash_bf16 *o,
+                                   float *lse, flash_dims a, int splits,
+                                   void *work, size_t work_bytes,
+                                   cudaStream_t stream)
+{
+    return fl_split<true>(q, k, v, o, lse, a, splits, work, work_bytes,
+                          stream);
+}
+extern "C" cudaError_t flash_split_no_rescale(const flash_bf16 *q,
+                                              const flash_bf16 *k,
+                                              const flash_bf16 *v,
+                                              flash_bf16 *o, float *lse,
+                                              flash_dims a, int splits,
+                                              void *work,
+                                              size_t work_bytes,
+                                              cudaStream_t stream)
+{
+    return fl_split<false>(q, k, v, o, lse, a, splits, work, work_bytes,
+                           stream);
 }

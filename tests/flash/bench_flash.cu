@@ -3,7 +3,9 @@
 // and not, in [B][H][S][D] (and the best in [B][S][H][D]); the best and
 // mma.sync against the sequence length at 16k tokens (B = 16384 / S, H16,
 // D128); then one long head and two decoding shapes, the cases that do
-// not fill the GPU.  Inputs uniform in [-1, 1), rounded to bf16.  Each is
+// not fill the GPU, where the split keys run too (flash_split at
+// flash_split_count's count; its workspace is allocated once, outside
+// the timing).  Inputs uniform in [-1, 1), rounded to bf16.  Each is
 // timed by bk_timed_ms (the median of 20 when 20 fit in 200 ms), TFLOP/s
 // counting 4 D FLOPs for every (query, key) pair that is not masked.
 // Writes figures/data/$BOOK_GPU/flash.csv; tests/flash/counters.sh then
@@ -51,6 +53,19 @@ static double flops(flash_dims a)
 }
 
 static flash_bf16 *q, *k, *v, *o;
+
+// The split keys as a flash_fn: the rule's count for this GPU, and the
+// workspace allocated in main.
+static void *work;
+static size_t work_bytes;
+static int sms;
+static cudaError_t split_rule(const flash_bf16 *q, const flash_bf16 *k,
+                              const flash_bf16 *v, flash_bf16 *o,
+                              float *lse, flash_dims a, cudaStream_t stream)
+{
+    return flash_split(q, k, v, o, lse, a, flash_split_count(a, sms), work,
+                       work_bytes, stream);
+}
 
 // One row: variant, case and shape; the time and TFLOP/s (0 and - when the
 // launcher refuses the shape or the GPU).
@@ -145,9 +160,19 @@ int main(int argc, char **argv)
         {"dec128", {1, 16, 1, 32768, 128, 0, FLASH_BHSD}},
         {"dec64", {4, 16, 16, 8192, 64, 0, FLASH_BHSD}},
     };
+    int dev;
+    BOOK_TRY(cudaGetDevice(&dev));
+    BOOK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    for (const auto &f : few) {
+        size_t need = flash_split_work_bytes(f.a, flash_split_count(f.a, sms));
+        if (need > work_bytes) work_bytes = need;
+    }
+    if (work_bytes) BOOK_TRY(cudaMalloc(&work, work_bytes));
+    const variant split = {"split", split_rule};
     for (const auto &f : few) {
         measure(csv, *find("mma"), f.cas, f.a);
         measure(csv, *find("best"), f.cas, f.a);
+        measure(csv, split, f.cas, f.a);
     }
     bk_csv_close(csv);
     bk_progress_stop();

@@ -4,8 +4,9 @@
  * in both layouts, causal and not, with the log-sum-exp, on edge shapes
  * (Sq != Sk, rows that see no key, Sq or Sk = 1, partial tiles) and large
  * ones, huge scores, poisoned outputs with guards; the refusals of the
- * header; the empty cases; a stream; and the listing that is wrong on
- * purpose. */
+ * header; the empty cases; a stream; the split keys at every share
+ * count, with their rule, workspace and refusals; and the two listings
+ * that are wrong on purpose. */
 #include "testkit.h"
 #include "variants.h"
 #include <math.h>
@@ -402,6 +403,208 @@ static void no_rescale_is_wrong(void **state)
     free_problem(&p);
 }
 
+/* The split keys through a flash_fn: g_split at g_splits shares, with a
+ * workspace of exactly the bytes it asks for, poisoned (NaN), so that a
+ * partial the merge reads but no block wrote shows. */
+typedef cudaError_t (*split_fn)(const flash_bf16 *, const flash_bf16 *,
+                                const flash_bf16 *, flash_bf16 *, float *,
+                                flash_dims, int, void *, size_t,
+                                cudaStream_t);
+static split_fn g_split = flash_split;
+static int g_splits = 1;
+static cudaError_t split_call(const flash_bf16 *q, const flash_bf16 *k,
+                              const flash_bf16 *v, flash_bf16 *o,
+                              float *lse, flash_dims a, cudaStream_t stream)
+{
+    const size_t need = flash_split_work_bytes(a, g_splits);
+    void *w = need ? tk_dev_bytes(need) : NULL;
+    cudaError_t e = g_split(q, k, v, o, lse, a, g_splits, w, need, stream);
+    if (w) {
+        cudaError_t s = cudaDeviceSynchronize();
+        tk_free(w);
+        if (e == cudaSuccess) e = s;
+    }
+    return e;
+}
+static const struct fl_variant split_variant = {
+    "split", split_call, "flash_mma.sm80.cu", 80};
+
+/* Every share count from 1 to 16, and 33 and 64, on shapes where shares
+ * are empty (more shares than key tiles, short causal tiles, Sk = 1),
+ * rows see no key, and Sq = 1; the layout alternates, lse on for two
+ * counts of three. */
+static void split_every_count(void **state)
+{
+    (void)state;
+    require_listing(&split_variant);
+    static const struct shape sh[] = {
+        {1, 4, 1, 1000, 128, 0}, {2, 2, 16, 777, 64, 1},
+        {1, 2, 200, 70, 128, 1}, {1, 1, 130, 1, 64, 0},
+        {1, 2, 129, 513, 64, 0}, {1, 1, 1, 4097, 64, 1},
+    };
+    static const int counts[] = {1, 2,  3,  4,  5,  6,  7,  8,  9, 10,
+                                 11, 12, 13, 14, 15, 16, 33, 64};
+    size_t bad = 0;
+    double worst = 0;
+    g_split = flash_split;
+    for (size_t t = 0; t < NSHAPES(sh); t++)
+        for (int layout = 0; layout < 2; layout++) {
+            flash_dims a = {sh[t].B, sh[t].H, sh[t].Sq, sh[t].Sk, sh[t].D,
+                            sh[t].causal, (flash_layout)layout};
+            uint64_t st = tk_seed(0) + 31 * t + layout;
+            struct problem p;
+            make_problem(&p, a, 1.0, &st);
+            for (size_t c = 0; c < NSHAPES(counts); c++) {
+                if ((int)((t + c) % 2) != layout) continue;
+                g_splits = counts[c];
+                size_t b = run_and_check(&split_variant, &p, c % 3 != 2, 0,
+                                         &worst);
+                if (b)
+                    print_message("split into %d: %zu wrong at B%zu H%zu "
+                                  "Sq%zu Sk%zu D%zu%s %s\n", g_splits, b,
+                                  a.B, a.H, a.Sq, a.Sk, a.D,
+                                  a.causal ? " causal" : "",
+                                  layout ? "BSHD" : "BHSD");
+                bad += b;
+            }
+            free_problem(&p);
+        }
+    print_message("split: the largest error is %.3f of the bound\n", worst);
+    assert_int_equal(bad, 0);
+}
+
+/* The rule's count on the benchmark's shapes that do not fill the GPU:
+ * decoding against 32k keys and 8k, and one long head, causal. */
+static void split_decoding_shapes(void **state)
+{
+    (void)state;
+    require_listing(&split_variant);
+    TK_SKIP_UNDER_SANITIZER("decoding shapes take too long under the "
+                            "sanitizer");
+    static const struct shape sh[] = {
+        {1, 16, 1, 32768, 128, 0}, {4, 16, 16, 8192, 64, 0},
+        {1, 1, 5000, 5000, 128, 1},
+    };
+    int dev, sms;
+    TK_CUDA(cudaGetDevice(&dev));
+    TK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    size_t bad = 0;
+    double worst = 0;
+    g_split = flash_split;
+    for (size_t t = 0; t < NSHAPES(sh); t++) {
+        flash_dims a = {sh[t].B, sh[t].H, sh[t].Sq, sh[t].Sk, sh[t].D,
+                        sh[t].causal, (flash_layout)(t % 2)};
+        uint64_t st = tk_seed(0) + 7 * t;
+        struct problem p;
+        make_problem(&p, a, 1.0, &st);
+        g_splits = flash_split_count(a, sms);
+        size_t b = run_and_check(&split_variant, &p, 1, 0, &worst);
+        print_message("split into %d at B%zu H%zu Sq%zu Sk%zu D%zu%s: %zu "
+                      "wrong\n", g_splits, a.B, a.H, a.Sq, a.Sk, a.D,
+                      a.causal ? " causal" : "", b);
+        bad += b;
+        free_problem(&p);
+    }
+    print_message("split: the largest error is %.3f of the bound\n", worst);
+    assert_int_equal(bad, 0);
+}
+
+/* The rule and the workspace size, on the host; then the refusals of
+ * flash_split, with the output untouched, and its empty cases. */
+static void split_rule_workspace_and_refusals(void **state)
+{
+    (void)state;
+    const flash_dims full = {8, 16, 4096, 4096, 128, 0, FLASH_BHSD};
+    const flash_dims dec = {1, 16, 1, 32768, 128, 0, FLASH_BHSD};
+    const flash_dims dec64 = {4, 16, 16, 8192, 64, 0, FLASH_BHSD};
+    flash_dims a = dec;
+    assert_int_equal(flash_split_count(full, 132), 1);
+    assert_int_equal(flash_split_count(dec, 132), 33);   /* 2 x 264 / 16 */
+    assert_int_equal(flash_split_count(dec64, 132), 13); /* 2 x 396 / 64 */
+    a.Sk = 1000; assert_int_equal(flash_split_count(a, 132), 4);
+    a = dec; a.H = 1; a.Sk = 1u << 20;
+    assert_int_equal(flash_split_count(a, 132), 64);
+    assert_int_equal(flash_split_count(dec, 0), 1);     /* as one SM */
+    const flash_dims ok = {1, 2, 64, 64, 64, 0, FLASH_BHSD};
+    const size_t R = 2 * 64;
+    assert_int_equal(flash_split_work_bytes(ok, 4), 4 * R * (64 * 4 + 8));
+    assert_int_equal(flash_split_work_bytes(ok, 1), 0);
+    assert_int_equal(flash_split_work_bytes(ok, 0), 0);
+    assert_int_equal(flash_split_work_bytes(ok, FLASH_MAX_SPLITS + 1), 0);
+    a = ok; a.Sk = 0; assert_int_equal(flash_split_work_bytes(a, 4), 0);
+    a = ok; a.B = 0;  assert_int_equal(flash_split_work_bytes(a, 4), 0);
+    a = ok; a.D = 32; assert_int_equal(flash_split_work_bytes(a, 4), 0);
+    a = ok; a.B = (size_t)1 << 40; a.H = (size_t)1 << 20;
+    assert_int_equal(flash_split_work_bytes(a, 4), 0);   /* overflows */
+
+    TK_REQUIRE_ARCH(8, 0, "the bf16 attention launchers");
+    const size_t n = 2 * 64 * 64, need = flash_split_work_bytes(ok, 4);
+    char *dq = tk_dev_bytes(n * 2), *dk = tk_dev_bytes(n * 2);
+    char *dv = tk_dev_bytes(n * 2), *d_o = tk_dev_bytes(n * 2);
+    char *w = tk_dev_bytes(need + 16);
+    float *dl = tk_dev_floats(R);
+    const flash_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
+    flash_bf16 *o = (void *)d_o;
+#define REFUSES(call) assert_int_equal((call), cudaErrorInvalidValue)
+    REFUSES(flash_split(q, k, v, o, dl, ok, 0, w, need, 0));
+    REFUSES(flash_split(q, k, v, o, dl, ok, FLASH_MAX_SPLITS + 1, w, need, 0));
+    a = ok; a.B = 0;   /* the count is checked first, even when empty */
+    REFUSES(flash_split(NULL, NULL, NULL, NULL, NULL, a, 0, NULL, 0, 0));
+    a = ok; a.D = 32;
+    REFUSES(flash_split(q, k, v, o, dl, a, 4, w, need, 0));
+    REFUSES(flash_split(q, k, v, o, dl, ok, 4, NULL, need, 0));
+    REFUSES(flash_split(q, k, v, o, dl, ok, 4, w, need - 1, 0));
+    REFUSES(flash_split(q, k, v, o, dl, ok, 4, w + 8, need, 0));
+    REFUSES(flash_split(q, k, v, o, dl, ok, 4, d_o, need, 0));  /* o */
+    REFUSES(flash_split(q, k, v, o, dl, ok, 4, dk + 16, need, 0)); /* k */
+    REFUSES(flash_split(q, k, v, o, (float *)(w + 64), ok, 4, w, need,
+                        0));                              /* lse inside */
+#undef REFUSES
+    TK_CUDA(cudaDeviceSynchronize());
+    uint16_t *h = tk_malloc(n * 2);
+    tk_download_bytes(h, d_o, n * 2);
+    for (size_t j = 0; j < n; j++) assert_int_equal(h[j], 0xffff);
+    /* Empty: nothing, any pointers; Sk = 0: zeros, with no workspace. */
+    a = ok; a.Sq = 0;
+    assert_int_equal(flash_split(NULL, NULL, NULL, NULL, NULL, a, 4, NULL,
+                                 0, 0), cudaSuccess);
+    a = ok; a.Sk = 0;
+    TK_CUDA(flash_split(NULL, NULL, NULL, o, NULL, a, 4, NULL, 0, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(h, d_o, n * 2);
+    for (size_t j = 0; j < n; j++) assert_int_equal(h[j], 0);
+    free(h);
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(d_o); tk_free(w);
+    tk_free(dl);
+}
+
+/* Wrong on purpose: a merge that adds the shares without rescaling them
+ * to the largest maximum weighs each share by 2^(m - m_z) too much.  With
+ * scores spread by q and k in [-2, 2) the shares' maxima differ, and the
+ * output must be wrong; the right merge passes on the same problem. */
+static void split_without_rescale_is_wrong(void **state)
+{
+    (void)state;
+    require_listing(&split_variant);
+    const flash_dims a = {1, 2, 64, 2048, 64, 0, FLASH_BHSD};
+    uint64_t st = tk_seed(0);
+    struct problem p;
+    make_problem(&p, a, 2.0, &st);
+    double worst = 0;
+    g_splits = 8;
+    g_split = flash_split;
+    assert_int_equal(run_and_check(&split_variant, &p, 1, 0, &worst), 0);
+    worst = 0;
+    g_split = flash_split_no_rescale;
+    size_t bad = run_and_check(&split_variant, &p, 1, 0, &worst);
+    g_split = flash_split;
+    print_message("merged without the rescale: %zu of %zu outputs outside "
+                  "the bound, the worst %.1f times it\n", bad,
+                  a.B * a.H * a.Sq * a.D, worst);
+    assert_true(bad > 0);
+    free_problem(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +619,10 @@ int main(void)
         cmocka_unit_test(bad_arguments_and_empty_sizes),
         cmocka_unit_test(runs_on_a_stream),
         cmocka_unit_test(no_rescale_is_wrong),
+        cmocka_unit_test(split_every_count),
+        cmocka_unit_test(split_decoding_shapes),
+        cmocka_unit_test(split_rule_workspace_and_refusals),
+        cmocka_unit_test(split_without_rescale_is_wrong),
     };
     return tk_run_tests("flash", tests);
 }
