@@ -11,7 +11,7 @@
 // array of B*H*Sq floats, [B][H][Sq] in either layout, that gets each
 // row's log-sum-exp of the scaled scores (natural log; -inf for a row
 // that sees no key), what a backward pass needs.  B*H, Sq and Sk at most
-// 2^31 - 1, and B*H*ceil(Sq / 128) at most 2^31 - 1.
+// 2^31 - 1, and B*H*ceil(Sq / 64) at most 2^31 - 1.
 // Every launcher runs on stream (0: the default stream) and returns
 // cudaErrorInvalidValue, launching nothing, for a null pointer, a bad
 // layout, a D it does not take, misalignment, overlap or sizes past the

@@ -69,7 +69,7 @@ static inline cudaError_t flash_common_args(const flash_bf16 *q,
     if (a.B > lim || a.H > lim || a.Sq > lim || a.Sk > lim)
         return cudaErrorInvalidValue;
     if (a.B == 0 || a.H == 0 || a.Sq == 0) return cudaSuccess;
-    if (a.B * a.H > lim || a.B * a.H * ((a.Sq + 127) / 128) > lim)
+    if (a.B * a.H > lim || a.B * a.H * ((a.Sq + 63) / 64) > lim)
         return cudaErrorInvalidValue;
     const size_t on = flash_mul4(a.B, a.H, a.Sq, a.D);
     const size_t kn = a.Sk ? flash_mul4(a.B, a.H, a.Sk, a.D) : 1;

@@ -411,6 +411,8 @@ extern "C" cudaError_t flash_mma(const flash_bf16 *q, const flash_bf16 *k,
 {
     return fl_launch<8, true>(q, k, v, o, lse, a, stream);
 }
+
+// <<Wrong on purpose: the mma.sync attention without the rescale>>
 extern "C" cudaError_t flash_mma_no_rescale(const flash_bf16 *q,
                                             const flash_bf16 *k,
                                             const flash_bf16 *v,
@@ -437,7 +439,10 @@ extern "C" int flash_split_count(flash_dims a, int sms)
     const size_t most = (a.Sk + 255) / 256;  // 256 keys a share at least
     if (p > most) p = most;
     if (p > FLASH_MAX_SPLITS) p = FLASH_MAX_SPLITS;
-    return p < 1 ? 1 : (int)p;
+    if (p <= 1) return 1;
+    // As many shares as the tiles of keys need at ceil(tiles / p) each.
+    const size_t tiles = (a.Sk + 63) / 64, per = (tiles + p - 1) / p;
+    return (int)((tiles + per - 1) / per);
 }
 extern "C" cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
                                    const flash_bf16 *v, flash_bf16 *o,
@@ -448,6 +453,8 @@ extern "C" cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
     return fl_split<true>(q, k, v, o, lse, a, splits, work, work_bytes,
                           stream);
 }
+
+// <<Wrong on purpose: the split keys merged without the rescale>>
 extern "C" cudaError_t flash_split_no_rescale(const flash_bf16 *q,
                                               const flash_bf16 *k,
                                               const flash_bf16 *v,

@@ -10,8 +10,8 @@
 // counting 4 D FLOPs for every (query, key) pair that is not masked.
 // Writes figures/data/$BOOK_GPU/flash.csv; tests/flash/counters.sh then
 // measures PyTorch's SDPA backends on the same shapes and writes the
-// ratios.  `bench --ncu NAME` runs one launch of variant NAME at the D128
-// shape instead, for Nsight Compute.
+// ratios.  `bench --ncu NAME [d64]` runs one launch of variant NAME at the
+// D128 shape (or the D64 one) instead, for Nsight Compute.
 #include "benchkit.h"
 #include "variants.h"
 #include <string.h>
@@ -85,7 +85,7 @@ static void measure(FILE *csv, const variant &var, const char *cas,
     if (e != cudaSuccess) {
         cudaGetLastError();
         bk_progress("%s %s: %s", cas, var.name, cudaGetErrorString(e));
-        bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,-,-,0", cas, var.name, cas, var.name,
+        bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,-,-,0\n", cas, var.name, cas, var.name,
                shape, a.causal, layout);
         return;
     }
@@ -117,13 +117,14 @@ int main(int argc, char **argv)
     bk_fill_random_bf16(v, elems, -1, 1, 3);
     const flash_dims d64 = {8, 16, 4096, 4096, 64, 0, FLASH_BHSD};
     const flash_dims d128 = {4, 16, 4096, 4096, 128, 0, FLASH_BHSD};
-    if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "--ncu") == 0) {
         const variant *var = find(argv[2]);
         if (var == NULL) {
             fprintf(stderr, "bench: no variant %s for --ncu\n", argv[2]);
             return 2;
         }
-        BOOK_TRY(var->fn(q, k, v, o, NULL, d128, 0));
+        const bool at64 = argc == 4 && strcmp(argv[3], "d64") == 0;
+        BOOK_TRY(var->fn(q, k, v, o, NULL, at64 ? d64 : d128, 0));
         BOOK_TRY(cudaDeviceSynchronize());
         return 0;
     }
@@ -159,6 +160,7 @@ int main(int argc, char **argv)
         {"long128c", {1, 1, 5000, 5000, 128, 1, FLASH_BHSD}},
         {"dec128", {1, 16, 1, 32768, 128, 0, FLASH_BHSD}},
         {"dec64", {4, 16, 16, 8192, 64, 0, FLASH_BHSD}},
+        {"dec128k", {1, 2, 1, 131072, 128, 0, FLASH_BHSD}},
     };
     int dev;
     BOOK_TRY(cudaGetDevice(&dev));

@@ -39,7 +39,8 @@ shapes += [(f"s{S}", 16384 // S, 16, S, S, 128, (0, 1))
            for S in (512, 1024, 2048, 4096, 8192, 16384)]
 shapes += [("long128", 1, 1, 5000, 5000, 128, (0, 1)),
            ("dec128", 1, 16, 1, 32768, 128, (0,)),
-           ("dec64", 4, 16, 16, 8192, 64, (0,))]
+           ("dec64", 4, 16, 16, 8192, 64, (0,)),
+           ("dec128k", 1, 2, 1, 131072, 128, (0,))]
 backends = (("flash", SDPBackend.FLASH_ATTENTION),
             ("cudnn", SDPBackend.CUDNN_ATTENTION),
             ("mem_efficient", SDPBackend.EFFICIENT_ATTENTION))

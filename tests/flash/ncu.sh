@@ -1,8 +1,9 @@
 #!/bin/bash
 # ncu.sh -- the bf16 attention chapter's counters, run by counters.sh:
 # with Nsight Compute, one launch each of the mma.sync kernels (4 and 8
-# warps) and the wgmma kernel at B4 H16 S4096 D128, not causal
-# (build/flash/bench --ncu VARIANT): the kernel's time, how busy the
+# warps) and the wgmma kernel at B4 H16 S4096 D128, not causal, and the
+# wgmma kernel at B8 H16 S4096 D64 (row wgmma_d64; build/flash/bench
+# --ncu VARIANT [d64]): the kernel's time, how busy the
 # tensor pipe (HMMA counts mma.sync and wgmma) and the XU pipe (the
 # special-function unit: exp2) were, the issue slots used, and the main
 # stall reasons in cycles per issued instruction.  A metric this ncu does
@@ -28,12 +29,13 @@ for c in $cols; do
   header+=",${c%%:*}"
   known "${c#*:}" && want+=("${c#*:}")
 done
-ncu_header "one launch each at B4 H16 S4096 D128, not causal, ncu --clock-control none; stalls in cycles per issued instruction" \
+ncu_header "one launch each at B4 H16 S4096 D128 (wgmma_d64: B8 H16 S4096 D64), not causal, ncu --clock-control none; stalls in cycles per issued instruction" \
   "$header" > "$tmp"
-for v in mma64 mma wgmma; do
+for v in mma64 mma wgmma wgmma_d64; do
+  shape=; [ "$v" = wgmma_d64 ] && shape=d64
   if ! "$NCU" --clock-control none --kernel-name regex:'flash_mma_kernel|flash_wgmma_kernel' \
        --metrics "$(IFS=,; echo "${want[*]}")" --csv --print-units base \
-       "$bench" --ncu "$v" > "$log" 2>&1; then
+       "$bench" --ncu "${v%_d64}" $shape > "$log" 2>&1; then
     echo "counters: ncu failed for $v:"; cat "$log"; exit 1
   fi
   vals=$(ncu_values "$log" "${want[@]}") || { cat "$log"; exit 1; }
