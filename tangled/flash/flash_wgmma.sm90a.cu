@@ -1,8 +1,8 @@
 // flash_wgmma.sm90a.cu -- FlashAttention-3 in bf16 on Hopper: TMA copies
 // Q once and K, V in a ring of stages, one producer thread fills them,
 // two consumer warpgroups of 64 query rows each compute S = Q K^T with
-// wgmma from shared memory and O += P V with P from registers, the next
-// tile's S overlapping this tile's softmax.
+// wgmma from shared memory and O += P V with P from registers, the last
+// tile's P V overlapping this tile's softmax.
 #include "flash/flash_args.cuh"
 #include "tensor-gemm/tc_sm90.cuh"
 #include <cudaTypedefs.h>
