@@ -124,15 +124,16 @@ BEGIN {
 }
 
 # ---- top-level items -----------------------------------------------------
-# items(from, to): split tk[from..to] into top-level items: a #define, a
-# declaration ending in ';' at brace depth 0, or a function definition
+# items(from, to): split tk[from..to] into top-level items: a #define
+# (wherever it stands), a declaration ending in ';' at brace depth 0, or a function definition
 # ending with the '}' of its body.  Each is passed to item(a, b, isfn).
 function items(from, to,    i, a, a0, depth, fnbody, eq, par, linkage) {
     a = from; depth = 0; fnbody = 0; eq = 0; par = 0; linkage = 0
     for (i = from; i <= to; i++) {
         if (tk[i] == "#define") {
             a0 = i; while (i <= to && tk[i] != "#end") i++
-            item(a0 + 1, i - 1, "macro"); a = i + 1; continue
+            # One inside a function body is also part of the function.
+            item(a0 + 1, i - 1, "macro"); if (depth == 0) a = i + 1; continue
         }
         if (depth == 0) {
             if (tk[i] == "(") par++

@@ -3,7 +3,8 @@
 # on a book of one chapter (tests/tools/fixtures/tested-by/): a header
 # with three launchers, one that a test calls directly (and another
 # through a macro), one that a test reaches through a table in a header of
-# tests/fx/, one that only an unregistered test calls.  In cmocka's output
+# tests/fx/, one that only an unregistered test calls; and a test whose
+# body holds a #define.  In cmocka's output
 # format, for tools/run-tests.sh.  Needs gawk (and noweb for the weave);
 # without them each test is reported as skipped.
 cd "$(dirname "$0")/../.." || exit 1
@@ -46,6 +47,16 @@ t_check_passes_when_called() {
   "$tmp/called/tools/tested-by.sh" check &&
   grep -qx "fx${tab}fx_untested${tab}never_registered" <("$tmp/called/tools/tested-by.sh")
 }
+# A #define inside a test's body is a macro of its own and still part of
+# the test: a launcher the test calls after it is reached.
+t_define_inside_a_test() {
+  cp -r "$book" "$tmp/local" &&
+  sed -i 's/^    assert_int_equal(fx_direct(NULL, 0), cudaSuccess);/#define LOCAL_N 0\n    assert_int_equal(LOCAL_N, 0);\n#undef LOCAL_N\n    assert_int_equal(fx_untested(NULL, 0), cudaSuccess);\n&/' \
+    "$tmp/local/tests/fx/test_fx.c" &&
+  grep -q '^#define LOCAL_N' "$tmp/local/tests/fx/test_fx.c" &&
+  grep -qx "fx${tab}fx_untested${tab}direct_call" <("$tmp/local/tools/tested-by.sh") &&
+  grep -qx "fx${tab}fx_direct${tab}direct_call through_macro" <("$tmp/local/tools/tested-by.sh")
+}
 # The weave: the chunks that define fx_direct and fx_table say which tests
 # call them, in the PDF's markup and the web edition's; the interface's
 # declarations and the untested launcher's chunk say nothing.
@@ -72,5 +83,6 @@ t_weave_without_file() {
 run map_lists_tests gawk t_map_lists_tests
 run check_names_untested gawk t_check_names_untested
 run check_passes_when_called gawk t_check_passes_when_called
+run define_inside_a_test gawk t_define_inside_a_test
 run weave_says_tested_by noweb t_weave_says_tested_by
 run weave_without_file noweb t_weave_without_file
