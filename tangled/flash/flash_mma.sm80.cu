@@ -198,9 +198,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
         const size_t R = BH * a.Sq, z = blockIdx.y;
         #pragma unroll
         for (int h = 0; h < 2; h++) {
-            float l = lrow[h];
-            l += __shfl_xor_sync(0xffffffffu, l, 1);
-            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            const float l = flash_quad_sum(lrow[h]);
             const long long row = row0 + 8 * h;
             if (row >= Sq) continue;
             const size_t r = z * R + bh * a.Sq + (size_t)row;
@@ -217,14 +215,11 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
         float inv[2];
         #pragma unroll
         for (int h = 0; h < 2; h++) {
-            float l = lrow[h];
-            l += __shfl_xor_sync(0xffffffffu, l, 1);
-            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            const float l = flash_quad_sum(lrow[h]);
             inv[h] = l > 0.f ? 1.f / l : 0.f;
             const long long row = row0 + 8 * h;
             if (lse != nullptr && lane % 4 == 0 && row < Sq)
-                lse[bh * a.Sq + (size_t)row] =
-                    l > 0.f ? (mrow[h] + log2f(l)) * 0.69314718f : -INFINITY;
+                lse[bh * a.Sq + (size_t)row] = flash_lse(mrow[h], l);
         }
         // This warp's 16 rows of the Q tile are its own and already read; the
         // __syncwarp orders those ldmatrix reads before these stores when no
@@ -326,7 +321,7 @@ __global__ void flash_merge_kernel(fl_part part, __nv_bfloat16 *o,
                          flash_pack(acc.z * inv, acc.w * inv)};
         *(uint2 *)(o + flash_head(a, bh, a.Sq) + i * rs + 4 * c) = y;
         if (lse != nullptr && c == 0)
-            lse[r] = l > 0.f ? (mx + log2f(l)) * 0.69314718f : -INFINITY;
+            lse[r] = flash_lse(mx, l);
     }
 }
 

@@ -319,14 +319,11 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     __nv_bfloat16 *oh = o + flash_head(a, bh, a.Sq);
     #pragma unroll
     for (int h = 0; h < 2; h++) {
-        float l = lrow[h];
-        l += __shfl_xor_sync(0xffffffffu, l, 1);
-        l += __shfl_xor_sync(0xffffffffu, l, 2);
+        const float l = flash_quad_sum(lrow[h]);
         inv[h] = l > 0.f ? 1.f / l : 0.f;
         const long long row = row0 + 8 * h;
         if (lse != nullptr && lane % 4 == 0 && row < Sq)
-            lse[bh * a.Sq + (size_t)row] =
-                l > 0.f ? (mrow[h] + log2f(l)) * 0.69314718f : -INFINITY;
+            lse[bh * a.Sq + (size_t)row] = flash_lse(mrow[h], l);
     }
     #pragma unroll
     for (int h = 0; h < 2; h++) {
