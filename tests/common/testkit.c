@@ -244,3 +244,58 @@ int tk_sweep_next(tk_sweep *s)
     s->st = s->seed;
     return 1;
 }
+
+/* ---- stream order: the gate ------------------------------------------ */
+cudaError_t tk_gate_launch(const int *dflag, unsigned long long max_ns,
+                           cudaStream_t s);          /* gatekit.cu */
+tk_gate tk_gate_close(void)
+{
+    tk_gate g;
+    void *d = NULL;
+    if (tk_env("BOOK_SANITIZE")) {
+        print_message("skipped: the sanitizer runs kernels one at a time, "
+                      "so work cannot be seen waiting behind the gate\n");
+        skip();
+    }
+    /* What the legacy stream still holds (a pageable upload's last DMA, a
+     * poisoning memset) finishes before the listing can read it. */
+    TK_CUDA(cudaDeviceSynchronize());
+    TK_CUDA(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
+    TK_CUDA(cudaHostAlloc((void **)&g.flag, sizeof(int), cudaHostAllocMapped));
+    *(volatile int *)g.flag = 0;
+    TK_CUDA(cudaHostGetDevicePointer(&d, g.flag, 0));
+    g.dflag = (const int *)d;
+    TK_CUDA(tk_gate_launch(g.dflag, TK_GATE_NS, g.s));
+    return g;
+}
+void tk_gate_open(tk_gate *g)
+{
+    __atomic_store_n(g->flag, 1, __ATOMIC_RELEASE);
+    TK_CUDA(cudaStreamSynchronize(g->s));
+    TK_CUDA(cudaStreamDestroy(g->s));
+    TK_CUDA(cudaFreeHost(g->flag));
+}
+static int all_ff(const unsigned char *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) if (h[i] != 0xff) return 0;
+    return 1;
+}
+int tk_still_poisoned(const void *d, size_t bytes)
+{
+    const size_t part = (size_t)32 << 20;
+    const unsigned char *p = d;
+    if (bytes <= 2 * part) {
+        unsigned char *h = tk_malloc(bytes ? bytes : 1);
+        tk_download_bytes(h, p, bytes);
+        int ok = all_ff(h, bytes);
+        free(h);
+        return ok;
+    }
+    unsigned char *h = tk_malloc(part);
+    tk_download_bytes(h, p, part);
+    int ok = all_ff(h, part);
+    tk_download_bytes(h, p + bytes - part, part);
+    ok = ok && all_ff(h, part);
+    free(h);
+    return ok;
+}

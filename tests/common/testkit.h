@@ -188,6 +188,27 @@ typedef struct {
 tk_sweep tk_sweep_start(size_t max, int flags);
 int tk_sweep_next(tk_sweep *s);
 void tk_run_at_once(int n, void (*job)(void *), void *args, size_t size);
+/* Stream order: does a launcher queue its work on the stream it is given?
+ * tk_gate_close() makes a non-blocking stream, g.s, and holds it behind a
+ * closed gate (the gate kernel of common/gate.cuh, which the host chapter
+ * explains): nothing queued on g.s after it can start.  tk_gate_open()
+ * opens the gate, waits for g.s and frees it.  A test queues the listing on
+ * g.s, asserts with tk_still_poisoned that its output is untouched (a
+ * launcher that used the legacy stream, a synchronous memset or copy, or
+ * waited for the device would have written it, or would not have returned
+ * before the gate opened by itself after TK_GATE_NS), opens the gate, and
+ * checks the result against the reference as usual.  Under the sanitizer
+ * (BOOK_SANITIZE), which runs kernels one at a time, tk_gate_close skips
+ * the test, saying why. */
+#define TK_GATE_NS 20000000000ull          /* a held gate opens by itself */
+typedef struct { cudaStream_t s; int *flag; const int *dflag; } tk_gate;
+tk_gate tk_gate_close(void);
+void tk_gate_open(tk_gate *g);
+/* 1 when every byte of device memory [d, d + bytes) is still 0xFF, the
+ * poison of tk_dev_bytes (read on the legacy stream, which does not wait
+ * for g.s); 0 otherwise.  Bytes larger than 64 MiB are checked in part:
+ * the first and the last 32 MiB. */
+int tk_still_poisoned(const void *d, size_t bytes);
 /* Host memory that the test frees on every path. */
 void *tk_malloc(size_t bytes);
 #endif
