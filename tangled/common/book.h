@@ -56,4 +56,16 @@ static inline cudaError_t book_sm_count(int *sms)
     BOOK_TRY(cudaGetDevice(&dev));
     return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
 }
+
+// <<The compute capability of the current device>>
+// As 10 major + minor; 0 when there is no device.  A building block of
+// the shared layer: it is tangled into common/book.h.
+static inline int book_device_cc(void)
+{
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    return 10 * major + minor;
+}
 #endif

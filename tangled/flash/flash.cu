@@ -8,7 +8,7 @@ extern "C" cudaError_t flash_attention(const flash_bf16 *q,
                                        float *lse, flash_dims a,
                                        cudaStream_t stream)
 {
-    if (tc_device_cc() == 90)
+    if (book_device_cc() == 90)
         return flash_wgmma(q, k, v, o, lse, a, stream);
     return flash_mma(q, k, v, o, lse, a, stream);
 }

@@ -2,7 +2,7 @@
 // addresses of a head's rows in either layout, and the empty cases.
 #pragma once
 #include "flash/flash.h"
-#include "tensor-gemm/tc_args.cuh"  // tc_device_cc
+#include "tensor-gemm/tc_args.cuh"
 #include <math.h>
 #include <stdint.h>
 

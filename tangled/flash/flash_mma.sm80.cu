@@ -282,7 +282,7 @@ cudaError_t fl_launch(const flash_bf16 *q, const flash_bf16 *k,
     int done;
     cudaError_t err = flash_common_args(q, k, v, o, lse, a, stream, &done);
     if (done) return err;
-    if (tc_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
+    if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     if (a.D == 64)
         return fl_launch_d<64, WARPS, RESCALE>(q, k, v, o, lse, a, stream);
     return fl_launch_d<128, WARPS, RESCALE>(q, k, v, o, lse, a, stream);
@@ -366,7 +366,7 @@ cudaError_t fl_split(const flash_bf16 *q, const flash_bf16 *k,
     int done;
     cudaError_t err = flash_common_args(q, k, v, o, lse, a, stream, &done);
     if (done) return err;
-    if (tc_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
+    if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     if (splits == 1)
         return a.D == 64
                    ? fl_launch_d<64, 4, true>(q, k, v, o, lse, a, stream)

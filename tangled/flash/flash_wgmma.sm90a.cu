@@ -420,7 +420,7 @@ extern "C" cudaError_t flash_wgmma(const flash_bf16 *q, const flash_bf16 *k,
     int done;
     cudaError_t err = flash_common_args(q, k, v, o, lse, a, stream, &done);
     if (done) return err;
-    if (tc_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
+    if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
     if (a.D == 64) return fw_launch_d<64>(q, k, v, o, lse, a, stream);
     return fw_launch_d<128>(q, k, v, o, lse, a, stream);
 }

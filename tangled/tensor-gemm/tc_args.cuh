@@ -1,6 +1,7 @@
 // tc_args.cuh -- what every tensor-core launcher checks before it
 // launches, and the guarded store of the results.
 #pragma once
+#include "common/book.h"
 #include "tensor-gemm/tc_gemm.h"
 #include <stdint.h>
 
@@ -34,17 +35,6 @@ static inline int tc_aligned16(const void *A, const void *B, const void *C,
 {
     return K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 &&
            (uintptr_t)B % 16 == 0 && (uintptr_t)C % 16 == 0;
-}
-
-// <<The compute capability of the current device>>
-// As 10 major + minor; 0 when there is no device.
-static inline int tc_device_cc(void)
-{
-    int dev = 0, major = 0, minor = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
-    return 10 * major + minor;
 }
 
 // <<Store a pair of results, guarded>>

@@ -9,7 +9,7 @@ extern "C" cudaError_t tc_gemm(const tc_bf16 *A, const tc_bf16 *B, void *C,
     int done;
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
-    const int cc = tc_device_cc();
+    const int cc = book_device_cc();
     const int aligned = tc_aligned16(A, B, C, N, K);
     if (cc == 90 && aligned)
         return tc_gemm_ws(A, B, C, out, M, N, K, stream);

@@ -122,7 +122,7 @@ cudaError_t mma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
     if (!tc_aligned16(A, B, C, N, K)) return cudaErrorInvalidValue;
-    if (tc_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
+    if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     dim3 grid((unsigned)((N + MM_BN - 1) / MM_BN),
               (unsigned)((M + MM_BM - 1) / MM_BM));
     if (grid.y > 65535) return cudaErrorInvalidValue;

@@ -40,7 +40,7 @@ extern "C" cudaError_t tc_peak(int blocks, int iters, float *sink,
 {
     if (blocks <= 0 || iters <= 0 || sink == NULL)
         return cudaErrorInvalidValue;
-    if (tc_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
+    if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
     peak_kernel<<<blocks, 256, 0, stream>>>(iters, sink);
     return cudaGetLastError();
 }

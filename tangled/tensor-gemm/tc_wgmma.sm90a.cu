@@ -323,7 +323,7 @@ cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
     if (*done) return err;
     *done = 1;
     if (!tc_aligned16(A, B, C, N, K)) return cudaErrorInvalidValue;
-    if (tc_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
+    if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
     if ((err = make_map(mapA, A, M, K, box_m)) != cudaSuccess) return err;
     if ((err = make_map(mapB, B, K, N, TILE_K)) != cudaSuccess) return err;
     *done = 0;

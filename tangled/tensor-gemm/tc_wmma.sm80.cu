@@ -71,7 +71,7 @@ extern "C" cudaError_t tc_gemm_wmma(const tc_bf16 *A, const tc_bf16 *B,
     int done;
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
-    if (tc_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
+    if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     dim3 grid((unsigned)((N + WM_BN - 1) / WM_BN),
               (unsigned)((M + WM_BM - 1) / WM_BM));
     if (grid.y > 65535) return cudaErrorInvalidValue;
