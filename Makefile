@@ -190,12 +190,13 @@ build/obj/benchkit.o: tests/common/benchkit.cu build/nvcc.flags | nvcc-found
 # Per chapter: its tangled .cu files, its test program (tests/CH/*.c but the
 # exercise drivers ex_*.c and pictures.c, a program of its own; C and
 # cmocka) and its benchmark (tests/CH/bench*.cu).  Both link the objects of
-# the chapters it needs (book.yaml, tools/chapters.sh uses CH).
+# the chapters it links (book.yaml's links:, closed: tools/chapters.sh
+# linked CH); what it only reads (reads:) is not linked.
 define chapter_rules
 $(1)_OBJ := $$(patsubst tangled/%.cu,build/obj/%.o,$$(wildcard tangled/$(1)/*.cu))
 $(1)_TOBJ := $$(patsubst tests/$(1)/%.c,build/$(1)/%.o,$$(filter-out tests/$(1)/ex_% tests/$(1)/pictures.c,$$(wildcard tests/$(1)/*.c)))
 $(1)_BENCH := $$(wildcard tests/$(1)/bench*.cu)
-$(1)_LINK := $$($(1)_OBJ) $$(foreach u,$$(shell tools/chapters.sh uses $(1)),$$($$(u)_OBJ))
+$(1)_LINK := $$($(1)_OBJ) $$(foreach u,$$(shell tools/chapters.sh linked $(1)),$$($$(u)_OBJ))
 build/$(1)/%.o: tests/$(1)/%.c build/cc.flags | nvcc-found
 	@mkdir -p build/$(1)
 	$$(CC) $$(CFLAGS) -Itests/$(1) -MMD -MP -c $$< -o $$@

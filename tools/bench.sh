@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench.sh GPU "CH..." BENCH... -- make bench: run each benchmark program, in
 # the order given (book order, so a chapter's benchmark runs after those of
-# the chapters it needs, whose CSVs it may read), then each chapter's
+# the chapters it links or reads that come before it, whose CSVs it may
+# open: tools/chapters.sh before CH), then each chapter's
 # tests/CH/counters.sh, writing figures/data/GPU/ (GPU empty: the GPU of
 # this machine, tools/gpu-slug.sh).  Every CSV starts with the provenance
 # lines of tools/provenance.sh, passed to the programs in BOOK_PROVENANCE.

@@ -7,6 +7,11 @@
 #    (tools/drift.sh, which the build runs too)
 #  - README's package table differs from tools/deps.list
 #  - a test or file that the prose names does not exist (tools/prose-refs.sh)
+#  - the shared layer includes a chapter, a chapter includes the header of
+#    one it does not link, or a launcher skips BOOK_CLEAR_TO_LAUNCH
+#    (tools/layer-check.sh)
+#  - a chapter uses the measurements of one it does not read or link, or
+#    reads one whose measurements it does not use (tools/reads-check.sh)
 set -o pipefail
 status=0
 nws=$(tools/chapters.sh | sed 's|^|chapters/|; s|$|.nw|')
@@ -32,5 +37,7 @@ tools/readme-deps.sh check || status=1
 tools/prose-refs.sh || status=1
 tools/tested-by.sh check || status=1   # a launcher that no test of its chapter calls
 tools/chapter-numbers.sh || status=1
-[ $status = 0 ] && echo "check: chunks, widths, tangled/, README and the prose's references agree"
+tools/layer-check.sh || status=1
+tools/reads-check.sh || status=1
+[ $status = 0 ] && echo "check: chunks, widths, tangled/, layers, links and reads, README and the prose's references agree"
 exit $status

@@ -150,19 +150,19 @@ t_prose_names_only_real_tests() {
 }
 
 # Inserting a chapter touches book.yaml and the chapter's own files only:
-# a book of two chapters (tiny, and tail, which needs it) gains middle
+# a book of two chapters (tiny, and tail, which links it) gains middle
 # between them; it builds, its test and the others pass, the weave puts it
 # second, and no other file of the book changed (make tangle rewrites
 # tangled/.codesum, the checksum over every chapter's code).
 t_insert_a_chapter() {
   local b="$tmp/ins" fx=$top/tests/tools/fixtures/insert
   book "$b" && cp "$fx/chapters/tail.nw" "$b/chapters/" && cp -r "$fx/tests/tail" "$b/tests/" &&
-  sed -i 's/^  - tiny$/  - tiny\n  - tail: {needs: [tiny]}/' "$b/book.yaml" &&
+  sed -i 's/^  - tiny$/  - tiny\n  - tail: {links: [tiny]}/' "$b/book.yaml" &&
   make -C "$b" -s tangle > /dev/null && make -C "$b" -s test > "$tmp/ins1.log" 2>&1 &&
   grep -q '^\[       OK \] tail_null_is_refused' "$tmp/ins1.log" || { cat "$tmp/ins1.log"; return 1; }
   snap() { (cd "$b" && find . -type f ! -path './build/*' ! -path './.deps/*' ! -name .codesum | LC_ALL=C sort | xargs sha256sum); }
   snap > "$tmp/ins.before" &&
-  sed -i 's/^  - tiny$/  - tiny\n  - middle: {needs: [tiny]}/' "$b/book.yaml" &&
+  sed -i 's/^  - tiny$/  - tiny\n  - middle: {links: [tiny]}/' "$b/book.yaml" &&
   cp "$fx/chapters/middle.nw" "$b/chapters/" && cp -r "$fx/tests/middle" "$b/tests/" &&
   make -C "$b" -s tangle > /dev/null && make -C "$b" -s check > /dev/null &&
   make -C "$b" -s test > "$tmp/ins2.log" 2>&1 || { cat "$tmp/ins2.log"; return 1; }
