@@ -5,11 +5,14 @@
 #include "scan/warp_scan.cuh"
 
 // <<Find the lanes that hold the same digit>>
+// How a warp finds the lanes that hold the same digit: one match
+// instruction, or nine ballots over the digit's bits.
+enum class Peers { match, ballot };
 // The mask of the warp's lanes whose d equals this lane's (d <= 256).
-template <bool BALLOT>
+template <Peers HOW>
 __device__ __forceinline__ unsigned digit_peers(unsigned d)
 {
-    if (!BALLOT) return __match_any_sync(0xffffffffu, d);
+    if (HOW == Peers::match) return __match_any_sync(0xffffffffu, d);
     unsigned peers = 0xffffffffu;
 #pragma unroll
     for (int b = 0; b <= kRadixBits; b++) {
@@ -32,7 +35,7 @@ __device__ __forceinline__ unsigned key_digit(U key, unsigned shift,
 // rank[j] = the keys of item j's digit before item j in the warp's
 // order 32 j + lane; count[d] (shared, zeroed) ends as the warp's count
 // of d.
-template <int ITEMS, bool BALLOT, typename U>
+template <int ITEMS, Peers HOW, typename U>
 __device__ __forceinline__ void warp_rank(const U (&key)[ITEMS],
                                           unsigned shift, unsigned valid,
                                           unsigned (&rank)[ITEMS],
@@ -42,7 +45,7 @@ __device__ __forceinline__ void warp_rank(const U (&key)[ITEMS],
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const unsigned d = key_digit(key[j], shift, valid, j);
-        const unsigned peers = digit_peers<BALLOT>(d);
+        const unsigned peers = digit_peers<HOW>(d);
         const unsigned so_far = d < kRadix ? count[d] : 0u;
         rank[j] = so_far + __popc(peers & below);
         __syncwarp();
@@ -56,7 +59,7 @@ __device__ __forceinline__ void warp_rank(const U (&key)[ITEMS],
 // Ranks in the tile, a permutation of 0 .. (keys in the tile) - 1;
 // count[d] and start[d]: the tile's keys of digit d and where they start.
 // warp_count: shared, WARPS x kRadix, zeroed.  THREADS >= kRadix.
-template <int THREADS, int ITEMS, bool BALLOT, typename U>
+template <int THREADS, int ITEMS, Peers HOW, typename U>
 __device__ void tile_rank(const U (&key)[ITEMS], unsigned shift,
                           unsigned valid, unsigned (&rank)[ITEMS],
                           unsigned *warp_count, unsigned *count,
@@ -66,7 +69,7 @@ __device__ void tile_rank(const U (&key)[ITEMS], unsigned shift,
                   "valid is a 32-bit mask; a thread a digit; whole warps");
     const unsigned t = threadIdx.x, warp = t / 32;
     unsigned *mine = warp_count + warp * kRadix;
-    warp_rank<ITEMS, BALLOT>(key, shift, valid, rank, mine);
+    warp_rank<ITEMS, HOW>(key, shift, valid, rank, mine);
     __syncthreads();
     // <<Scan each digit's counts over the warps, then over the digits>>
     unsigned total = 0, inclusive = 0;

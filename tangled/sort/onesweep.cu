@@ -65,22 +65,26 @@ template <typename U> struct sweep_args {
 };
 
 // <<One pass over one tile>>
-template <typename U, typename P, bool PAIRS>
+// Keys alone or keys with 32-bit values; the keys loaded warp-striped
+// (stable), or each lane's run together (wrong on purpose: unstable).
+enum class Items { keys, pairs };
+enum class Load { striped, wrong_unstable };
+template <typename U, typename P, Items WHAT>
 struct sweep_smem {                    // byte offsets in dynamic memory
     enum { KEYS = P::TILE * (int)sizeof(U),
            WORDS = KEYS > P::WARPS * kRadix * 4 ? KEYS
                                                  : P::WARPS * kRadix * 4,
-           VALS = WORDS, BASE = VALS + (PAIRS ? 4 * P::TILE : 0),
+           VALS = WORDS,
+           BASE = VALS + (WHAT == Items::pairs ? 4 * P::TILE : 0),
            COUNT = BASE + 8 * kRadix, START = COUNT + 4 * kRadix,
            TILE_ID = START + 4 * kRadix, BYTES = TILE_ID + 16 };
 };
-template <typename U, typename P, bool PAIRS, bool BALLOT, bool WRONG,
-          int W>
+template <typename U, typename P, Items WHAT, Peers HOW, Load LOAD, int W>
 __global__ void __launch_bounds__(P::THREADS, P::MINB)
 onesweep_kernel(sweep_args<U> a)
 {
-    typedef sweep_smem<U, P, PAIRS> M;
-    enum { ITEMS = P::ITEMS };
+    typedef sweep_smem<U, P, WHAT> M;
+    enum { ITEMS = P::ITEMS, PAIRS = WHAT == Items::pairs };
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned *words = (unsigned *)smem, *vals = (unsigned *)(smem + M::VALS);
     unsigned long long *base = (unsigned long long *)(smem + M::BASE);
@@ -104,7 +108,8 @@ onesweep_kernel(sweep_args<U> a)
         const unsigned lane = threadIdx.x % 32;
     #pragma unroll
         for (int j = 0; j < ITEMS; j++) {
-            const size_t i = WRONG ? run + ITEMS * lane + j : run + 32 * j + lane;
+            const size_t i = LOAD == Load::wrong_unstable ? run + ITEMS * lane + j
+                                                          : run + 32 * j + lane;
             const bool in = i < a.end;
             key[j] = in ? a.kin[i] : (U)0;
             if (a.first) key[j] = radix_in(key[j], a.kind);
@@ -112,8 +117,8 @@ onesweep_kernel(sweep_args<U> a)
             valid |= (unsigned)in << j;
         }
     }
-    tile_rank<P::THREADS, ITEMS, BALLOT>(key, a.shift, valid, rank, words,
-                                         count, start);
+    tile_rank<P::THREADS, ITEMS, HOW>(key, a.shift, valid, rank, words,
+                                      count, start);
     // <<Look back and find where each digit goes>>
     for (unsigned d = threadIdx.x; d < kRadix; d += P::THREADS) {
         const unsigned before = digit_lookback<W>(a.status, tile, d, count[d]);
@@ -141,7 +146,7 @@ onesweep_kernel(sweep_args<U> a)
 }
 
 // <<The Onesweep passes>>
-template <typename U, typename P, bool PAIRS, bool BALLOT, bool WRONG,
+template <typename U, typename P, Items WHAT, Peers HOW, Load LOAD,
           int W = 4>
 static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
                             unsigned *vout, size_t n, int kind, void *temp,
@@ -152,8 +157,8 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
     BOOK_TRY(sort_check(kin, kout, vin, vout, n, sizeof(U), temp, bytes, &t));
     if (n == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    auto kernel = onesweep_kernel<U, P, PAIRS, BALLOT, WRONG, W>;
-    const int smem = sweep_smem<U, P, PAIRS>::BYTES;
+    auto kernel = onesweep_kernel<U, P, WHAT, HOW, LOAD, W>;
+    const int smem = sweep_smem<U, P, WHAT>::BYTES;
     BOOK_TRY(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     const int portions = (int)ceil_div(n, SORT_PORTION);
@@ -195,11 +200,11 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
 // <<The Onesweep launchers>>
 typedef shape_384x23 shape4;            // 32-bit keys (Measured)
 // Keys of type K sorted as the bits U, with the form's template choices.
-template <typename U, typename P, bool BALLOT, bool WRONG, int W, typename K>
+template <typename U, typename P, Peers HOW, Load LOAD, int W, typename K>
 static cudaError_t sort_keys(const K *in, K *out, size_t n, int kind,
                              void *temp, size_t bytes, cudaStream_t s)
 {
-    return onesweep<U, P, false, BALLOT, WRONG, W>(
+    return onesweep<U, P, Items::keys, HOW, LOAD, W>(
         (const U *)in, (U *)out, NULL, NULL, n, kind, temp, bytes, s);
 }
 template <typename U, typename P, typename K>
@@ -208,62 +213,66 @@ static cudaError_t sort_pairs(const K *kin, K *kout, const unsigned *vin,
                               size_t bytes, cudaStream_t s)
 {
     if (n && (!vin || !vout)) return cudaErrorInvalidValue;
-    return onesweep<U, P, true, true, false>(
+    return onesweep<U, P, Items::pairs, Peers::ballot, Load::striped>(
         (const U *)kin, (U *)kout, vin, vout, n, kind, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u32(const unsigned *in,
     unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape4, true, false, 4>(
+    return sort_keys<unsigned, shape4, Peers::ballot, Load::striped, 4>(
         in, out, n, KIND_U32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u32_window1(const unsigned *in,
     unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape4, true, false, 1>(
+    return sort_keys<unsigned, shape4, Peers::ballot, Load::striped, 1>(
         in, out, n, KIND_U32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u32_match(const unsigned *in,
     unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape4, false, false, 4>(
+    return sort_keys<unsigned, shape4, Peers::match, Load::striped, 4>(
         in, out, n, KIND_U32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u32_256x16(const unsigned *in,
     unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape_256x16, true, false, 4>(
+    return sort_keys<unsigned, shape_256x16, Peers::ballot, Load::striped,
+                     4>(
         in, out, n, KIND_U32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u32_512x12(const unsigned *in,
     unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape_512x12, true, false, 4>(
+    return sort_keys<unsigned, shape_512x12, Peers::ballot, Load::striped,
+                     4>(
         in, out, n, KIND_U32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u32_wrong_unstable(const unsigned *in,
     unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape4, true, true, 4>(
+    return sort_keys<unsigned, shape4, Peers::ballot, Load::wrong_unstable,
+                     4>(
         in, out, n, KIND_U32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_i32(const int *in,
     int *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape4, true, false, 4>(
+    return sort_keys<unsigned, shape4, Peers::ballot, Load::striped, 4>(
         in, out, n, KIND_I32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_f32(const float *in,
     float *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return sort_keys<unsigned, shape4, true, false, 4>(
+    return sort_keys<unsigned, shape4, Peers::ballot, Load::striped, 4>(
         in, out, n, KIND_F32, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u64(const unsigned long long *in,
     unsigned long long *out, size_t n, void *temp, size_t bytes,
     cudaStream_t s)
 {
-    return sort_keys<unsigned long long, shape_256x12, true, false, 4>(
+    return sort_keys<unsigned long long, shape_256x12, Peers::ballot,
+                     Load::striped, 4>(
         in, out, n, KIND_U64, temp, bytes, s);
 }
 extern "C" cudaError_t sort_pairs_u32(const unsigned *kin,

@@ -25,7 +25,9 @@ radix_count_kernel(const unsigned *keys, size_t n, unsigned shift,
 }
 
 // <<Scatter a tile by its ranks and the scanned table>>
-template <typename P, bool STAGED>
+// Each key straight to its place, or staged in shared memory first.
+enum class Scatter { direct, staged };
+template <typename P, Scatter HOW>
 __global__ void __launch_bounds__(P::THREADS)
 radix_scatter_kernel(const unsigned *in, unsigned *out, size_t n,
                      unsigned shift, const int *offsets)
@@ -50,14 +52,14 @@ radix_scatter_kernel(const unsigned *in, unsigned *out, size_t n,
         }
     }
     __syncthreads();
-    tile_rank<THREADS, ITEMS, true>(key, shift, valid, rank, keys, count,
-                                    start);
+    tile_rank<THREADS, ITEMS, Peers::ballot>(key, shift, valid, rank, keys,
+                                             count, start);
     for (unsigned d = threadIdx.x; d < kRadix; d += THREADS)
         base[d] = (long long)offsets[(size_t)d * gridDim.x + blockIdx.x] -
                   start[d];
     __syncthreads();                       // keys[] is free; base is set
     // <<Write the tile's keys to their places>>
-    if (!STAGED) {
+    if (HOW == Scatter::direct) {
     #pragma unroll
         for (int j = 0; j < ITEMS; j++)
             if ((valid >> j) & 1u)
@@ -76,7 +78,7 @@ radix_scatter_kernel(const unsigned *in, unsigned *out, size_t n,
 }
 
 // <<The textbook passes>>
-template <bool STAGED>
+template <Scatter HOW>
 static cudaError_t textbook_sort(const unsigned *in, unsigned *out,
                                  size_t n, void *temp, size_t bytes,
                                  cudaStream_t s)
@@ -99,7 +101,7 @@ static cudaError_t textbook_sort(const unsigned *in, unsigned *out,
         BOOK_TRY(scan_i32(tmp.table, tmp.table + cells, cells,
                           SCAN_EXCLUSIVE, SCAN_LOOKBACK_PACKED, tmp.scan,
                           tmp.scan_bytes));
-        radix_scatter_kernel<P, STAGED>
+        radix_scatter_kernel<P, HOW>
             <<<tiles, P::THREADS, 0, s>>>(src, dst, n, 8 * p,
                                           tmp.table + cells);
         BOOK_TRY(cudaGetLastError());
@@ -110,10 +112,10 @@ extern "C" cudaError_t sort_keys_u32_textbook_scattered(
     const unsigned *in, unsigned *out, size_t n, void *temp, size_t bytes,
     cudaStream_t s)
 {
-    return textbook_sort<false>(in, out, n, temp, bytes, s);
+    return textbook_sort<Scatter::direct>(in, out, n, temp, bytes, s);
 }
 extern "C" cudaError_t sort_keys_u32_textbook(const unsigned *in,
     unsigned *out, size_t n, void *temp, size_t bytes, cudaStream_t s)
 {
-    return textbook_sort<true>(in, out, n, temp, bytes, s);
+    return textbook_sort<Scatter::staged>(in, out, n, temp, bytes, s);
 }
