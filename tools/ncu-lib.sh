@@ -113,3 +113,45 @@ ncu_stall() {
   ncu_pick "smsp__average_warps_issue_stalled_$1_per_issue_active.ratio" \
            "smsp__average_warp_latency_issue_stalled_$1.ratio"
 }
+
+# ncu_is_known METRIC: this ncu knows METRIC's base name (without .avg,
+# .sum and what follows), as ncu_known read them.
+ncu_is_known() { grep -qxF "${1%%.*}" <<< "$NCU_KNOWN"; }
+
+# ncu_args VARIANT: the bench's arguments that run VARIANT once for the
+# profiler, "--ncu VARIANT"; a script whose variants need more redefines it.
+ncu_args() { echo --ncu "$1"; }
+
+# ncu_table COLS KERNELS NOTE VARIANT...: after ncu_start and ncu_known,
+# one ncu run of $bench per VARIANT (ncu_args VARIANT), profiling the
+# kernels whose names match the regex KERNELS, into $out: the provenance
+# lines with NOTE, the column line, then a row per variant.  COLS: lines
+# "column:metric"; a metric this ncu does not know is "-" in every row.
+ncu_table() {
+  local cols=$1 kernels=$2 note=$3 c v vals row i
+  local want=() got=() header=variant
+  shift 3
+  for c in $cols; do
+    header+=",${c%%:*}"
+    ncu_is_known "${c#*:}" && want+=("${c#*:}")
+  done
+  ncu_header "$note" "$header" > "$tmp"
+  for v in "$@"; do
+    # shellcheck disable=SC2046
+    if ! "$NCU" --clock-control none --kernel-name regex:"$kernels" \
+         --metrics "$(IFS=,; echo "${want[*]}")" --csv --print-units base \
+         "$bench" $(ncu_args "$v") > "$log" 2>&1; then
+      echo "counters: ncu failed for $v:"; cat "$log"; return 1
+    fi
+    vals=$(ncu_values "$log" "${want[@]}") || { cat "$log"; return 1; }
+    row=$v; i=0
+    IFS=, read -r -a got <<< "$vals"
+    for c in $cols; do
+      if ncu_is_known "${c#*:}"; then row+=",${got[$i]}"; i=$((i + 1)); else row+=",-"; fi
+    done
+    echo "$row" >> "$tmp"
+    echo "counters: $row"
+  done
+  mv "$tmp" "$out"
+  echo "counters: wrote $out"
+}

@@ -21,57 +21,9 @@ tmp=$out.tmp; trap 'rm -f "$tmp"' EXIT
 echo "counters: importing torch" >&2
 # The first line is the version, or the python exits 3 when torch or its
 # GPU is missing; then a row a line.
-"$py" - <<'PY' | while IFS=, read -r case backend causal shape ms tf; do
-import sys, time
-t0 = time.monotonic()
-def say(msg):
-    print(f"counters: {time.monotonic() - t0:7.2f} s  {msg}", file=sys.stderr,
-          flush=True)
-try:
-    import torch, statistics
-    from torch.nn.attention import sdpa_kernel, SDPBackend
-    assert torch.cuda.is_available()
-except Exception:
-    sys.exit(3)
-say(f"torch {torch.__version__} imported")
-print(f"version,{torch.__version__},,,,", flush=True)
-torch.backends.cuda.matmul.allow_tf32 = False
-torch.backends.cudnn.allow_tf32 = False
-# The headline shapes; one head of 5000 (the split keys' case); decoding.
-for (tag, B, H, Sq, Sk, D) in (("d64", 8, 16, 4096, 4096, 64),
-                               ("d128", 4, 16, 4096, 4096, 128),
-                               ("long128", 1, 1, 5000, 5000, 128),
-                               ("dec128", 1, 16, 1, 32768, 128),
-                               ("dec64", 4, 16, 16, 8192, 64)):
-    g = torch.Generator(device="cuda").manual_seed(1)
-    q = torch.rand(B, H, Sq, D, device="cuda", generator=g) * 2 - 1
-    k, v = (torch.rand(B, H, Sk, D, device="cuda", generator=g) * 2 - 1
-            for _ in range(2))
-    shape = f"B{B}H{H}S{Sq}D{D}" if Sq == Sk else f"B{B}H{H}Sq{Sq}Sk{Sk}D{D}"
-    for causal in ((0, 1) if Sq == Sk else (0,)):
-        for name, be in (("mem_efficient", SDPBackend.EFFICIENT_ATTENTION),
-                         ("math", SDPBackend.MATH)):
-            what = f"{shape} causal={causal} {name}"
-            say(what + " ...")
-            with sdpa_kernel(be):
-                f = lambda: torch.nn.functional.scaled_dot_product_attention(
-                    q, k, v, is_causal=bool(causal))
-                for _ in range(3): f()
-                ts = []
-                for _ in range(20):
-                    a = torch.cuda.Event(enable_timing=True)
-                    b = torch.cuda.Event(enable_timing=True)
-                    a.record(); f(); b.record(); b.synchronize()
-                    ts.append(a.elapsed_time(b))
-            ms = statistics.median(ts)
-            say(f"{what}: {ms:.4f} ms a call, median of 20")
-            pairs = Sq * (Sq + 1) / 2 if causal else Sq * Sk
-            tf = 4.0 * B * H * D * pairs / (ms * 1e9)
-            print(f"{tag}{'c' if causal else ''}/{name},{name},{causal},"
-                  f"{shape},{ms:.4f},{tf:.2f}", flush=True)
-            torch.cuda.empty_cache()
-say("done")
-PY
+"$py" tools/torch-sdpa.py fp32 mem_efficient,math \
+    d64:8:16:4096:4096:64 d128:4:16:4096:4096:128 long128:1:1:5000:5000:128 \
+    dec128:1:16:1:32768:128 dec64:4:16:16:8192:64 | while IFS=, read -r case backend causal shape ms tf; do
   if [ "$case" = version ]; then
     { tools/provenance.sh "peer: PyTorch $backend scaled_dot_product_attention, fp32, TF32 off" \
         "ratio: torch ms / the book's tiled ms from attention.csv (same make bench)"

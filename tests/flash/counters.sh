@@ -19,67 +19,12 @@ ours=figures/data/$gpu/flash.csv
 out=figures/data/$gpu/flash-torch.csv
 tmp=$out.tmp; trap 'rm -f "$tmp"' EXIT
 echo "counters: importing torch" >&2
-"$py" - <<'PY' | while IFS=, read -r case backend causal shape ms tf; do
-import sys, time
-t0 = time.monotonic()
-def say(msg):
-    print(f"counters: {time.monotonic() - t0:7.2f} s  {msg}", file=sys.stderr,
-          flush=True)
-try:
-    import torch, statistics
-    from torch.nn.attention import sdpa_kernel, SDPBackend
-    assert torch.cuda.is_available()
-except Exception:
-    sys.exit(3)
-say(f"torch {torch.__version__} imported")
-print(f"version,{torch.__version__},,,,", flush=True)
-shapes = [("d64", 8, 16, 4096, 4096, 64, (0, 1)),
-          ("d128", 4, 16, 4096, 4096, 128, (0, 1))]
-shapes += [(f"s{S}", 16384 // S, 16, S, S, 128, (0, 1))
-           for S in (512, 1024, 2048, 4096, 8192, 16384)]
-shapes += [("long128", 1, 1, 5000, 5000, 128, (0, 1)),
-           ("dec128", 1, 16, 1, 32768, 128, (0,)),
-           ("dec64", 4, 16, 16, 8192, 64, (0,)),
-           ("dec128k", 1, 2, 1, 131072, 128, (0,))]
-backends = (("flash", SDPBackend.FLASH_ATTENTION),
-            ("cudnn", SDPBackend.CUDNN_ATTENTION),
-            ("mem_efficient", SDPBackend.EFFICIENT_ATTENTION))
-for (tag, B, H, Sq, Sk, D, causals) in shapes:
-    g = torch.Generator(device="cuda").manual_seed(1)
-    q = (torch.rand(B, H, Sq, D, device="cuda", generator=g) * 2 - 1).bfloat16()
-    k, v = ((torch.rand(B, H, Sk, D, device="cuda", generator=g) * 2 - 1).bfloat16()
-            for _ in range(2))
-    shape = f"B{B}H{H}S{Sq}D{D}" if Sq == Sk else f"B{B}H{H}Sq{Sq}Sk{Sk}D{D}"
-    for causal in causals:
-        for name, be in backends:
-            what = f"{shape} causal={causal} {name}"
-            say(what + " ...")
-            try:
-                with sdpa_kernel(be):
-                    f = lambda: torch.nn.functional.scaled_dot_product_attention(
-                        q, k, v, is_causal=bool(causal))
-                    for _ in range(3): f()
-                    ts = []
-                    for _ in range(20):
-                        a = torch.cuda.Event(enable_timing=True)
-                        b = torch.cuda.Event(enable_timing=True)
-                        a.record(); f(); b.record(); b.synchronize()
-                        ts.append(a.elapsed_time(b))
-            except Exception as e:
-                say(f"{what}: not run ({type(e).__name__})")
-                continue
-            ms = statistics.median(ts)
-            say(f"{what}: {ms:.4f} ms a call, median of 20")
-            if causal:
-                pairs = sum(max(0, min(Sk, i + Sk - Sq + 1)) for i in range(Sq))
-            else:
-                pairs = Sq * Sk
-            tf = 4.0 * B * H * D * pairs / (ms * 1e9)
-            print(f"{tag}{'c' if causal else ''}/{name},{name},{causal},"
-                  f"{shape},{ms:.4f},{tf:.2f}", flush=True)
-            torch.cuda.empty_cache()
-say("done")
-PY
+"$py" tools/torch-sdpa.py bf16 flash,cudnn,mem_efficient \
+    d64:8:16:4096:4096:64 d128:4:16:4096:4096:128 \
+    s512:32:16:512:512:128 s1024:16:16:1024:1024:128 s2048:8:16:2048:2048:128 \
+    s4096:4:16:4096:4096:128 s8192:2:16:8192:8192:128 s16384:1:16:16384:16384:128 \
+    long128:1:1:5000:5000:128 dec128:1:16:1:32768:128 dec64:4:16:16:8192:64 \
+    dec128k:1:2:1:131072:128 | while IFS=, read -r case backend causal shape ms tf; do
   if [ "$case" = version ]; then
     { tools/provenance.sh "peer: PyTorch $backend scaled_dot_product_attention, bf16" \
         "ratio: torch ms / the book's best ms from flash.csv (same make bench): flash_attention's, or flash_split's where faster"

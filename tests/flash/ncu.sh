@@ -22,30 +22,8 @@ stall_barrier:$(ncu_stall barrier)
 stall_wait:$(ncu_stall wait)
 stall_math_pipe:$(ncu_stall math_pipe_throttle)
 stall_sleeping:$(ncu_stall sleeping)"
-known() { local b=${1%%.*}; grep -qxF "$b" <<< "$NCU_KNOWN"; }
-want=()
-header=variant
-for c in $cols; do
-  header+=",${c%%:*}"
-  known "${c#*:}" && want+=("${c#*:}")
-done
-ncu_header "one launch each at B4 H16 S4096 D128 (wgmma_d64: B8 H16 S4096 D64), not causal, ncu --clock-control none; stalls in cycles per issued instruction" \
-  "$header" > "$tmp"
-for v in mma64 mma wgmma wgmma_d64; do
-  shape=; [ "$v" = wgmma_d64 ] && shape=d64
-  if ! "$NCU" --clock-control none --kernel-name regex:'flash_mma_kernel|flash_wgmma_kernel' \
-       --metrics "$(IFS=,; echo "${want[*]}")" --csv --print-units base \
-       "$bench" --ncu "${v%_d64}" $shape > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" "${want[@]}") || { cat "$log"; exit 1; }
-  row=$v; i=0
-  IFS=, read -r -a got <<< "$vals"
-  for c in $cols; do
-    if known "${c#*:}"; then row+=",${got[$i]}"; i=$((i + 1)); else row+=",-"; fi
-  done
-  echo "$row" >> "$tmp"
-  echo "counters: $row"
-done
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+# wgmma_d64: the wgmma kernel on the D = 64 shape.
+ncu_args() { case $1 in wgmma_d64) echo --ncu wgmma d64 ;; *) echo --ncu "$1" ;; esac; }
+ncu_table "$cols" 'flash_mma_kernel|flash_wgmma_kernel' \
+  "one launch each at B4 H16 S4096 D128 (wgmma_d64: B8 H16 S4096 D64), not causal, ncu --clock-control none; stalls in cycles per issued instruction" \
+  mma64 mma wgmma wgmma_d64

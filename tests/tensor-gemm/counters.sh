@@ -23,32 +23,6 @@ stall_barrier:$(ncu_stall barrier)
 stall_wait:$(ncu_stall wait)
 stall_math_pipe:$(ncu_stall math_pipe_throttle)
 stall_sleeping:$(ncu_stall sleeping)"
-# The metrics this ncu knows: the base name, without .avg/.sum and the
-# suffixes after it, in its list.
-known() { local b=${1%%.*}; grep -qxF "$b" <<< "$NCU_KNOWN"; }
-want=()
-header=variant
-for c in $cols; do
-  header+=",${c%%:*}"
-  known "${c#*:}" && want+=("${c#*:}")
-done
-ncu_header "one launch each at M = N = K = 4096, C in bf16, ncu --clock-control none; stalls in cycles per issued instruction" \
-  "$header" > "$tmp"
-for v in wmma mma-unswizzled mma wgmma warp-specialized persistent cluster; do
-  if ! "$NCU" --clock-control none --kernel-name regex:'wmma_kernel|mma_kernel|wgmma_kernel|ws_kernel|cluster_kernel' \
-       --metrics "$(IFS=,; echo "${want[*]}")" --csv --print-units base \
-       "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" "${want[@]}") || { cat "$log"; exit 1; }
-  # The known metrics' values in their columns, "-" in the others.
-  row=$v; i=0
-  IFS=, read -r -a got <<< "$vals"
-  for c in $cols; do
-    if known "${c#*:}"; then row+=",${got[$i]}"; i=$((i + 1)); else row+=",-"; fi
-  done
-  echo "$row" >> "$tmp"
-  echo "counters: $row"
-done
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_table "$cols" 'wmma_kernel|mma_kernel|wgmma_kernel|ws_kernel|cluster_kernel' \
+  "one launch each at M = N = K = 4096, C in bf16, ncu --clock-control none; stalls in cycles per issued instruction" \
+  wmma mma-unswizzled mma wgmma warp-specialized persistent cluster

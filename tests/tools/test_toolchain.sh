@@ -133,6 +133,24 @@ t_ncu_rows() {
     ". tools/ncu-lib.sh; ncu_rows $tmp/log $tmp/rows 'dram__throughput.avg.pct_of_peak_sustained_elapsed smsp__inst_executed.sum' a b c"
 }
 
+# ncu_table: a run per variant through a stand-in ncu that prints the
+# fixture, the variant's arguments from ncu_args, and "-" for a metric
+# this ncu does not know; a failing ncu fails the table.
+t_ncu_table() {
+  printf '#!/bin/sh\necho "$@" >> %s/args\ncat %s/ncu.csv\n' "$tmp" "$fx" > "$tmp/fake-ncu" && chmod +x "$tmp/fake-ncu" &&
+  (. tools/ncu-lib.sh && NCU=$tmp/fake-ncu && bench=/bin/true && out=$tmp/table.csv && tmp2=$tmp &&
+   tmp=$tmp2/table.tmp && log=$tmp2/table.log &&
+   NCU_KNOWN=$(printf 'dram__bytes_read\nl1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld\n') &&
+   ncu_args() { echo --ncu "$1" extra; } &&
+   ncu_table "read:dram__bytes_read.sum
+gone:dram__bytes_write.sum
+conflicts:l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" 'k' "a note" one two > /dev/null) &&
+  test "$(grep -v '^#' "$tmp/table.csv")" = "$(printf 'variant,read,gone,conflicts\none,67132672,-,1021\ntwo,67132672,-,1021')" &&
+  grep -q -- '--metrics dram__bytes_read.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum --csv --print-units base /bin/true --ncu two extra' "$tmp/args" &&
+  grep -q '^# a note' "$tmp/table.csv" &&
+  expect_fail "counters: ncu failed for one" bash -c ". tools/ncu-lib.sh; NCU=/bin/false bench=/bin/true out=$tmp/t2.csv tmp=$tmp/t2.tmp log=$tmp/t2.log NCU_KNOWN=x; ncu_table 'a:x.sum' k note one"
+}
+
 # The package audit names the program that read each file: the last one
 # its process exec'd, or its parent's at the fork (a fixture of three
 # strace -ff files: make, a forked child that runs nothing, a vfork that
@@ -154,7 +172,7 @@ t_html_math_warning_fails() {
 
 for t in undefined_tangle undefined_weave prose_shift_tangle prose_shift_weave unused_and_wide \
          launch_tangles line_directives compiler_names_chapter_line tangle_deterministic weave_markdown weave_html measured_data csvmul_factors book_has_no_drift \
-         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values ncu_rows trace_names_reader; do
+         bad_chapter_fails_make drift_is_reported skip_is_not_a_pass ncu_values ncu_rows ncu_table trace_names_reader; do
   run "$t" "t_$t"
 done
 if command -v pandoc >/dev/null 2>&1; then run html_math_warning_fails t_html_math_warning_fails
