@@ -237,6 +237,13 @@ FILE *bk_csv_open(const char *chapter, const char *columns)
     return f;
 }
 
+void bk_target(FILE *csv, const char *id, double v, double want, int at_most)
+{
+    const bool met = at_most ? v <= want : v >= want;
+    bk_row(csv, "%s,%.3f,%s%.2f,%s\n", id, v, at_most ? "at most " : "at least ",
+           want, met ? "yes" : "no");
+}
+
 void bk_row(FILE *csv, const char *fmt, ...)
 {
     va_list a, b;

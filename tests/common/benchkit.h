@@ -1,4 +1,4 @@
-/* benchkit.h -- what every chapter's benchmark shares (BOOK-DESIGN §5).
+/* benchkit.h -- what every chapter's benchmark shares.
  *
  * A variant is timed with CUDA events: three warm-up runs, then the median
  * of at least 20.  Ceilings are measured in the same process: a device-to-
@@ -51,6 +51,11 @@ void bk_csv_close(FILE *csv);
  * echoed to the terminal, both flushed at once, so that the rows written
  * before a benchmark is killed are in NAME.tmp and in its log. */
 void bk_row(FILE *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One row of a targets CSV, columns id,value,target,met: the measured
+ * ratio v against want, met when v >= want, or v <= want with at_most
+ * set ("yes" or "no"). */
+enum { BK_AT_LEAST = 0, BK_AT_MOST = 1 };
+void bk_target(FILE *csv, const char *id, double v, double want, int at_most);
 /* Shapes a user brings, beside the chapter's headline size:
  * small (launch-bound: microseconds, bounded by launch and one wave),
  * odd (not a multiple of 4 or of a tile) and headline.  One CSV a chapter,
@@ -100,8 +105,8 @@ void *bk_cudnn_sym(const char *name);
  * ("keycolumn=value", as tools/csvget.sh takes it) in
  * figures/data/$BOOK_GPU/CSV, read as tools/csv.awk reads it ('#' lines
  * and blank lines skipped, the first other line naming the columns).
- * make bench runs the benchmarks in the order of book.yaml's needs:, so
- * the one that writes CSV runs first.  NAN, with a line on stderr saying
+ * make bench runs the benchmarks in book order, and the one that writes
+ * CSV comes first (book.yaml's reads: or links: says so).  NAN, with a line on stderr saying
  * what is missing, when the file, the column, the row or a number there
  * is not.  bk_measured_note writes the CSV comment that says where the
  * value came from:

@@ -171,6 +171,22 @@ size_t tk_nsizes(size_t max)
 }
 size_t tk_size(size_t k) { return tk_small() ? small_ladder[k] : ladder[k]; }
 
+void tk_refused(cudaError_t e, const char *what, const char *file, int line)
+{
+    if (e != cudaErrorInvalidValue) {
+        print_error("%s:%d: %s returned %s; its header promises "
+                    "cudaErrorInvalidValue\n", file, line, what,
+                    cudaGetErrorName(e));
+        fail();
+    }
+    cudaError_t left = cudaGetLastError();
+    if (left != cudaSuccess) {
+        print_error("%s:%d: %s left %s behind\n", file, line, what,
+                    cudaGetErrorName(left));
+        fail();
+    }
+}
+
 void *tk_malloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
@@ -246,6 +262,15 @@ int tk_sweep_next(tk_sweep *s)
 }
 
 /* ---- stream order: the gate ------------------------------------------ */
+/* With lazy loading (CUDA's default since 12.2), a kernel's first launch
+ * loads its module, which may wait for the whole device: behind a closed
+ * gate, that wait would last until the gate opens by itself.  The tests
+ * load every module when the context is made instead, before main runs
+ * (a CUDA_MODULE_LOADING already set is kept). */
+__attribute__((constructor)) static void tk_load_eagerly(void)
+{
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
 cudaError_t tk_gate_launch(const int *dflag, unsigned long long max_ns,
                            cudaStream_t s);          /* gatekit.cu */
 tk_gate tk_gate_close(void)

@@ -121,6 +121,14 @@ int tk_env(const char *name);
                            : (void)0,                                      \
      cmocka_run_group_tests_name(name, tests, NULL, NULL))
 
+/* Assert that a launcher refused a call with cudaErrorInvalidValue, as its
+ * header promises, naming the call on failure; and that the refusal left
+ * no error behind for the next launch (cudaGetLastError is clean). */
+#define TK_REFUSED(call) tk_refused((call), #call, __FILE__, __LINE__)
+void tk_refused(cudaError_t e, const char *what, const char *file, int line);
+/* A fake device pointer for the CPU-side refusal tests: a launcher must
+ * refuse bad arguments before it touches any memory. */
+#define TK_FAKE(addr) ((void *)(uintptr_t)(addr))
 /* Assert that a CUDA runtime call succeeded, naming it on failure. */
 #define TK_CUDA(call) tk_cuda_ok((call), #call, __FILE__, __LINE__)
 void tk_cuda_ok(cudaError_t e, const char *what, const char *file, int line);

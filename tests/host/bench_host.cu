@@ -543,12 +543,6 @@ static double graphs(void)
 }
 
 // ---- the summary -------------------------------------------------------------
-static void target(FILE *f, const char *id, double v, double want, int most)
-{
-    bool met = most ? v <= want : v >= want;
-    bk_row(f, "%s,%.3f,%s%.2f,%s\n", id, v, most ? "at most " : "at least ",
-           want, met ? "yes" : "no");
-}
 
 int main()
 {
@@ -575,17 +569,17 @@ int main()
     bk_row(f, "staged_serial_gbps,%.2f,-,-\n",
            1.0 / (1.0 / memcpy_gbps[1] + 1.0 / s.h2d[1]));
     bk_row(f, "both_pinned_gbps,%.2f,-,-\n", s.both[1]);
-    target(f, "both_of_sum", s.both[1] / (s.h2d[1] + s.d2h[1]), 0.90, 0);
+    bk_target(f, "both_of_sum", s.both[1] / (s.h2d[1] + s.d2h[1]), 0.90, BK_AT_LEAST);
     bk_row(f, "vadd_rule_chunks,%zu,-,-\n", r[0].chunks);
     bk_row(f, "vadd_rule_ms,%.3f,-,-\n", r[0].ms);
     bk_row(f, "vadd_rule_ideal_ms,%.3f,-,-\n", r[0].ideal);
     bk_row(f, "vadd_rule_of_ideal,%.3f,-,-\n", r[0].ideal / r[0].ms);
     bk_row(f, "vadd_bound_ms,%.3f,-,-\n", r[0].bound);
-    target(f, "vadd_of_bound", r[0].of_bound, 0.90, 0);
+    bk_target(f, "vadd_of_bound", r[0].of_bound, 0.90, BK_AT_LEAST);
     bk_row(f, "conv_rule_chunks,%zu,-,-\n", r[1].chunks);
     bk_row(f, "conv_rule_ms,%.3f,-,-\n", r[1].ms);
-    target(f, "conv_hidden", r[1].hidden, 0.90, 0);
-    target(f, "graph_of_stream", graph_of_stream, 0.25, 1);
+    bk_target(f, "conv_hidden", r[1].hidden, 0.90, BK_AT_LEAST);
+    bk_target(f, "graph_of_stream", graph_of_stream, 0.25, BK_AT_MOST);
     bk_csv_close(f);
     bk_progress_stop();
     return 0;

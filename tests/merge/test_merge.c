@@ -517,12 +517,11 @@ static void garbage_stays_in_bounds(void **s)
 
 /* ---- refusals ---------------------------------------------------------- */
 
-#define FAKE(a) ((uint32_t *)(uintptr_t)(a))
+#define FAKE(a) ((uint32_t *)TK_FAKE(a))
 /* Fake pointers 2^40 bytes apart: the arrays of MERGE_MAX_N + 1 words
  * (8 GiB) that the count tests describe overlap nothing, so that only the
  * count can be the reason for a refusal. */
 #define FAR(i) FAKE((uintptr_t)(i) << 40)
-#define INV cudaErrorInvalidValue
 
 static void merge_refusals(void **s)
 {
@@ -534,23 +533,22 @@ static void merge_refusals(void **s)
     const size_t tbig = merge_temp_bytes(big + 1);
     /* Counts whose sum wraps to 0, and whose byte lengths wrap to 0. */
     const size_t w1 = (size_t)1 << 62, w3 = (size_t)3 << 62;
-    assert_int_equal(merge_u32(NULL, 1000, b, 1000, o, t, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, NULL, 1000, o, t, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, NULL, t, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, o, NULL, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, o, (char *)t + 2, tb, 0),
-                     INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, o, t, tb - 1, 0), INV);
-    assert_int_equal(merge_u32(a, big + 1, b, 0, o, t, tbig, 0), INV);
-    assert_int_equal(merge_u32(a, 0, b, big + 1, o, t, tbig, 0), INV);
-    assert_int_equal(merge_u32(a, big, b, 1, o, t, tbig, 0), INV);
-    assert_int_equal(merge_u32(a, w1, b, w3, o, t, tbig, 0), INV);
+    TK_REFUSED(merge_u32(NULL, 1000, b, 1000, o, t, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, NULL, 1000, o, t, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, NULL, t, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, o, NULL, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, o, (char *)t + 2, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, o, t, tb - 1, 0));
+    TK_REFUSED(merge_u32(a, big + 1, b, 0, o, t, tbig, 0));
+    TK_REFUSED(merge_u32(a, 0, b, big + 1, o, t, tbig, 0));
+    TK_REFUSED(merge_u32(a, big, b, 1, o, t, tbig, 0));
+    TK_REFUSED(merge_u32(a, w1, b, w3, o, t, tbig, 0));
     /* out over a, over b; temp over out, a, b. */
-    assert_int_equal(merge_u32(a, 1000, b, 1000, a + 999, t, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, b - 1999, t, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, o, o + 1999, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, o, a + 999, tb, 0), INV);
-    assert_int_equal(merge_u32(a, 1000, b, 1000, o, b + 999, tb, 0), INV);
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, a + 999, t, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, b - 1999, t, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, o, o + 1999, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, o, a + 999, tb, 0));
+    TK_REFUSED(merge_u32(a, 1000, b, 1000, o, b + 999, tb, 0));
     /* Pairs: the same, and the values. */
     cudaError_t (*const fns[2])(const uint32_t *, const uint32_t *, size_t,
                                 const uint32_t *, const uint32_t *, size_t,
@@ -558,32 +556,25 @@ static void merge_refusals(void **s)
                                 cudaStream_t) = {merge_pairs_u32,
                                                  merge_pairs_u32_tie_to_b};
     for (int f = 0; f < 2; f++) {
-        assert_int_equal(fns[f](NULL, av, 9, b, bv, 9, o, ov, t, tb, 0), INV);
-        assert_int_equal(fns[f](a, NULL, 9, b, bv, 9, o, ov, t, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, NULL, 9, o, ov, t, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, NULL, t, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, o + 17, t, tb, 0),
-                         INV);
+        TK_REFUSED(fns[f](NULL, av, 9, b, bv, 9, o, ov, t, tb, 0));
+        TK_REFUSED(fns[f](a, NULL, 9, b, bv, 9, o, ov, t, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, NULL, 9, o, ov, t, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, NULL, t, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, o + 17, t, tb, 0));
         /* out or outv over a value array; temp over outv and every
          * input. */
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, av, t, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, bv + 8, t, tb, 0),
-                         INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, av + 8, ov, t, tb, 0),
-                         INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, bv, ov, t, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, ov, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, a + 8, tb, 0),
-                         INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, b, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, av + 8, tb, 0),
-                         INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, bv, tb, 0), INV);
-        assert_int_equal(fns[f](a, av, 9, b, bv, 9, o, ov, t, 0, 0), INV);
-        assert_int_equal(fns[f](a, av, big, b, bv, 1, o, ov, t, tbig, 0),
-                         INV);
-        assert_int_equal(fns[f](a, av, w1, b, bv, w3, o, ov, t, tbig, 0),
-                         INV);
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, av, t, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, bv + 8, t, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, av + 8, ov, t, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, bv, ov, t, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, ov, ov, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, ov, a + 8, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, ov, b, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, ov, av + 8, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, ov, bv, tb, 0));
+        TK_REFUSED(fns[f](a, av, 9, b, bv, 9, o, ov, t, 0, 0));
+        TK_REFUSED(fns[f](a, av, big, b, bv, 1, o, ov, t, tbig, 0));
+        TK_REFUSED(fns[f](a, av, w1, b, bv, w3, o, ov, t, tbig, 0));
         assert_int_equal(fns[f](NULL, NULL, 0, NULL, NULL, 0, NULL, NULL,
                                 NULL, 0, 0), cudaSuccess);
     }
@@ -603,32 +594,32 @@ static void sort_refusals(void **s)
     const size_t tkbig = merge_sort_keys_temp_bytes(big + 1);
     const size_t tpbig = merge_sort_pairs_temp_bytes(big + 1);
     assert_true(tk >= 4 * n && tp >= 8 * n);
-    assert_int_equal(merge_sort_u32(NULL, n, t, tk, 0), INV);
-    assert_int_equal(merge_sort_u32(k, n, NULL, tk, 0), INV);
-    assert_int_equal(merge_sort_u32(k, n, (char *)t + 1, tk, 0), INV);
-    assert_int_equal(merge_sort_u32(k, n, t, tk - 1, 0), INV);
-    assert_int_equal(merge_sort_u32(k, big + 1, t, tkbig, 0), INV);
-    assert_int_equal(merge_sort_u32(k, n, k + n - 1, tk, 0), INV);
+    TK_REFUSED(merge_sort_u32(NULL, n, t, tk, 0));
+    TK_REFUSED(merge_sort_u32(k, n, NULL, tk, 0));
+    TK_REFUSED(merge_sort_u32(k, n, (char *)t + 1, tk, 0));
+    TK_REFUSED(merge_sort_u32(k, n, t, tk - 1, 0));
+    TK_REFUSED(merge_sort_u32(k, big + 1, t, tkbig, 0));
+    TK_REFUSED(merge_sort_u32(k, n, k + n - 1, tk, 0));
     for (int ipt = -1; ipt <= 17; ipt++)
         if (ipt != 4 && ipt != 8 && ipt != 16)
-            assert_int_equal(merge_sort_u32_ipt(k, n, ipt, t, tk, 0), INV);
-    assert_int_equal(merge_sort_u32_ipt(NULL, n, 4, t, tk, 0), INV);
-    assert_int_equal(merge_sort_u32_ipt(k, n, 16, t, tk - 1, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(NULL, v, n, t, tp, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, NULL, n, t, tp, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, v, n, NULL, tp, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, v, n, t, tp - 1, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, v, n, t, tk, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, k + 1, n, t, tp, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, v, n, v, tp, 0), INV);
-    assert_int_equal(merge_sort_pairs_u32(k, v, big + 1, t, tpbig, 0), INV);
+            TK_REFUSED(merge_sort_u32_ipt(k, n, ipt, t, tk, 0));
+    TK_REFUSED(merge_sort_u32_ipt(NULL, n, 4, t, tk, 0));
+    TK_REFUSED(merge_sort_u32_ipt(k, n, 16, t, tk - 1, 0));
+    TK_REFUSED(merge_sort_pairs_u32(NULL, v, n, t, tp, 0));
+    TK_REFUSED(merge_sort_pairs_u32(k, NULL, n, t, tp, 0));
+    TK_REFUSED(merge_sort_pairs_u32(k, v, n, NULL, tp, 0));
+    TK_REFUSED(merge_sort_pairs_u32(k, v, n, t, tp - 1, 0));
+    TK_REFUSED(merge_sort_pairs_u32(k, v, n, t, tk, 0));
+    TK_REFUSED(merge_sort_pairs_u32(k, k + 1, n, t, tp, 0));
+    TK_REFUSED(merge_sort_pairs_u32(k, v, n, v, tp, 0));
+    TK_REFUSED(merge_sort_pairs_u32(k, v, big + 1, t, tpbig, 0));
     float *f = (float *)(uintptr_t)((uintptr_t)1 << 40);
-    assert_int_equal(merge_sort_f32_abs(NULL, n, t, tk, 0), INV);
-    assert_int_equal(merge_sort_f32_abs(f, n, NULL, tk, 0), INV);
-    assert_int_equal(merge_sort_f32_abs(f, n, t, tk - 1, 0), INV);
-    assert_int_equal(merge_sort_f32_abs(f, n, (char *)t + 2, tk, 0), INV);
-    assert_int_equal(merge_sort_f32_abs(f, n, (char *)f + 4, tk, 0), INV);
-    assert_int_equal(merge_sort_f32_abs(f, big + 1, t, tkbig, 0), INV);
+    TK_REFUSED(merge_sort_f32_abs(NULL, n, t, tk, 0));
+    TK_REFUSED(merge_sort_f32_abs(f, n, NULL, tk, 0));
+    TK_REFUSED(merge_sort_f32_abs(f, n, t, tk - 1, 0));
+    TK_REFUSED(merge_sort_f32_abs(f, n, (char *)t + 2, tk, 0));
+    TK_REFUSED(merge_sort_f32_abs(f, n, (char *)f + 4, tk, 0));
+    TK_REFUSED(merge_sort_f32_abs(f, big + 1, t, tkbig, 0));
     /* n == 0: success without touching a pointer. */
     assert_int_equal(merge_sort_u32(NULL, 0, NULL, 0, 0), cudaSuccess);
     assert_int_equal(merge_sort_pairs_u32(NULL, NULL, 0, NULL, 0, 0),

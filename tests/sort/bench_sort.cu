@@ -191,12 +191,6 @@ static void shapes(ctx c)
     bk_csv_close(f);
 }
 
-static void target(FILE *f, const char *id, double v, double want)
-{
-    bk_row(f, "%s,%.3f,at least %.2f,%s\n", id, v, want,
-           v >= want ? "yes" : "no");
-}
-
 int main(int argc, char **argv)
 {
     const size_t most = (size_t)1 << 30;
@@ -237,9 +231,9 @@ int main(int argc, char **argv)
     const double worst = dists(c);
     FILE *f = bk_csv_open("sort-targets", "id,value,target,met");
     bk_row(f, "copy_gbps,%.1f,-,-\n", copy);
-    target(f, "keys_of_cub", keys_of_cub, 0.90);
-    target(f, "pairs_of_cub", pairs_of_cub, 0.85);
-    target(f, "worst_dist_of_cub", worst, 0.80);
+    bk_target(f, "keys_of_cub", keys_of_cub, 0.90, BK_AT_LEAST);
+    bk_target(f, "pairs_of_cub", pairs_of_cub, 0.85, BK_AT_LEAST);
+    bk_target(f, "worst_dist_of_cub", worst, 0.80, BK_AT_LEAST);
     bk_csv_close(f);
     shapes(c);
     BOOK_CHECK(cudaFree(kin));

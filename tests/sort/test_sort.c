@@ -596,7 +596,7 @@ static void wrong_unstable_unsorts(void **st)
 
 /* ---- refusals, on the CPU ------------------------------------------------- */
 
-#define FAKE(addr) ((void *)(uintptr_t)(addr))
+#define FAKE TK_FAKE
 static void refusals(void **st)
 {
     (void)st;
@@ -604,74 +604,54 @@ static void refusals(void **st)
     unsigned *in = FAKE(0x10000000), *out = FAKE(0x20000000);
     unsigned *vin = FAKE(0x30000000), *vout = FAKE(0x40000000);
     void *temp = FAKE(0x50000000);
-    const cudaError_t bad = cudaErrorInvalidValue;
     assert_true(tb >= 4 * n);            /* a buffer of keys, at least */
     assert_int_equal(sort_temp_bytes(SORT_MAX_N + 1, 4, 0), 0);
     assert_int_equal(sort_temp_bytes(n, 3, 0), 0);
     assert_true(sort_temp_bytes(SORT_MAX_N, 8, 1) > 0);
     for (int v = 0; v < S_COUNT; v++) {
         sort_u32_fn f = sort_variants[v].fn;
-        assert_int_equal(f(NULL, out, n, temp, tb, 0), bad);
-        assert_int_equal(f(in, NULL, n, temp, tb, 0), bad);
-        assert_int_equal(f(in, out, n, NULL, tb, 0), bad);
-        assert_int_equal(f(in, out, n, temp, tb - 1, 0), bad);
-        assert_int_equal(f(in, out, n, (char *)temp + 16, tb, 0), bad);
-        assert_int_equal(f((unsigned *)((char *)in + 2), out, n, temp, tb, 0),
-                         bad);
-        assert_int_equal(f(in, in + 1, n, temp, tb, 0), bad);   /* overlap */
-        assert_int_equal(f(in, (unsigned *)temp, n, temp, tb, 0), bad);
-        assert_int_equal(f(in, out, SORT_MAX_N + 1, temp, (size_t)-1, 0), bad);
+        TK_REFUSED(f(NULL, out, n, temp, tb, 0));
+        TK_REFUSED(f(in, NULL, n, temp, tb, 0));
+        TK_REFUSED(f(in, out, n, NULL, tb, 0));
+        TK_REFUSED(f(in, out, n, temp, tb - 1, 0));
+        TK_REFUSED(f(in, out, n, (char *)temp + 16, tb, 0));
+        TK_REFUSED(f((unsigned *)((char *)in + 2), out, n, temp, tb, 0));
+        TK_REFUSED(f(in, in + 1, n, temp, tb, 0));   /* overlap */
+        TK_REFUSED(f(in, (unsigned *)temp, n, temp, tb, 0));
+        TK_REFUSED(f(in, out, SORT_MAX_N + 1, temp, (size_t)-1, 0));
         assert_int_equal(f(NULL, NULL, 0, NULL, 0, 0), cudaSuccess);
     }
     /* The textbook sorts: n below 2^31, the default stream only. */
     const size_t big = (size_t)1 << 31, bt = sort_temp_bytes(big, 4, 0);
-    assert_int_equal(sort_keys_u32_textbook(in, FAKE(0x1000000000), big,
-                                            FAKE(0x2000000000), bt, 0), bad);
-    assert_int_equal(sort_keys_u32_textbook_scattered(
-                         in, FAKE(0x1000000000), big, FAKE(0x2000000000), bt,
-                         0), bad);
+    TK_REFUSED(sort_keys_u32_textbook(in, FAKE(0x1000000000), big, FAKE(0x2000000000), bt, 0));
+    TK_REFUSED(sort_keys_u32_textbook_scattered( in, FAKE(0x1000000000), big, FAKE(0x2000000000), bt, 0));
     cudaStream_t s = (cudaStream_t)FAKE(0x1234);
-    assert_int_equal(sort_keys_u32_textbook(in, out, n, temp, tb, s), bad);
-    assert_int_equal(sort_keys_u32_textbook_scattered(in, out, n, temp, tb, s),
-                     bad);
+    TK_REFUSED(sort_keys_u32_textbook(in, out, n, temp, tb, s));
+    TK_REFUSED(sort_keys_u32_textbook_scattered(in, out, n, temp, tb, s));
     /* Pairs: values present, aligned, apart from the keys and temp. */
     const size_t pb = sort_temp_bytes(n, 4, 1);
     assert_true(pb > tb);
-    assert_int_equal(sort_pairs_u32(in, out, NULL, vout, n, temp, pb, 0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, vin, NULL, n, temp, pb, 0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, vin, vout, n, temp, tb, 0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, vin, in, n, temp, pb, 0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, vin, vin + 7, n, temp, pb, 0),
-                     bad);
-    assert_int_equal(sort_pairs_u32(in, out, (unsigned *)((char *)vin + 1),
-                                    vout, n, temp, pb, 0), bad);
-    assert_int_equal(sort_pairs_f32((float *)in, (float *)out, vin, vout, n,
-                                    temp, tb, 0), bad);
+    TK_REFUSED(sort_pairs_u32(in, out, NULL, vout, n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, vin, NULL, n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, vin, vout, n, temp, tb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, vin, in, n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, vin, vin + 7, n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, (unsigned *)((char *)vin + 1), vout, n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_f32((float *)in, (float *)out, vin, vout, n, temp, tb, 0));
     const size_t qb = sort_temp_bytes(n, 8, 1);
-    assert_int_equal(sort_pairs_u64(FAKE(0x10000004), FAKE(0x20000000), vin,
-                                    vout, n, temp, qb, 0), bad);  /* 8-byte */
-    assert_int_equal(sort_keys_u64(FAKE(0x10000000), FAKE(0x20000000), n,
-                                   temp, sort_temp_bytes(n, 8, 0) - 1, 0),
-                     bad);
+    TK_REFUSED(sort_pairs_u64(FAKE(0x10000004), FAKE(0x20000000), vin, vout, n, temp, qb, 0));  /* 8-byte */
+    TK_REFUSED(sort_keys_u64(FAKE(0x10000000), FAKE(0x20000000), n, temp, sort_temp_bytes(n, 8, 0) - 1, 0));
     /* Misaligned outputs, an input inside temp, values inside temp or
      * over the keys. */
-    assert_int_equal(sort_keys_u32(in, (unsigned *)((char *)out + 2), n,
-                                   temp, tb, 0), bad);
-    assert_int_equal(sort_keys_u64(FAKE(0x10000000), FAKE(0x20000004), n,
-                                   temp, sort_temp_bytes(n, 8, 0), 0), bad);
-    assert_int_equal(sort_keys_u32((unsigned *)temp + 64, out, n, temp, tb,
-                                   0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, vin,
-                                    (unsigned *)((char *)vout + 2), n, temp,
-                                    pb, 0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, (unsigned *)temp + 64, vout, n,
-                                    temp, pb, 0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, vin, (unsigned *)temp + 64, n,
-                                    temp, pb, 0), bad);
-    assert_int_equal(sort_pairs_u32(in, out, vin, out + 5, n, temp, pb, 0),
-                     bad);
-    assert_int_equal(sort_keys_i32(NULL, (int *)out, n, temp, tb, 0), bad);
-    assert_int_equal(sort_keys_f32((float *)in, NULL, n, temp, tb, 0), bad);
+    TK_REFUSED(sort_keys_u32(in, (unsigned *)((char *)out + 2), n, temp, tb, 0));
+    TK_REFUSED(sort_keys_u64(FAKE(0x10000000), FAKE(0x20000004), n, temp, sort_temp_bytes(n, 8, 0), 0));
+    TK_REFUSED(sort_keys_u32((unsigned *)temp + 64, out, n, temp, tb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, vin, (unsigned *)((char *)vout + 2), n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, (unsigned *)temp + 64, vout, n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, vin, (unsigned *)temp + 64, n, temp, pb, 0));
+    TK_REFUSED(sort_pairs_u32(in, out, vin, out + 5, n, temp, pb, 0));
+    TK_REFUSED(sort_keys_i32(NULL, (int *)out, n, temp, tb, 0));
+    TK_REFUSED(sort_keys_f32((float *)in, NULL, n, temp, tb, 0));
 }
 
 int main(void)
