@@ -179,7 +179,9 @@ void tk_refused(cudaError_t e, const char *what, const char *file, int line)
                     cudaGetErrorName(e));
         fail();
     }
-    cudaError_t left = cudaGetLastError();
+    /* Without a usable GPU the runtime itself reports an error here. */
+    cudaError_t left = tk_gpu_available() && !tk_gpu_unusable()
+                           ? cudaGetLastError() : cudaSuccess;
     if (left != cudaSuccess) {
         print_error("%s:%d: %s left %s behind\n", file, line, what,
                     cudaGetErrorName(left));

@@ -122,8 +122,9 @@ int tk_env(const char *name);
      cmocka_run_group_tests_name(name, tests, NULL, NULL))
 
 /* Assert that a launcher refused a call with cudaErrorInvalidValue, as its
- * header promises, naming the call on failure; and that the refusal left
- * no error behind for the next launch (cudaGetLastError is clean). */
+ * header promises, naming the call on failure; and, on a GPU, that the
+ * refusal left no error behind for the next launch (cudaGetLastError is
+ * clean). */
 #define TK_REFUSED(call) tk_refused((call), #call, __FILE__, __LINE__)
 void tk_refused(cudaError_t e, const char *what, const char *file, int line);
 /* A fake device pointer for the CPU-side refusal tests: a launcher must
