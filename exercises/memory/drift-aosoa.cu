@@ -7,10 +7,10 @@
 #include "memory/exercises.h"
 
 extern "C" cudaError_t drift_aosoa(struct particle_block *p, size_t n,
-                                   float dt)
+                                   float dt, cudaStream_t stream)
 {
-    (void)p; (void)n; (void)dt;
-    // TODO: refuse bad arguments and launch a kernel.  Which bytes does a
-    // warp read, and how many sectors is that?
+    (void)p; (void)n; (void)dt; (void)stream;
+    // TODO: refuse bad arguments and launch a kernel on stream.  Which
+    // bytes does a warp read, and how many sectors is that?
     return cudaErrorNotYetImplemented;
 }

@@ -7,10 +7,11 @@
 #include "memory/exercises.h"
 
 extern "C" cudaError_t fma_one_chain(float *out, size_t n, unsigned iters,
-                                     float a, float b)
+                                     float a, float b, cudaStream_t stream)
 {
-    (void)out; (void)n; (void)iters; (void)a; (void)b;
-    // TODO: refuse bad arguments and launch a kernel.  Then measure it:
-    // how many warps an SM does one chain need to reach the peak?
+    (void)out; (void)n; (void)iters; (void)a; (void)b; (void)stream;
+    // TODO: refuse bad arguments and launch a kernel on stream.  Then
+    // measure it: how many warps per SM does one chain need to reach the
+    // peak?
     return cudaErrorNotYetImplemented;
 }

@@ -7,10 +7,11 @@
 #include "transpose/exercises.h"
 
 extern "C" cudaError_t transpose_double(const double *in, double *out,
-                                        size_t rows, size_t cols)
+                                        size_t rows, size_t cols,
+                                        cudaStream_t stream)
 {
-    (void)in; (void)out; (void)rows; (void)cols;
-    // TODO: refuse bad arguments and launch a tiled kernel.  With eight-byte
-    // words, which layout of the tile is conflict-free?
+    (void)in; (void)out; (void)rows; (void)cols; (void)stream;
+    // TODO: refuse bad arguments and launch a tiled kernel on stream.  With
+    // eight-byte words, which layout of the tile is conflict-free?
     return cudaErrorNotYetImplemented;
 }

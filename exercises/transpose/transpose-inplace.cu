@@ -7,11 +7,12 @@
 #include "transpose/transpose.h"
 #include "transpose/exercises.h"
 
-extern "C" cudaError_t transpose_inplace(float *a, size_t n)
+extern "C" cudaError_t transpose_inplace(float *a, size_t n,
+                                         cudaStream_t stream)
 {
-    (void)a; (void)n;
-    // TODO: refuse bad arguments and launch a kernel in which each block
-    // swaps a tile above the diagonal with its mirror below.  What must a
-    // block have done before it writes anything?
+    (void)a; (void)n; (void)stream;
+    // TODO: refuse bad arguments and launch a kernel on stream in which
+    // each block swaps a tile above the diagonal with its mirror below.
+    // What must a block have done before it writes anything?
     return cudaErrorNotYetImplemented;
 }

@@ -29,7 +29,8 @@ __global__ void mem_copy_kernel(const float4 *__restrict__ in,
         ((float *)out)[4 * n4 + i] = ((const float *)in)[4 * n4 + i];
 }
 
-extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n)
+extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n,
+                                cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!in || !out || n > SIZE_MAX / sizeof(float))
@@ -42,14 +43,14 @@ extern "C" cudaError_t mem_copy(const float *in, float *out, size_t n)
         if (gap % 4 != 0 || (uintptr_t)out % 4 != 0)
             return cudaErrorInvalidValue;           // not float-aligned: would fault
         if (gap != (uintptr_t)out % 16 || n <= head)
-            return mem_copy_strided(in, out, n, 1, 0);           // scalar
-        BOOK_TRY(mem_copy_strided(in, out, head, 1, 0));
-        return mem_copy(in + head, out + head, n - head);        // aligned now
+            return mem_copy_strided(in, out, n, 1, 0, stream);       // scalar
+        BOOK_TRY(mem_copy_strided(in, out, head, 1, 0, stream));
+        return mem_copy(in + head, out + head, n - head, stream);   // aligned now
     }
     size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    mem_copy_kernel<<<(unsigned)grid, kMemBlock>>>(
+    mem_copy_kernel<<<(unsigned)grid, kMemBlock, 0, stream>>>(
         (const float4 *)in, (float4 *)out, n);
     return cudaGetLastError();
 }
@@ -80,7 +81,8 @@ __global__ void mem_read_sum_kernel(const float4 *__restrict__ in,
     }
 }
 extern "C" cudaError_t mem_read_sum(const float *in, size_t n,
-                                    unsigned passes, float *sum)
+                                    unsigned passes, float *sum,
+                                    cudaStream_t stream)
 {
     if (!sum) return cudaErrorInvalidValue;
     if (n == 0 || passes == 0) return cudaSuccess;
@@ -90,8 +92,8 @@ extern "C" cudaError_t mem_read_sum(const float *in, size_t n,
     size_t useful = ceil_div(n / 4 > 0 ? n / 4 : 1, kMemBlock);
     if (useful < blocks) blocks = (unsigned)useful;   // no empty blocks
     BOOK_CLEAR_TO_LAUNCH();
-    mem_read_sum_kernel<<<blocks, kMemBlock>>>((const float4 *)in, n,
-                                               passes, sum);
+    mem_read_sum_kernel<<<blocks, kMemBlock, 0, stream>>>(
+        (const float4 *)in, n, passes, sum);
     return cudaGetLastError();
 }
 
@@ -106,11 +108,13 @@ static unsigned long long mem_splitmix(unsigned long long *s)
 
 extern "C" cudaError_t mem_chase_cycle(size_t *next, size_t nodes,
                                        size_t stride,
-                                       unsigned long long seed)
+                                       unsigned long long seed,
+                                       cudaStream_t stream)
 {
     if (!next || nodes == 0 || stride == 0) return cudaErrorInvalidValue;
     if (nodes > SIZE_MAX / sizeof(size_t) / stride)
         return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     size_t len = nodes * stride;
     size_t *h = (size_t *)calloc(len, sizeof *h);
     if (!h) return cudaErrorMemoryAllocation;
@@ -121,8 +125,9 @@ extern "C" cudaError_t mem_chase_cycle(size_t *next, size_t nodes,
         h[j * stride] = t;
     }
     for (size_t k = 0; k < nodes; k++) h[k * stride] *= stride;
-    cudaError_t e = cudaMemcpy(next, h, len * sizeof *h,
-                               cudaMemcpyHostToDevice);
+    cudaError_t e = cudaMemcpyAsync(next, h, len * sizeof *h,
+                                    cudaMemcpyHostToDevice, stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);  // then free h
     free(h);
     return e;
 }
@@ -138,11 +143,13 @@ __global__ void mem_chase_kernel(const size_t *next, size_t len,
 }
 
 extern "C" cudaError_t mem_chase(const size_t *next, size_t len,
-                                 size_t steps, size_t *pos)
+                                 size_t steps, size_t *pos,
+                                 cudaStream_t stream)
 {
     if (!next || !pos || len == 0) return cudaErrorInvalidValue;
     if (steps == 0) return cudaSuccess;
-    mem_chase_kernel<<<1, 1>>>(next, len, steps, pos);
+    BOOK_CLEAR_TO_LAUNCH();
+    mem_chase_kernel<<<1, 1, 0, stream>>>(next, len, steps, pos);
     return cudaGetLastError();
 }
 
@@ -159,7 +166,7 @@ __global__ void mem_copy_strided_kernel(const float *in, float *out,
 }
 extern "C" cudaError_t mem_copy_strided(const float *in, float *out,
                                         size_t len, size_t stride,
-                                        size_t offset)
+                                        size_t offset, cudaStream_t stream)
 {
     if (stride == 0) return cudaErrorInvalidValue;
     if (offset >= len) return cudaSuccess;
@@ -168,8 +175,8 @@ extern "C" cudaError_t mem_copy_strided(const float *in, float *out,
     size_t grid = ceil_div(count, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    mem_copy_strided_kernel<<<(unsigned)grid, kMemBlock>>>(in, out, count,
-                                                           stride, offset);
+    mem_copy_strided_kernel<<<(unsigned)grid, kMemBlock, 0, stream>>>(
+        in, out, count, stride, offset);
     return cudaGetLastError();
 }
 
@@ -189,14 +196,15 @@ __global__ void fma_peak_kernel(float *out, size_t n, unsigned iters,
     out[t] = s;         // a result, so the compiler keeps the work
 }
 extern "C" cudaError_t fma_peak(float *out, size_t n, unsigned iters,
-                                float a, float b)
+                                float a, float b, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!out) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    fma_peak_kernel<<<(unsigned)grid, kMemBlock>>>(out, n, iters, a, b);
+    fma_peak_kernel<<<(unsigned)grid, kMemBlock, 0, stream>>>(
+        out, n, iters, a, b);
     return cudaGetLastError();
 }
 
@@ -207,14 +215,15 @@ __global__ void drift_aos_kernel(struct particle *p, size_t n, float dt)
     if (i < n) p[i].x = fmaf(p[i].vx, dt, p[i].x);
 }
 
-extern "C" cudaError_t drift_aos(struct particle *p, size_t n, float dt)
+extern "C" cudaError_t drift_aos(struct particle *p, size_t n, float dt,
+                                 cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!p) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    drift_aos_kernel<<<(unsigned)grid, kMemBlock>>>(p, n, dt);
+    drift_aos_kernel<<<(unsigned)grid, kMemBlock, 0, stream>>>(p, n, dt);
     return cudaGetLastError();
 }
 
@@ -226,14 +235,16 @@ __global__ void drift_soa_kernel(float *x, const float *vx, size_t n,
     if (i < n) x[i] = fmaf(vx[i], dt, x[i]);
 }
 
-extern "C" cudaError_t drift_soa(struct particles p, size_t n, float dt)
+extern "C" cudaError_t drift_soa(struct particles p, size_t n, float dt,
+                                 cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!p.x || !p.vx) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    drift_soa_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
+    drift_soa_kernel<<<(unsigned)grid, kMemBlock, 0, stream>>>(
+        p.x, p.vx, n, dt);
     return cudaGetLastError();
 }
 
@@ -256,13 +267,15 @@ __global__ void drift_soa4_kernel(float *x, const float *vx, size_t n,
     }
 }
 
-extern "C" cudaError_t drift_soa4(struct particles p, size_t n, float dt)
+extern "C" cudaError_t drift_soa4(struct particles p, size_t n, float dt,
+                                  cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!p.x || !p.vx) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, 4 * (size_t)kMemBlock);
     if (grid > kMemMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    drift_soa4_kernel<<<(unsigned)grid, kMemBlock>>>(p.x, p.vx, n, dt);
+    drift_soa4_kernel<<<(unsigned)grid, kMemBlock, 0, stream>>>(
+        p.x, p.vx, n, dt);
     return cudaGetLastError();
 }

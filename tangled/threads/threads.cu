@@ -16,14 +16,14 @@ __global__ void vadd_kernel(const float *a, const float *b, float *c,
 
 // <<Vector add launcher>>
 extern "C" cudaError_t vadd(const float *a, const float *b, float *c,
-                            size_t n)
+                            size_t n, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!a || !b || !c) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kBlock);
     if (grid > kMaxGridX) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    vadd_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
+    vadd_kernel<<<(unsigned)grid, kBlock, 0, stream>>>(a, b, c, n);
     return cudaGetLastError();
 }
 
@@ -40,7 +40,7 @@ __global__ void madd_kernel(const float *a, const float *b, float *c,
 }
 
 extern "C" cudaError_t madd(const float *a, const float *b, float *c,
-                            size_t rows, size_t cols)
+                            size_t rows, size_t cols, cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     if (!a || !b || !c) return cudaErrorInvalidValue;
@@ -48,8 +48,8 @@ extern "C" cudaError_t madd(const float *a, const float *b, float *c,
     size_t gx = ceil_div(cols, block.x), gy = ceil_div(rows, block.y);
     if (gx > kMaxGridX || gy > 65535) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    madd_kernel<<<dim3((unsigned)gx, (unsigned)gy), block>>>(a, b, c, rows,
-                                                             cols);
+    madd_kernel<<<dim3((unsigned)gx, (unsigned)gy), block, 0, stream>>>(
+        a, b, c, rows, cols);
     return cudaGetLastError();
 }
 
@@ -73,16 +73,16 @@ __global__ void vadd_float4_kernel(const float4 *a, const float4 *b,
 }
 
 extern "C" cudaError_t vadd_float4(const float *a, const float *b, float *c,
-                                   size_t n)
+                                   size_t n, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!a || !b || !c) return cudaErrorInvalidValue;
     if (!is_aligned(a, 16) || !is_aligned(b, 16) || !is_aligned(c, 16))
-        return vadd(a, b, c, n);       // misaligned: the scalar kernel
+        return vadd(a, b, c, n, stream);   // misaligned: the scalar kernel
     size_t grid = ceil_div(n / 4 > 0 ? n / 4 : 1, kBlock);
     if (grid > kMaxGridX) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    vadd_float4_kernel<<<(unsigned)grid, kBlock>>>(
+    vadd_float4_kernel<<<(unsigned)grid, kBlock, 0, stream>>>(
         (const float4 *)a, (const float4 *)b, (float4 *)c, n);
     return cudaGetLastError();
 }
@@ -117,7 +117,8 @@ __global__ void madd_wide_kernel(const V *a, const V *b, V *c, size_t rows,
 }
 template <class V, unsigned K>
 static cudaError_t madd_wide_launch(const float *a, const float *b, float *c,
-                                    size_t rows, size_t cols)
+                                    size_t rows, size_t cols,
+                                    cudaStream_t stream)
 {
     const size_t units = cols / (sizeof(V) / 4);
     dim3 block(32, 8);                 // a warp along a row, eight rows
@@ -125,25 +126,27 @@ static cudaError_t madd_wide_launch(const float *a, const float *b, float *c,
     if (gx > kMaxGridX) return cudaErrorInvalidValue;
     if (gy > 65535) gy = 65535;        // the loop walks the other rows
     BOOK_CLEAR_TO_LAUNCH();
-    madd_wide_kernel<V, K><<<dim3((unsigned)gx, (unsigned)gy), block>>>(
+    dim3 grid((unsigned)gx, (unsigned)gy);
+    madd_wide_kernel<V, K><<<grid, block, 0, stream>>>(
         (const V *)a, (const V *)b, (V *)c, rows, units);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t madd_float4(const float *a, const float *b, float *c,
-                                   size_t rows, size_t cols)
+                                   size_t rows, size_t cols,
+                                   cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     if (!a || !b || !c || rows > SIZE_MAX / cols)
         return cudaErrorInvalidValue;
     if (!is_aligned(a, 4) || !is_aligned(b, 4) || !is_aligned(c, 4))
         return cudaErrorInvalidValue;  // not floats: refused, as mem_copy
-    if (cols < 128)                    // narrower than a warp's reach: its
-        return vadd_float4(a, b, c, rows * cols);   // packed rows, a vector
+    if (cols < 128)            // narrower than a warp's reach: its packed
+        return vadd_float4(a, b, c, rows * cols, stream);   // rows, a vector
     if (cols % 4 == 0 && is_aligned(a, 16) && is_aligned(b, 16) &&
         is_aligned(c, 16))
-        return madd_wide_launch<float4, 1>(a, b, c, rows, cols);
-    return madd_wide_launch<float, 4>(a, b, c, rows, cols);
+        return madd_wide_launch<float4, 1>(a, b, c, rows, cols, stream);
+    return madd_wide_launch<float, 4>(a, b, c, rows, cols, stream);
 }
 
 // <<Vector add with a grid-stride loop>>
@@ -157,7 +160,8 @@ __global__ void vadd_grid_stride_kernel(const float *a, const float *b,
 }
 
 extern "C" cudaError_t vadd_grid_stride(const float *a, const float *b,
-                                        float *c, size_t n)
+                                        float *c, size_t n,
+                                        cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!a || !b || !c) return cudaErrorInvalidValue;
@@ -166,7 +170,8 @@ extern "C" cudaError_t vadd_grid_stride(const float *a, const float *b,
     size_t grid = ceil_div(n, kBlock);
     if (grid > (size_t)sms * 8) grid = (size_t)sms * 8;  // 8 blocks an SM
     BOOK_CLEAR_TO_LAUNCH();
-    vadd_grid_stride_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
+    vadd_grid_stride_kernel<<<(unsigned)grid, kBlock, 0, stream>>>(
+        a, b, c, n);
     return cudaGetLastError();
 }
 
@@ -178,25 +183,27 @@ __global__ void saxpy_kernel(float alpha, const float *x, float *y,
     if (i < n) y[i] = alpha * x[i] + y[i];
 }
 
-extern "C" cudaError_t saxpy(float alpha, const float *x, float *y, size_t n)
+extern "C" cudaError_t saxpy(float alpha, const float *x, float *y, size_t n,
+                             cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!x || !y) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kBlock);
     if (grid > kMaxGridX) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    saxpy_kernel<<<(unsigned)grid, kBlock>>>(alpha, x, y, n);
+    saxpy_kernel<<<(unsigned)grid, kBlock, 0, stream>>>(alpha, x, y, n);
     return cudaGetLastError();
 }
 
 // <<Wrong on purpose: a grid rounded down>>
 extern "C" cudaError_t vadd_wrong_floor(const float *a, const float *b,
-                                        float *c, size_t n)
+                                        float *c, size_t n,
+                                        cudaStream_t stream)
 {
     if (!a || !b || !c) return cudaErrorInvalidValue;
     size_t grid = n / kBlock;          // WRONG: drops the partial block
     if (grid == 0) return cudaSuccess; // and with it every n < 256
     BOOK_CLEAR_TO_LAUNCH();
-    vadd_kernel<<<(unsigned)grid, kBlock>>>(a, b, c, n);
+    vadd_kernel<<<(unsigned)grid, kBlock, 0, stream>>>(a, b, c, n);
     return cudaGetLastError();
 }

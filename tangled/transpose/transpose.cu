@@ -34,13 +34,15 @@ __global__ void transpose_naive_kernel(const float *__restrict__ in,
 }
 
 extern "C" cudaError_t transpose_naive(const float *in, float *out,
-                                       size_t rows, size_t cols)
+                                       size_t rows, size_t cols,
+                                       cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    transpose_naive_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
+    transpose_naive_kernel<<<grid, kTrBlock, 0, stream>>>(in, out, rows,
+                                                          cols);
     return cudaGetLastError();
 }
 
@@ -60,13 +62,15 @@ __global__ void transpose_naive_colread_kernel(const float *__restrict__ in,
 }
 
 extern "C" cudaError_t transpose_naive_colread(const float *in, float *out,
-                                               size_t rows, size_t cols)
+                                               size_t rows, size_t cols,
+                                               cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    transpose_naive_colread_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
+    transpose_naive_colread_kernel<<<grid, kTrBlock, 0, stream>>>(
+        in, out, rows, cols);
     return cudaGetLastError();
 }
 
@@ -100,31 +104,36 @@ __global__ void transpose_tile_kernel(const float *__restrict__ in,
 // <<Tiled transpose launchers>>
 template <int Layout>
 static cudaError_t transpose_tile_launch(const float *in, float *out,
-                                         size_t rows, size_t cols)
+                                         size_t rows, size_t cols,
+                                         cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    transpose_tile_kernel<Layout><<<grid, kTrBlock>>>(in, out, rows, cols);
+    transpose_tile_kernel<Layout><<<grid, kTrBlock, 0, stream>>>(
+        in, out, rows, cols);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t transpose_tile(const float *in, float *out,
-                                      size_t rows, size_t cols)
+                                      size_t rows, size_t cols,
+                                      cudaStream_t stream)
 {
-    return transpose_tile_launch<TR_PLAIN>(in, out, rows, cols);
+    return transpose_tile_launch<TR_PLAIN>(in, out, rows, cols, stream);
 }
 extern "C" cudaError_t transpose_tile_padded(const float *in, float *out,
-                                             size_t rows, size_t cols)
+                                             size_t rows, size_t cols,
+                                             cudaStream_t stream)
 {
-    return transpose_tile_launch<TR_PADDED>(in, out, rows, cols);
+    return transpose_tile_launch<TR_PADDED>(in, out, rows, cols, stream);
 }
 
 extern "C" cudaError_t transpose_tile_swizzled(const float *in, float *out,
-                                               size_t rows, size_t cols)
+                                               size_t rows, size_t cols,
+                                               cudaStream_t stream)
 {
-    return transpose_tile_launch<TR_SWIZZLED>(in, out, rows, cols);
+    return transpose_tile_launch<TR_SWIZZLED>(in, out, rows, cols, stream);
 }
 
 // <<Wide-tile transpose>>
@@ -168,7 +177,8 @@ transpose_tile64_kernel(const float *__restrict__ in,
         }
 }
 extern "C" cudaError_t transpose_tile64(const float *in, float *out,
-                                        size_t rows, size_t cols)
+                                        size_t rows, size_t cols,
+                                        cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
@@ -176,7 +186,8 @@ extern "C" cudaError_t transpose_tile64(const float *in, float *out,
     grid = dim3((unsigned)ceil_div(cols, TR_WIDE),
                 (unsigned)ceil_div(rows, TR_WIDE));
     BOOK_CLEAR_TO_LAUNCH();
-    transpose_tile64_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
+    transpose_tile64_kernel<<<grid, kTrBlock, 0, stream>>>(in, out, rows,
+                                                           cols);
     return cudaGetLastError();
 }
 
@@ -208,13 +219,15 @@ __global__ void transpose_nobarrier_kernel(const float *__restrict__ in,
 }
 
 extern "C" cudaError_t transpose_tile_nobarrier(const float *in, float *out,
-                                                size_t rows, size_t cols)
+                                                size_t rows, size_t cols,
+                                                cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     dim3 grid;
     BOOK_TRY(tr_grid(in, out, rows, cols, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    transpose_nobarrier_kernel<<<grid, kTrBlock>>>(in, out, rows, cols);
+    transpose_nobarrier_kernel<<<grid, kTrBlock, 0, stream>>>(in, out, rows,
+                                                              cols);
     return cudaGetLastError();
 }
 

@@ -2,7 +2,10 @@
 // in is rows x cols, row-major; out is cols x rows, row-major; both are
 // device pointers.  They must not overlap, rows is at most 2097120
 // (65535 tiles of 32; transpose_tile64 keeps that limit) and rows * cols
-// floats fit in SIZE_MAX bytes: else cudaErrorInvalidValue.
+// floats fit in SIZE_MAX bytes: else cudaErrorInvalidValue.  Every
+// launcher takes the stream that its work is queued on as its last
+// argument (0: the default stream), and returns without waiting for that
+// work; tr_conflict_degree runs on the CPU and takes none.
 #ifndef TRANSPOSE_H
 #define TRANSPOSE_H
 #include <cuda_runtime_api.h>
@@ -11,20 +14,23 @@
 extern "C" {
 #endif
 cudaError_t transpose_naive(const float *in, float *out, size_t rows,
-                            size_t cols);
+                            size_t cols, cudaStream_t stream);
 cudaError_t transpose_naive_colread(const float *in, float *out,
-                                    size_t rows, size_t cols);
+                                    size_t rows, size_t cols,
+                                    cudaStream_t stream);
 cudaError_t transpose_tile(const float *in, float *out, size_t rows,
-                           size_t cols);
+                           size_t cols, cudaStream_t stream);
 cudaError_t transpose_tile_padded(const float *in, float *out, size_t rows,
-                                  size_t cols);
+                                  size_t cols, cudaStream_t stream);
 cudaError_t transpose_tile_swizzled(const float *in, float *out,
-                                    size_t rows, size_t cols);
+                                    size_t rows, size_t cols,
+                                    cudaStream_t stream);
 cudaError_t transpose_tile64(const float *in, float *out, size_t rows,
-                             size_t cols);
+                             size_t cols, cudaStream_t stream);
 // Wrong on purpose: the tile without its barrier.
 cudaError_t transpose_tile_nobarrier(const float *in, float *out,
-                                     size_t rows, size_t cols);
+                                     size_t rows, size_t cols,
+                                     cudaStream_t stream);
 unsigned tr_conflict_degree(const unsigned word[32]);
 #ifdef __cplusplus
 }

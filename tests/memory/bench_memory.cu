@@ -32,16 +32,17 @@ static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
     switch (k->which) {
-    case 0: return mem_copy(k->a, k->b, k->n);
-    case 1: return mem_read_sum(k->a, k->n, k->passes, k->sum);
-    case 2: return mem_copy_strided(k->a, k->b, k->n, k->stride, k->offset);
-    case 3: return fma_peak(k->b, k->n, k->iters, 0.999f, 0.5f);
-    case 4: return drift_aos(k->aos, k->n, 1e-3f);
-    case 6: return mem_chase(k->next, k->n, k->iters, k->pos);
+    case 0: return mem_copy(k->a, k->b, k->n, 0);
+    case 1: return mem_read_sum(k->a, k->n, k->passes, k->sum, 0);
+    case 2: return mem_copy_strided(k->a, k->b, k->n, k->stride, k->offset,
+                                    0);
+    case 3: return fma_peak(k->b, k->n, k->iters, 0.999f, 0.5f, 0);
+    case 4: return drift_aos(k->aos, k->n, 1e-3f, 0);
+    case 6: return mem_chase(k->next, k->n, k->iters, k->pos, 0);
     case 7: return cudaMemcpyAsync(k->b, k->a, k->n * sizeof(float),
                                    cudaMemcpyDeviceToDevice);
-    case 8: return drift_soa4(k->soa, k->n, 1e-3f);
-    default: return drift_soa(k->soa, k->n, 1e-3f);
+    case 8: return drift_soa4(k->soa, k->n, 1e-3f, 0);
+    default: return drift_soa(k->soa, k->n, 1e-3f, 0);
     }
 }
 
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
     for (auto &l : lv) {
         size_t nodes = l.bytes / 128;
         k.n = nodes * stride;
-        BOOK_CHECK(mem_chase_cycle(k.next, nodes, stride, 12345));
+        BOOK_CHECK(mem_chase_cycle(k.next, nodes, stride, 12345, 0));
         BOOK_CHECK(cudaMemset(k.pos, 0, sizeof(size_t)));
         ms = l.cold ? bk_median_ms_cold(run, &k, reps)
                     : bk_median_ms(run, &k, reps);

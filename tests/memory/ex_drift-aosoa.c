@@ -10,8 +10,8 @@
 static void drift_aosoa_arguments(void **s)
 {
     (void)s;
-    EX_REFUSED(drift_aosoa(NULL, 10, 0.5f));
-    EX_CUDA(drift_aosoa(EX_FAKE(struct particle_block, 1024), 0, 0.5f));
+    EX_REFUSED(drift_aosoa(NULL, 10, 0.5f, 0));
+    EX_CUDA(drift_aosoa(EX_FAKE(struct particle_block, 1024), 0, 0.5f, 0));
 }
 
 static void drift_aosoa_all_sizes(void **s)
@@ -27,7 +27,7 @@ static void drift_aosoa_all_sizes(void **s)
         tk_fill((float *)h, bytes / sizeof(float), -1.0, 1.0, &st);
         struct particle_block *d = tk_dev_bytes(bytes);
         tk_upload_bytes(d, h, bytes);
-        EX_CUDA(drift_aosoa(d, n, dt));
+        EX_CUDA(drift_aosoa(d, n, dt, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download_bytes(got, d, bytes);
         for (size_t i = 0; i < n; i++)      /* what the kernel changes */

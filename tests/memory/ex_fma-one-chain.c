@@ -9,8 +9,8 @@
 static void fma_one_chain_arguments(void **s)
 {
     (void)s;
-    EX_REFUSED(fma_one_chain(NULL, 10, 1, 1.0f, 0.0f));
-    EX_CUDA(fma_one_chain(NULL, 0, 10, 1.0f, 0.0f));
+    EX_REFUSED(fma_one_chain(NULL, 10, 1, 1.0f, 0.0f, 0));
+    EX_CUDA(fma_one_chain(NULL, 0, 10, 1.0f, 0.0f, 0));
 }
 
 static void fma_one_chain_exact(void **s)
@@ -25,7 +25,7 @@ static void fma_one_chain_exact(void **s)
             for (size_t k = 0; k < 5; k++) {
                 size_t n = ns[k];
                 float *d = tk_dev_floats(n), *got = tk_malloc(n * sizeof *got);
-                EX_CUDA(fma_one_chain(d, n, its[q], ab[a][0], ab[a][1]));
+                EX_CUDA(fma_one_chain(d, n, its[q], ab[a][0], ab[a][1], 0));
                 TK_CUDA(cudaDeviceSynchronize());
                 tk_download(got, d, n);
                 size_t bad = 0;

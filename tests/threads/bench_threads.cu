@@ -14,20 +14,20 @@ struct ctx { float *a, *b, *c; size_t n, rows, cols; };
     static cudaError_t run_##fn(void *p)                                \
     {                                                                   \
         ctx *k = (ctx *)p;                                              \
-        return fn(k->a, k->b, k->c, k->n);                              \
+        return fn(k->a, k->b, k->c, k->n, 0);                           \
     }
 #define RUN_MATRIX_ADD(fn)                                              \
     static cudaError_t run_##fn(void *p)                                \
     {                                                                   \
         ctx *k = (ctx *)p;                                              \
-        return fn(k->a, k->b, k->c, 16384, k->n / 16384);               \
+        return fn(k->a, k->b, k->c, 16384, k->n / 16384, 0);            \
     }
 THREADS_VECTOR_ADDS(RUN_VECTOR_ADD)
 THREADS_MATRIX_ADDS(RUN_MATRIX_ADD)
 static cudaError_t run_saxpy(void *p)
 {
     ctx *k = (ctx *)p;
-    return saxpy(2.5f, k->a, k->c, k->n);
+    return saxpy(2.5f, k->a, k->c, k->n, 0);
 }
 // The variants, one row each, named as variants.h says.
 #define VECTOR_ROW(fn) {#fn, run_##fn},
@@ -45,12 +45,12 @@ struct shape_ctx { ctx k; void *dst, *src; size_t copy_bytes; };
 static cudaError_t run_shape_madd(void *p)
 {
     ctx *k = &((shape_ctx *)p)->k;
-    return madd(k->a, k->b, k->c, k->rows, k->cols);
+    return madd(k->a, k->b, k->c, k->rows, k->cols, 0);
 }
 static cudaError_t run_shape_madd_float4(void *p)
 {
     ctx *k = &((shape_ctx *)p)->k;
-    return madd_float4(k->a, k->b, k->c, k->rows, k->cols);
+    return madd_float4(k->a, k->b, k->c, k->rows, k->cols, 0);
 }
 static cudaError_t run_shape_copy(void *p)
 {

@@ -10,13 +10,13 @@ static void float4_head_arguments(void **s)
     (void)s;
     float *p = EX_FAKE(float, 256), *q = EX_FAKE(float, 260);
     float *odd = EX_FAKE(float, 258);
-    EX_REFUSED(vadd_float4_head(NULL, p, p, 10));
-    EX_REFUSED(vadd_float4_head(p, NULL, p, 10));
-    EX_REFUSED(vadd_float4_head(p, p, NULL, 10));
-    EX_REFUSED(vadd_float4_head(p, q, p, 10));    /* different mod 16 */
-    EX_REFUSED(vadd_float4_head(p, p, q, 10));
-    EX_REFUSED(vadd_float4_head(odd, odd, odd, 10));  /* not 4-byte aligned */
-    EX_CUDA(vadd_float4_head(q, q, q, 0));        /* nothing to do */
+    EX_REFUSED(vadd_float4_head(NULL, p, p, 10, 0));
+    EX_REFUSED(vadd_float4_head(p, NULL, p, 10, 0));
+    EX_REFUSED(vadd_float4_head(p, p, NULL, 10, 0));
+    EX_REFUSED(vadd_float4_head(p, q, p, 10, 0));     /* different mod 16 */
+    EX_REFUSED(vadd_float4_head(p, p, q, 10, 0));
+    EX_REFUSED(vadd_float4_head(odd, odd, odd, 10, 0)); /* not float-aligned */
+    EX_CUDA(vadd_float4_head(q, q, q, 0, 0));         /* nothing to do */
 }
 
 static void float4_head_all_sizes_and_offsets(void **s)

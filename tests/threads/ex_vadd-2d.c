@@ -9,11 +9,11 @@ static void vadd_2d_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(vadd_2d(NULL, p, p, 10));
-    EX_REFUSED(vadd_2d(p, NULL, p, 10));
-    EX_REFUSED(vadd_2d(p, p, NULL, 10));
-    EX_REFUSED(vadd_2d(p, p, p, VADD_2D_MAX_N + 1));
-    EX_CUDA(vadd_2d(p, p, p, 0));          /* nothing to do: success */
+    EX_REFUSED(vadd_2d(NULL, p, p, 10, 0));
+    EX_REFUSED(vadd_2d(p, NULL, p, 10, 0));
+    EX_REFUSED(vadd_2d(p, p, NULL, 10, 0));
+    EX_REFUSED(vadd_2d(p, p, p, VADD_2D_MAX_N + 1, 0));
+    EX_CUDA(vadd_2d(p, p, p, 0, 0));       /* nothing to do: success */
 }
 
 static void vadd_2d_all_sizes(void **s)

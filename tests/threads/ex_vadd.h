@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 typedef cudaError_t (*ex_vadd_fn)(const float *, const float *, float *,
-                                  size_t);
+                                  size_t, cudaStream_t);
 
 /* Offsets (in floats) of a, b and c into their buffers. */
 static void ex_vadd_check(ex_vadd_fn fn, size_t n, size_t oa, size_t ob,
@@ -23,7 +23,7 @@ static void ex_vadd_check(ex_vadd_fn fn, size_t n, size_t oa, size_t ob,
     float *dc = tk_dev_floats(n + oc + 4);
     tk_upload(da + oa, a, n);
     tk_upload(db + ob, b, n);
-    EX_CUDA(fn(da + oa, db + ob, dc + oc, n));
+    EX_CUDA(fn(da + oa, db + ob, dc + oc, n, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(c, dc + oc, n);
     char what[96];

@@ -1,6 +1,7 @@
 /* test_threads.c -- the threads chapter's tests: every launcher against a
- * double precision CPU reference, edge sizes, bad arguments, and the listing
- * that is wrong on purpose. */
+ * double precision CPU reference, edge sizes, bad arguments, the listing
+ * that is wrong on purpose, and stream order (each launcher's work waits
+ * on the stream it is given). */
 #include "testkit.h"
 #include "threads/threads.h"
 #include "variants.h"
@@ -14,9 +15,10 @@
  * under the sanitizer the ladder is a short one: it is slow. */
 #define MAX_N ((size_t)10000001)
 
-typedef cudaError_t (*binary_op)(const float *, const float *, float *, size_t);
+typedef cudaError_t (*binary_op)(const float *, const float *, float *,
+                                 size_t, cudaStream_t);
 typedef cudaError_t (*matrix_op)(const float *, const float *, float *,
-                                 size_t, size_t);
+                                 size_t, size_t, cudaStream_t);
 
 /* The adds of variants.h, with their names. */
 #define VECTOR_ADD(fn) {#fn, fn},
@@ -30,9 +32,43 @@ static const struct { const char *name; matrix_op fn; } matrix_adds[] = {
 #define NVECTOR_ADDS (sizeof vector_adds / sizeof vector_adds[0])
 #define NMATRIX_ADDS (sizeof matrix_adds / sizeof matrix_adds[0])
 
+/* Stream order.  gated = 0: the default stream, as every test but
+ * threads_launchers_follow_the_stream uses.  gated = 1: a stream held
+ * behind a closed gate (testkit), on which nothing can run yet. */
+static tk_gate gate_if(int gated)
+{
+    tk_gate g = {0};                   /* g.s = 0: the default stream */
+    return gated ? tk_gate_close() : g;
+}
+
+/* After a launcher has returned on a gated stream: the n floats at d must
+ * still be what they were, poison (h NULL) or h; a launcher that used the
+ * legacy stream, or waited for its work, would have written them.  Then
+ * the gate opens and the work runs.  Does nothing for the default stream. */
+static void open_untouched(tk_gate *g, const float *d, const float *h,
+                           size_t n, const char *what)
+{
+    if (!g->s) return;
+    int same;
+    if (h) {
+        float *now = tk_malloc(n * sizeof *now);
+        tk_download(now, d, n);
+        same = memcmp(now, h, n * sizeof *now) == 0;
+        free(now);
+    } else {
+        same = tk_still_poisoned(d, n * sizeof *d);
+    }
+    tk_gate_open(g);
+    if (!same)
+        print_error("%s: its output changed before its stream could run: "
+                    "the work was not queued on that stream\n", what);
+    assert_true(same);
+}
+
 /* Run op on random a, b of n floats (offset floats into their buffers) and
  * compare c with the double sum; returns the number of wrong elements. */
-static size_t check_add(binary_op op, size_t n, size_t offset, int round)
+static size_t check_add(binary_op op, size_t n, size_t offset, int round,
+                        int gated)
 {
     uint64_t seed = tk_seed(round), st = seed;
     size_t m = n + offset;
@@ -45,7 +81,9 @@ static size_t check_add(binary_op op, size_t n, size_t offset, int round)
     float *da = tk_dev_floats(m), *db = tk_dev_floats(m), *dc = tk_dev_floats(m);
     tk_upload(da, a, m);
     tk_upload(db, b, m);
-    TK_CUDA(op(da + offset, db + offset, dc + offset, n));
+    tk_gate g = gate_if(gated);
+    TK_CUDA(op(da + offset, db + offset, dc + offset, n, g.s));
+    open_untouched(&g, dc, NULL, m, "vector add");
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(c, dc + offset, n);
     size_t bad = tk_compare("vector add", c, ref, n, 0.0, 1.2e-7, seed);
@@ -58,7 +96,7 @@ static void all_sizes(binary_op op, size_t offset)
 {
     TK_REQUIRE_GPU();
     for (tk_sweep s = tk_sweep_start(MAX_N, 0); tk_sweep_next(&s);)
-        assert_int_equal(check_add(op, s.n, offset, s.round), 0);
+        assert_int_equal(check_add(op, s.n, offset, s.round, 0), 0);
 }
 
 static void vadd_all_sizes(void **s) { (void)s; all_sizes(vadd, 0); }
@@ -70,7 +108,7 @@ static void vadd_grid_stride_all_sizes(void **s) { (void)s; all_sizes(vadd_grid_
 /* Run op on random rows x cols matrices (offset floats into their
  * buffers), c poisoned, against the double sum. */
 static void madd_shape(matrix_op op, size_t rows, size_t cols,
-                       size_t offset, int round)
+                       size_t offset, int round, int gated)
 {
     size_t n = rows * cols, m = n + offset;
     uint64_t seed = tk_seed(round), st = seed;
@@ -83,7 +121,9 @@ static void madd_shape(matrix_op op, size_t rows, size_t cols,
     float *da = tk_dev_floats(m), *db = tk_dev_floats(m), *dc = tk_dev_floats(m);
     tk_upload(da, a, m);
     tk_upload(db, b, m);
-    TK_CUDA(op(da + offset, db + offset, dc + offset, rows, cols));
+    tk_gate g = gate_if(gated);
+    TK_CUDA(op(da + offset, db + offset, dc + offset, rows, cols, g.s));
+    open_untouched(&g, dc, NULL, m, "matrix add");
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(c, dc + offset, n);
     assert_int_equal(tk_compare("matrix add", c, ref, n, 0.0, 1.2e-7, seed), 0);
@@ -107,7 +147,7 @@ static void madd_shapes(void **s)
     size_t k = tk_small() ? 6 : 7;
     for (int round = 0; round < 2; round++)
         for (size_t i = 0; i < k; i++)
-            madd_shape(madd, shapes[i][0], shapes[i][1], 0, round);
+            madd_shape(madd, shapes[i][0], shapes[i][1], 0, round, 0);
 }
 
 /* madd_float4 on its two paths: widths that are multiples of 4 (float4)
@@ -134,7 +174,7 @@ static void madd_float4_shapes(void **s)
         for (size_t i = 0; i < k; i++)
             for (size_t o = 0; o < 3; o++)
                 madd_shape(madd_float4, shapes[i][0], shapes[i][1],
-                           offsets[o], round);
+                           offsets[o], round, 0);
 }
 
 /* madd_float4 on a pointer that is not float-aligned: refused, output
@@ -145,9 +185,10 @@ static void madd_float4_refuses_unaligned(void **s)
     TK_REQUIRE_GPU();
     float *d = tk_dev_floats(1024), h[1024];
     const float *odd = (const float *)((const char *)d + 1);
-    assert_int_equal(madd_float4(odd, d, d + 512, 2, 128),
+    assert_int_equal(madd_float4(odd, d, d + 512, 2, 128, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(madd_float4(d, d, (float *)((char *)d + 2050), 2, 128),
+    assert_int_equal(madd_float4(d, d, (float *)((char *)d + 2050), 2, 128,
+                                 0),
                      cudaErrorInvalidValue);
     tk_download(h, d, 1024);
     for (int i = 0; i < 1024; i++) assert_true(isnan(h[i]));
@@ -160,34 +201,43 @@ static void madd_refuses_too_many_rows(void **s)
     (void)s;
     TK_REQUIRE_GPU();
     float *d = tk_dev_floats(4), h[4];
-    assert_int_equal(madd(d, d, d, 65535u * 8 + 1, 1), cudaErrorInvalidValue);
+    assert_int_equal(madd(d, d, d, 65535u * 8 + 1, 1, 0),
+                     cudaErrorInvalidValue);
     tk_download(h, d, 4);
     for (int i = 0; i < 4; i++) assert_true(isnan(h[i]));
     tk_free(d);
+}
+
+/* y = 2.5 x + y on random x, y of n floats, against the double result;
+ * y is the input and the output, so gated, it must still be the input
+ * when saxpy returns. */
+static void saxpy_case(size_t n, uint64_t st, uint64_t seed, int gated)
+{
+    const float alpha = 2.5f;
+    float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(x, n, -1, 1, &st);
+    tk_fill(y, n, -1, 1, &st);
+    for (size_t i = 0; i < n; i++) ref[i] = (double)alpha * x[i] + y[i];
+    float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
+    tk_upload(dx, x, n);
+    tk_upload(dy, y, n);
+    tk_gate g = gate_if(gated);
+    TK_CUDA(saxpy(alpha, dx, dy, n, g.s));
+    open_untouched(&g, dy, y, n, "saxpy");
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(y, dy, n);
+    assert_int_equal(tk_compare("saxpy", y, ref, n, 1e-6, 0.0, seed), 0);
+    tk_free(dx); tk_free(dy);
+    free(x); free(y); free(ref);
 }
 
 static void saxpy_all_sizes(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    const float alpha = 2.5f;
-    for (tk_sweep w = tk_sweep_start(MAX_N, 0); tk_sweep_next(&w);) {
-        size_t n = w.n;
-        float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
-        double *ref = tk_malloc(n * sizeof *ref);
-        tk_fill(x, n, -1, 1, &w.st);
-        tk_fill(y, n, -1, 1, &w.st);
-        for (size_t i = 0; i < n; i++) ref[i] = (double)alpha * x[i] + y[i];
-        float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
-        tk_upload(dx, x, n);
-        tk_upload(dy, y, n);
-        TK_CUDA(saxpy(alpha, dx, dy, n));
-        TK_CUDA(cudaDeviceSynchronize());
-        tk_download(y, dy, n);
-        assert_int_equal(tk_compare("saxpy", y, ref, n, 1e-6, 0.0, w.seed), 0);
-        tk_free(dx); tk_free(dy);
-        free(x); free(y); free(ref);
-    }
+    for (tk_sweep w = tk_sweep_start(MAX_N, 0); tk_sweep_next(&w);)
+        saxpy_case(w.n, w.st, w.seed, 0);
 }
 
 /* n random inputs a (host and device, da) for a + a, and room for the
@@ -210,11 +260,11 @@ static void wrong_floor_leaves_tail(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    assert_int_equal(check_add(vadd_wrong_floor, 1024, 0, 0), 0);
+    assert_int_equal(check_add(vadd_wrong_floor, 1024, 0, 0, 0), 0);
     size_t n = 1000;
     float *a, *c, *da, *dc;
     a_plus_a_inputs(n, &a, &c, &da, &dc);
-    TK_CUDA(vadd_wrong_floor(da, da, dc, n));
+    TK_CUDA(vadd_wrong_floor(da, da, dc, n, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(c, dc, n);
     for (size_t i = 0; i < 768; i++) assert_true(c[i] == a[i] + a[i]);
@@ -271,12 +321,12 @@ static void past_2_to_32(void **s)
     TK_CUDA(cudaMemset(a + EDGE, 0x40, (big - EDGE) * sizeof(float)));
     for (size_t v = 0; v < NVECTOR_ADDS; v++) {
         tk_poison(c, n * sizeof(float));
-        TK_CUDA(vector_adds[v].fn(a, a, c, n));
+        TK_CUDA(vector_adds[v].fn(a, a, c, n, 0));
         TK_CUDA(cudaDeviceSynchronize());
         assert_int_equal(check_past_edge(c, n, vector_adds[v].name), 0);
     }
     TK_CUDA(cudaMemcpy(c, a, n * sizeof(float), cudaMemcpyDeviceToDevice));
-    TK_CUDA(saxpy(1.0f, a, c, n));                 /* 1 * a + a: exact */
+    TK_CUDA(saxpy(1.0f, a, c, n, 0));              /* 1 * a + a: exact */
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(check_past_edge(c, n, "saxpy"), 0);
     for (size_t v = 0; v < NMATRIX_ADDS; v++) {
@@ -284,13 +334,13 @@ static void past_2_to_32(void **s)
         snprintf(what, sizeof what, "%s %zu x %zu", matrix_adds[v].name,
                  rows, cols);
         tk_poison(c, big * sizeof(float));
-        TK_CUDA(matrix_adds[v].fn(a, a, c, rows, cols));
+        TK_CUDA(matrix_adds[v].fn(a, a, c, rows, cols, 0));
         TK_CUDA(cudaDeviceSynchronize());
         assert_int_equal(check_past_edge(c, big, what), 0);
     }
     tk_poison(c, big * sizeof(float));
     /* The scalar path: an odd width, 65538 x 65535 = 2^32 + 65534. */
-    TK_CUDA(madd_float4(a, a, c, rows + 1, cols - 1));
+    TK_CUDA(madd_float4(a, a, c, rows + 1, cols - 1, 0));
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(check_past_edge(c, (rows + 1) * (cols - 1),
                                      "madd_float4 65538 x 65535"), 0);
@@ -320,12 +370,12 @@ static void earlier_error_is_not_this_launch(void **s)
     cudaError_t earlier = cudaMalloc(&huge, (size_t)1 << 62);
     assert_int_not_equal(earlier, cudaSuccess);
     assert_int_equal(cudaPeekAtLastError(), earlier);
-    assert_int_equal(vadd(da, da, dc, n), earlier);
+    assert_int_equal(vadd(da, da, dc, n, 0), earlier);
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(c, dc, n);
     for (size_t i = 0; i < n; i++) assert_true(isnan(c[i]));   /* no launch */
     assert_int_equal(cudaPeekAtLastError(), cudaSuccess);      /* reported */
-    TK_CUDA(vadd(da, da, dc, n));
+    TK_CUDA(vadd(da, da, dc, n, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(c, dc, n);
     for (size_t i = 0; i < n; i++) assert_true(c[i] == a[i] + a[i]);
@@ -340,44 +390,84 @@ static void null_pointers_refused(void **s)
     float *p = (float *)(uintptr_t)256;   /* never dereferenced */
     for (size_t v = 0; v < NVECTOR_ADDS; v++) {
         binary_op fn = vector_adds[v].fn;
-        assert_int_equal(fn(NULL, p, p, 10), cudaErrorInvalidValue);
-        assert_int_equal(fn(p, NULL, p, 10), cudaErrorInvalidValue);
-        assert_int_equal(fn(p, p, NULL, 10), cudaErrorInvalidValue);
+        assert_int_equal(fn(NULL, p, p, 10, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, NULL, p, 10, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, p, NULL, 10, 0), cudaErrorInvalidValue);
     }
-    assert_int_equal(madd(p, p, NULL, 2, 2), cudaErrorInvalidValue);
+    assert_int_equal(madd(p, p, NULL, 2, 2, 0), cudaErrorInvalidValue);
     /* madd: 524280 rows at most, 65535 blocks of 8 down the grid. */
-    assert_int_equal(madd(p, p, p, 65535u * 8 + 1, 1), cudaErrorInvalidValue);
-    assert_int_equal(madd_float4(NULL, p, p, 2, 4), cudaErrorInvalidValue);
-    assert_int_equal(madd_float4(p, NULL, p, 2, 4), cudaErrorInvalidValue);
-    assert_int_equal(madd_float4(p, p, NULL, 3, 3), cudaErrorInvalidValue);
+    assert_int_equal(madd(p, p, p, 65535u * 8 + 1, 1, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(NULL, p, p, 2, 4, 0), cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(p, NULL, p, 2, 4, 0), cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(p, p, NULL, 3, 3, 0), cudaErrorInvalidValue);
     /* rows * cols past the top of size_t: refused, never wrapped */
-    assert_int_equal(madd_float4(p, p, p, SIZE_MAX / 2, 4), cudaErrorInvalidValue);
+    assert_int_equal(madd_float4(p, p, p, SIZE_MAX / 2, 4, 0),
+                     cudaErrorInvalidValue);
     /* a, b or c not float-aligned: refused, whichever path the width
      * would take (a vector, float4 rows, four floats a thread). */
     float *odd = (float *)(uintptr_t)258;
     static const size_t widths[] = {3, 128, 129};
     for (int w = 0; w < 3; w++) {
         size_t c = widths[w];
-        assert_int_equal(madd_float4(odd, p, p, 2, c), cudaErrorInvalidValue);
-        assert_int_equal(madd_float4(p, odd, p, 2, c), cudaErrorInvalidValue);
-        assert_int_equal(madd_float4(p, p, odd, 2, c), cudaErrorInvalidValue);
+        assert_int_equal(madd_float4(odd, p, p, 2, c, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(madd_float4(p, odd, p, 2, c, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(madd_float4(p, p, odd, 2, c, 0),
+                         cudaErrorInvalidValue);
     }
-    assert_int_equal(saxpy(1.0f, NULL, p, 10), cudaErrorInvalidValue);
-    assert_int_equal(vadd_wrong_floor(NULL, p, p, 10), cudaErrorInvalidValue);
+    assert_int_equal(saxpy(1.0f, NULL, p, 10, 0), cudaErrorInvalidValue);
+    assert_int_equal(vadd_wrong_floor(NULL, p, p, 10, 0),
+                     cudaErrorInvalidValue);
 }
 
 static void empty_sizes_do_nothing(void **s)
 {
     (void)s;
     for (size_t v = 0; v < NVECTOR_ADDS; v++)
-        assert_int_equal(vector_adds[v].fn(NULL, NULL, NULL, 0), cudaSuccess);
-    for (size_t v = 0; v < NMATRIX_ADDS; v++) {
-        assert_int_equal(matrix_adds[v].fn(NULL, NULL, NULL, 0, 5),
+        assert_int_equal(vector_adds[v].fn(NULL, NULL, NULL, 0, 0),
                          cudaSuccess);
-        assert_int_equal(matrix_adds[v].fn(NULL, NULL, NULL, 5, 0),
+    for (size_t v = 0; v < NMATRIX_ADDS; v++) {
+        assert_int_equal(matrix_adds[v].fn(NULL, NULL, NULL, 0, 5, 0),
+                         cudaSuccess);
+        assert_int_equal(matrix_adds[v].fn(NULL, NULL, NULL, 5, 0, 0),
                          cudaSuccess);
     }
-    assert_int_equal(saxpy(1.0f, NULL, NULL, 0), cudaSuccess);
+    assert_int_equal(saxpy(1.0f, NULL, NULL, 0, 0), cudaSuccess);
+}
+
+/* Stream order: every launcher, called on a stream held behind a closed
+ * gate, returns with its output untouched, and once the gate opens the
+ * output is the reference's.  The vector adds aligned and one float off
+ * (vadd_float4 then takes vadd); the matrix adds on float4 rows, on rows
+ * of an odd width and on rows narrower than 128 floats (madd_float4's
+ * three paths); saxpy in place; the wrong listing, whose output is wrong
+ * by design, only untouched. */
+static void threads_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (size_t v = 0; v < NVECTOR_ADDS; v++)
+        for (size_t offset = 0; offset < 2; offset++)
+            assert_int_equal(check_add(vector_adds[v].fn, 100003, offset, 0,
+                                       1), 0);
+    static const size_t shapes[][2] = {{1000, 1024}, {1000, 1001},
+                                       {10000, 33}};
+    for (size_t v = 0; v < NMATRIX_ADDS; v++)
+        for (size_t k = 0; k < 3; k++)
+            madd_shape(matrix_adds[v].fn, shapes[k][0], shapes[k][1], 0, 0,
+                       1);
+    uint64_t seed = tk_seed(0);
+    saxpy_case(100003, seed, seed, 1);
+    size_t n = 1000;
+    float *a, *c, *da, *dc;
+    a_plus_a_inputs(n, &a, &c, &da, &dc);
+    tk_gate g = gate_if(1);
+    TK_CUDA(vadd_wrong_floor(da, da, dc, n, g.s));
+    open_untouched(&g, dc, NULL, n, "vadd_wrong_floor");
+    tk_free(da); tk_free(dc);
+    free(a); free(c);
 }
 
 /* CPU-side: the comparison helper itself fails on NaN, Inf and error. */
@@ -417,6 +507,7 @@ int main(void)
         cmocka_unit_test(wrong_floor_leaves_tail),
         cmocka_unit_test(past_2_to_32),
         cmocka_unit_test(earlier_error_is_not_this_launch),
+        cmocka_unit_test(threads_launchers_follow_the_stream),
     };
     return tk_run_tests("threads", tests);
 }

@@ -17,7 +17,8 @@
 #include <cstring>
 #include <vector>
 
-typedef cudaError_t (*transpose_fn)(const float *, float *, size_t, size_t);
+typedef cudaError_t (*transpose_fn)(const float *, float *, size_t, size_t,
+                                    cudaStream_t);
 #define VARIANT(name, fn) {name, fn},
 static const struct { const char *name; transpose_fn fn; } variants[] = {
     TRANSPOSE_VARIANTS(VARIANT)
@@ -47,7 +48,7 @@ static cudaError_t run(void *p)
     if (k->copy)
         return cudaMemcpyAsync(k->out, k->in, k->rows * k->cols * 4,
                                cudaMemcpyDeviceToDevice);
-    if (k->fn) return k->fn(k->in, k->out, k->rows, k->cols);
+    if (k->fn) return k->fn(k->in, k->out, k->rows, k->cols, 0);
     // Row-major in (rows x cols) is column-major cols x rows, lda = cols;
     // out = in^T is column-major rows x cols, ldc = rows.  beta = 0, and
     // B = C is cuBLAS's documented in-place form.
@@ -152,7 +153,7 @@ int main(int argc, char **argv)
     if (ncu) {
         for (int v = 0; v < kVariants; v++)
             if (strcmp(argv[2], variants[v].name) == 0) {
-                BOOK_CHECK(variants[v].fn(in, out, rows, cols));
+                BOOK_CHECK(variants[v].fn(in, out, rows, cols, 0));
                 BOOK_CHECK(cudaDeviceSynchronize());
                 spot_check(variants[v].name, in, out, rows, cols);
                 return 0;

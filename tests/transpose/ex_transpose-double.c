@@ -11,12 +11,12 @@ static void transpose_double_arguments(void **s)
 {
     (void)s;
     double *p = EX_FAKE(double, 4096), *q = EX_FAKE(double, 1 << 20);
-    EX_REFUSED(transpose_double(NULL, q, 10, 10));
-    EX_REFUSED(transpose_double(p, NULL, 10, 10));
-    EX_REFUSED(transpose_double(p, p + 10, 10, 10));    /* overlap */
-    EX_REFUSED(transpose_double(p, q, (size_t)1 << 31, 1));
-    EX_REFUSED(transpose_double(p, q, 1, (size_t)1 << 31));
-    EX_CUDA(transpose_double(p, q, 0, 10));             /* empty */
+    EX_REFUSED(transpose_double(NULL, q, 10, 10, 0));
+    EX_REFUSED(transpose_double(p, NULL, 10, 10, 0));
+    EX_REFUSED(transpose_double(p, p + 10, 10, 10, 0)); /* overlap */
+    EX_REFUSED(transpose_double(p, q, (size_t)1 << 31, 1, 0));
+    EX_REFUSED(transpose_double(p, q, 1, (size_t)1 << 31, 0));
+    EX_CUDA(transpose_double(p, q, 0, 10, 0));          /* empty */
 }
 
 static void transpose_double_shapes(void **s)
@@ -36,7 +36,7 @@ static void transpose_double_shapes(void **s)
             double *din = tk_dev_bytes(n * sizeof *din);
             double *dout = tk_dev_bytes((n + 4) * sizeof *dout);
             tk_upload_bytes(din, h, n * sizeof *h);
-            EX_CUDA(transpose_double(din, dout, rows, cols));
+            EX_CUDA(transpose_double(din, dout, rows, cols, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download_bytes(got, dout, (n + 4) * sizeof *got);
             size_t bad = 0;

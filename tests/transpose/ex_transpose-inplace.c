@@ -10,9 +10,9 @@
 static void transpose_inplace_arguments(void **s)
 {
     (void)s;
-    EX_REFUSED(transpose_inplace(NULL, 10));
-    EX_REFUSED(transpose_inplace(EX_FAKE(float, 256), (size_t)1 << 31));
-    EX_CUDA(transpose_inplace(EX_FAKE(float, 256), 0));
+    EX_REFUSED(transpose_inplace(NULL, 10, 0));
+    EX_REFUSED(transpose_inplace(EX_FAKE(float, 256), (size_t)1 << 31, 0));
+    EX_CUDA(transpose_inplace(EX_FAKE(float, 256), 0, 0));
 }
 
 static void transpose_inplace_sides(void **s)
@@ -29,7 +29,7 @@ static void transpose_inplace_sides(void **s)
             tk_fill(h, nn, -1.0, 1.0, &st);
             float *d = tk_dev_floats(nn);
             tk_upload(d, h, nn);
-            EX_CUDA(transpose_inplace(d, n));
+            EX_CUDA(transpose_inplace(d, n, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(got, d, nn);
             size_t bad = 0;
@@ -41,7 +41,7 @@ static void transpose_inplace_sides(void **s)
                                     "want %.9g\n", EX_NAME, n,
                                     (unsigned long long)seed, c, r,
                                     got[c * n + r], h[r * n + c]);
-            EX_CUDA(transpose_inplace(d, n));           /* and back */
+            EX_CUDA(transpose_inplace(d, n, 0));        /* and back */
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(got, d, nn);
             if (memcmp(got, h, nn * sizeof *h) != 0 && bad++ < 5)

@@ -1,9 +1,10 @@
 /* test_transpose.c -- the transpose chapter's tests: every transpose
  * against the CPU's, exactly, on square and non-square shapes that are and
  * are not multiples of the tile; bad arguments; the conflict degree of each
- * shared-memory layout, computed on the CPU; and the tile without its
+ * shared-memory layout, computed on the CPU; the tile without its
  * barrier, whose race make sanitize shows with racecheck
- * (sanitize.expect). */
+ * (sanitize.expect); and stream order (each launcher's work waits on the
+ * stream it is given). */
 #include "testkit.h"
 #include "transpose/transpose.h"
 #include "variants.h"
@@ -11,7 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef cudaError_t (*transpose_fn)(const float *, float *, size_t, size_t);
+typedef cudaError_t (*transpose_fn)(const float *, float *, size_t, size_t,
+                                    cudaStream_t);
 
 #define VARIANT(name, fn) {name, fn},
 static const struct { const char *name; transpose_fn fn; } variants[] = {
@@ -25,10 +27,33 @@ static const size_t shapes[][2] = {
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 static size_t nshapes(void) { return tk_small() ? NSHAPES - 1 : NSHAPES; }
 
+/* Stream order.  gated = 0: the default stream, as every test but
+ * transpose_launchers_follow_the_stream uses.  gated = 1: a stream held
+ * behind a closed gate (testkit), on which nothing can run yet; when the
+ * launcher has returned, out must still be all poison (a launcher that
+ * used the legacy stream, or waited for its work, would have written it),
+ * and then the gate opens. */
+static tk_gate gate_if(int gated)
+{
+    tk_gate g = {0};                   /* g.s = 0: the default stream */
+    return gated ? tk_gate_close() : g;
+}
+static void open_untouched(tk_gate *g, const float *out, size_t n,
+                           const char *what)
+{
+    if (!g->s) return;
+    int untouched = tk_still_poisoned(out, n * sizeof *out);
+    tk_gate_open(g);
+    if (!untouched)
+        print_error("%s: its output changed before its stream could run: "
+                    "the work was not queued on that stream\n", what);
+    assert_true(untouched);
+}
+
 /* Transpose a random rows x cols matrix with fn; return the number of
  * elements that differ from the CPU's transpose (exact comparison). */
 static size_t run_case(transpose_fn fn, const char *name, size_t rows,
-                       size_t cols, int round)
+                       size_t cols, int round, int gated)
 {
     uint64_t seed = tk_seed(round), st = seed;
     size_t n = rows * cols;
@@ -39,11 +64,13 @@ static size_t run_case(transpose_fn fn, const char *name, size_t rows,
         for (size_t c = 0; c < cols; c++) ref[c * rows + r] = a[r * cols + c];
     float *din = tk_dev_floats(n), *dout = tk_dev_floats(n);
     tk_upload(din, a, n);
-    TK_CUDA(fn(din, dout, rows, cols));
-    TK_CUDA(cudaDeviceSynchronize());
-    tk_download(got, dout, n);
     char what[96];
     snprintf(what, sizeof what, "%s %zux%zu", name, rows, cols);
+    tk_gate g = gate_if(gated);
+    TK_CUDA(fn(din, dout, rows, cols, g.s));
+    open_untouched(&g, dout, n, what);
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(got, dout, n);
     size_t bad = tk_compare(what, got, ref, n, 0.0, 0.0, seed);
     tk_free(din); tk_free(dout);
     free(a); free(got); free(ref);
@@ -60,7 +87,8 @@ static void all_shapes(transpose_fn fn)
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nshapes(); k++)
             assert_int_equal(run_case(variants[v].fn, variants[v].name,
-                                      shapes[k][0], shapes[k][1], round), 0);
+                                      shapes[k][0], shapes[k][1], round, 0),
+                             0);
 }
 static void naive_all_shapes(void **s) { (void)s; all_shapes(transpose_naive); }
 static void naive_colread_all_shapes(void **s) { (void)s; all_shapes(transpose_naive_colread); }
@@ -85,8 +113,8 @@ static void transpose_twice_is_identity(void **s)
     float *d0 = tk_dev_floats(n), *d1 = tk_dev_floats(n);
     float *d2 = tk_dev_floats(n);
     tk_upload(d0, a, n);
-    TK_CUDA(transpose_tile_swizzled(d0, d1, rows, cols));
-    TK_CUDA(transpose_tile64(d1, d2, cols, rows));
+    TK_CUDA(transpose_tile_swizzled(d0, d1, rows, cols, 0));
+    TK_CUDA(transpose_tile64(d1, d2, cols, rows, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(b, d2, n);
     assert_int_equal(tk_compare("twice", b, ref, n, 0, 0, seed), 0);
@@ -108,22 +136,23 @@ static void bad_arguments_refused(void **s)
     all[NVARIANTS] = transpose_tile_nobarrier;
     for (size_t v = 0; v <= NVARIANTS; v++) {
         transpose_fn fn = all[v];
-        assert_int_equal(fn(NULL, q, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(fn(p, NULL, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(fn(p, p, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(fn(p, p + 15, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(fn(p + 15, p, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(fn(p, q, 65535u * 32 + 1, 1),
+        assert_int_equal(fn(NULL, q, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, NULL, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, p, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, p + 15, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p + 15, p, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, q, 65535u * 32 + 1, 1, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(fn(p, q, SIZE_MAX / 2, 3), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, q, SIZE_MAX / 2, 3, 0),
+                         cudaErrorInvalidValue);
         /* 8 x 4096 floats from 4 KiB below the top of the address space
          * would wrap past its end: no allocation is like that.  Compared
          * as pointers, the wrapped end made the ranges look apart and the
          * kernel was launched on them. */
-        assert_int_equal(fn(top, p, 8, 4096), cudaErrorInvalidValue);
-        assert_int_equal(fn(p, top, 8, 4096), cudaErrorInvalidValue);
-        assert_int_equal(fn(NULL, NULL, 0, 7), cudaSuccess);
-        assert_int_equal(fn(NULL, NULL, 7, 0), cudaSuccess);
+        assert_int_equal(fn(top, p, 8, 4096, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(p, top, 8, 4096, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(NULL, NULL, 0, 7, 0), cudaSuccess);
+        assert_int_equal(fn(NULL, NULL, 7, 0, 0), cudaSuccess);
     }
 }
 
@@ -236,7 +265,7 @@ static void wrong_nobarrier_races(void **s)
     tk_fill(a, n, -1, 1, &st);
     float *din = tk_dev_floats(n), *dout = tk_dev_floats(n);
     tk_upload(din, a, n);
-    TK_CUDA(transpose_tile_nobarrier(din, dout, rows, cols));
+    TK_CUDA(transpose_tile_nobarrier(din, dout, rows, cols, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(got, dout, n);
     size_t wrong = 0;
@@ -248,6 +277,26 @@ static void wrong_nobarrier_races(void **s)
                   "way)\n", rows, cols, wrong, n);
     tk_free(din); tk_free(dout);
     free(a); free(got);
+}
+
+/* Stream order: every variant, called on a stream held behind a closed
+ * gate, returns with out untouched, and once the gate opens out is the
+ * CPU's transpose; the tile without its barrier, whose output may be wrong
+ * by design, only untouched. */
+static void transpose_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (size_t v = 0; v < NVARIANTS; v++)
+        assert_int_equal(run_case(variants[v].fn, variants[v].name, 1025,
+                                  513, 0, 1), 0);
+    size_t rows = 1025, cols = 513, n = rows * cols;
+    float *din = tk_dev_floats(n), *dout = tk_dev_floats(n);
+    TK_CUDA(cudaMemset(din, 0, n * sizeof *din));  /* out would be zeros */
+    tk_gate g = gate_if(1);
+    TK_CUDA(transpose_tile_nobarrier(din, dout, rows, cols, g.s));
+    open_untouched(&g, dout, n, "transpose_tile_nobarrier");
+    tk_free(din); tk_free(dout);
 }
 
 int main(void)
@@ -266,6 +315,7 @@ int main(void)
         cmocka_unit_test(tile64_padded_all_shapes),
         cmocka_unit_test(transpose_twice_is_identity),
         cmocka_unit_test(wrong_nobarrier_races),
+        cmocka_unit_test(transpose_launchers_follow_the_stream),
     };
     return tk_run_tests("transpose", tests);
 }

@@ -17,13 +17,13 @@ __global__ void drift_aosoa_kernel(struct particle_block *p, size_t n,
 }
 
 extern "C" cudaError_t drift_aosoa(struct particle_block *p, size_t n,
-                                   float dt)
+                                   float dt, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!p) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, 256);
     if (grid > 2147483647u) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    drift_aosoa_kernel<<<(unsigned)grid, 256>>>(p, n, dt);
+    drift_aosoa_kernel<<<(unsigned)grid, 256, 0, stream>>>(p, n, dt);
     return cudaGetLastError();
 }

@@ -19,13 +19,14 @@ __global__ void fma_one_chain_kernel(float *out, size_t n, unsigned iters,
 }
 
 extern "C" cudaError_t fma_one_chain(float *out, size_t n, unsigned iters,
-                                     float a, float b)
+                                     float a, float b, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!out) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, 256);
     if (grid > 2147483647u) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    fma_one_chain_kernel<<<(unsigned)grid, 256>>>(out, n, iters, a, b);
+    fma_one_chain_kernel<<<(unsigned)grid, 256, 0, stream>>>(out, n, iters,
+                                                             a, b);
     return cudaGetLastError();
 }

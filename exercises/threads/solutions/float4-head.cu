@@ -26,7 +26,8 @@ __global__ void vadd_head_kernel(const float *a, const float *b, float *c,
 }
 
 extern "C" cudaError_t vadd_float4_head(const float *a, const float *b,
-                                        float *c, size_t n)
+                                        float *c, size_t n,
+                                        cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!a || !b || !c || !is_aligned(a, 4) || !is_aligned(b, 4) ||
@@ -40,6 +41,6 @@ extern "C" cudaError_t vadd_float4_head(const float *a, const float *b,
     size_t grid = ceil_div((n - head) / 4 + 1, 256);
     if (grid > 4096) grid = 4096;                        // grid-stride
     BOOK_CLEAR_TO_LAUNCH();
-    vadd_head_kernel<<<(unsigned)grid, 256>>>(a, b, c, n, head);
+    vadd_head_kernel<<<(unsigned)grid, 256, 0, stream>>>(a, b, c, n, head);
     return cudaGetLastError();
 }

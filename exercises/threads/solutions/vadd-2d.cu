@@ -15,7 +15,7 @@ __global__ void vadd_2d_kernel(const float *a, const float *b, float *c,
 }
 
 extern "C" cudaError_t vadd_2d(const float *a, const float *b, float *c,
-                               size_t n)
+                               size_t n, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!a || !b || !c || n > VADD_2D_MAX_N) return cudaErrorInvalidValue;
@@ -23,6 +23,7 @@ extern "C" cudaError_t vadd_2d(const float *a, const float *b, float *c,
     size_t gx = blocks < 65535 ? blocks : 65535;
     size_t gy = ceil_div(blocks, gx);              // at most 65535
     BOOK_CLEAR_TO_LAUNCH();
-    vadd_2d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 256>>>(a, b, c, n);
+    vadd_2d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 256, 0, stream>>>(
+        a, b, c, n);
     return cudaGetLastError();
 }

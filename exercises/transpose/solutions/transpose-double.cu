@@ -26,7 +26,8 @@ __global__ void transpose_double_kernel(const double *in, double *out,
 }
 
 extern "C" cudaError_t transpose_double(const double *in, double *out,
-                                        size_t rows, size_t cols)
+                                        size_t rows, size_t cols,
+                                        cudaStream_t stream)
 {
     const size_t lim = (size_t)1 << 31;
     if (rows == 0 || cols == 0) return cudaSuccess;
@@ -36,8 +37,7 @@ extern "C" cudaError_t transpose_double(const double *in, double *out,
     size_t gx = ceil_div(cols, TR_TILE), gy = ceil_div(rows, TR_TILE);
     if (gy > 65535) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    transpose_double_kernel<<<dim3((unsigned)gx, (unsigned)gy),
-                              dim3(TR_TILE, TR_BLOCK_ROWS)>>>(in, out, rows,
-                                                              cols);
+    dim3 grid((unsigned)gx, (unsigned)gy), block(TR_TILE, TR_BLOCK_ROWS);
+    transpose_double_kernel<<<grid, block, 0, stream>>>(in, out, rows, cols);
     return cudaGetLastError();
 }

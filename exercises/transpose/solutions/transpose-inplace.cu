@@ -26,14 +26,16 @@ __global__ void transpose_inplace_kernel(float *a, size_t n)
     }
 }
 
-extern "C" cudaError_t transpose_inplace(float *a, size_t n)
+extern "C" cudaError_t transpose_inplace(float *a, size_t n,
+                                         cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!a || n >= ((size_t)1 << 31)) return cudaErrorInvalidValue;
     size_t tiles = ceil_div(n, TR_TILE);
     if (tiles > 65535) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    transpose_inplace_kernel<<<dim3((unsigned)tiles, (unsigned)tiles),
-                               dim3(TR_TILE, TR_BLOCK_ROWS)>>>(a, n);
+    dim3 grid((unsigned)tiles, (unsigned)tiles);
+    dim3 block(TR_TILE, TR_BLOCK_ROWS);
+    transpose_inplace_kernel<<<grid, block, 0, stream>>>(a, n);
     return cudaGetLastError();
 }
