@@ -7,11 +7,11 @@
 
 extern "C" cudaError_t sgemm_tiled(const float *A, const float *B, float *C,
                                    size_t M, size_t N, size_t K, float alpha,
-                                   float beta)
+                                   float beta, cudaStream_t stream)
 {
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)alpha;
-    (void)beta;
-    // TODO: refuse bad arguments and launch a tiled kernel.  What does the
-    // kernel do with C when beta is 0?
+    (void)beta; (void)stream;
+    // TODO: refuse bad arguments and launch a tiled kernel on stream.  What
+    // does the kernel do with C when beta is 0?
     return cudaErrorNotYetImplemented;
 }

@@ -6,10 +6,10 @@
 #include "reduce-2d/exercises.h"
 
 extern "C" cudaError_t gemv(const float *a, const float *x, size_t rows,
-                            size_t cols, float *y)
+                            size_t cols, float *y, cudaStream_t stream)
 {
-    (void)a; (void)x; (void)rows; (void)cols; (void)y;
-    // TODO: refuse bad arguments and launch a kernel that reduces each row
-    // of a[i][j] x[j].  Then compare with cublasSgemv.
+    (void)a; (void)x; (void)rows; (void)cols; (void)y; (void)stream;
+    // TODO: refuse bad arguments and launch, on stream, a kernel that
+    // reduces each row of a[i][j] x[j].  Then compare with cublasSgemv.
     return cudaErrorNotYetImplemented;
 }

@@ -4,6 +4,8 @@
 // gives C = 0, but A and B must still be non-null), returns
 // cudaErrorInvalidValue without launching otherwise (a null pointer, when
 // C is not empty), and returns the status of the launch.
+// Every launcher takes the stream its work is queued on as its last
+// argument (0: the default stream), and returns without waiting for it.
 #ifndef MATMUL_H
 #define MATMUL_H
 #include <cuda_runtime_api.h>
@@ -12,25 +14,33 @@
 extern "C" {
 #endif
 cudaError_t matmul_naive(const float *A, const float *B, float *C,
-                         size_t M, size_t N, size_t K);
+                         size_t M, size_t N, size_t K, cudaStream_t stream);
 cudaError_t matmul_coalesced(const float *A, const float *B, float *C,
-                             size_t M, size_t N, size_t K);
+                             size_t M, size_t N, size_t K,
+                             cudaStream_t stream);
 cudaError_t matmul_tiled(const float *A, const float *B, float *C,
-                         size_t M, size_t N, size_t K);
+                         size_t M, size_t N, size_t K, cudaStream_t stream);
 cudaError_t matmul_1d_blocked(const float *A, const float *B, float *C,
-                              size_t M, size_t N, size_t K);
+                              size_t M, size_t N, size_t K,
+                              cudaStream_t stream);
 cudaError_t matmul_2d_blocked(const float *A, const float *B, float *C,
-                              size_t M, size_t N, size_t K);
+                              size_t M, size_t N, size_t K,
+                              cudaStream_t stream);
 cudaError_t matmul_vectorized(const float *A, const float *B, float *C,
-                              size_t M, size_t N, size_t K);
+                              size_t M, size_t N, size_t K,
+                              cudaStream_t stream);
 cudaError_t matmul_double_buffered(const float *A, const float *B, float *C,
-                                   size_t M, size_t N, size_t K);
+                                   size_t M, size_t N, size_t K,
+                                   cudaStream_t stream);
 cudaError_t matmul_dbuf_warp(const float *A, const float *B, float *C,
-                             size_t M, size_t N, size_t K);
+                             size_t M, size_t N, size_t K,
+                             cudaStream_t stream);
 cudaError_t matmul_pipelined(const float *A, const float *B, float *C,
-                             size_t M, size_t N, size_t K);
+                             size_t M, size_t N, size_t K,
+                             cudaStream_t stream);
 cudaError_t matmul_warp_unrolled(const float *A, const float *B, float *C,
-                                 size_t M, size_t N, size_t K);
+                                 size_t M, size_t N, size_t K,
+                                 cudaStream_t stream);
 // The best of the chapter: a block tile chosen by shape from a table of
 // MM_WT_TILES entries (the unrolled warp-tiled kernel, the pipelined one
 // on 64 x 64 tiles); matmul_warp_tiled_pick says which, for the current
@@ -40,14 +50,17 @@ cudaError_t matmul_warp_unrolled(const float *A, const float *B, float *C,
 // (cudaErrorInvalidValue, nothing written).
 #define MM_WT_TILES 2
 cudaError_t matmul_warp_tiled(const float *A, const float *B, float *C,
-                              size_t M, size_t N, size_t K);
+                              size_t M, size_t N, size_t K,
+                              cudaStream_t stream);
 int matmul_warp_tiled_pick(size_t M, size_t N, size_t K);
 cudaError_t matmul_warp_tiled_tile(int tile, const float *A, const float *B,
-                                   float *C, size_t M, size_t N, size_t K);
+                                   float *C, size_t M, size_t N, size_t K,
+                                   cudaStream_t stream);
 cudaError_t matmul_warp_tiled_info(int tile, int *bm, int *bn, int *per_sm);
 // Wrong on purpose: the tiled kernel without its second barrier.
 cudaError_t matmul_wrong_one_barrier(const float *A, const float *B,
-                                     float *C, size_t M, size_t N, size_t K);
+                                     float *C, size_t M, size_t N, size_t K,
+                                     cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

@@ -14,14 +14,14 @@ __global__ void mm_naive_kernel(MM_ARGS)
     }
 }
 
-extern "C" cudaError_t matmul_naive(MM_ARGS)
+extern "C" cudaError_t matmul_naive(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(M, 32), gy = ceil_div(N, 32);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    mm_naive_kernel<<<dim3((unsigned)gx, (unsigned)gy), dim3(32, 32)>>>(
-        A, B, C, M, N, K);
+    mm_naive_kernel<<<dim3((unsigned)gx, (unsigned)gy), dim3(32, 32), 0,
+                      stream>>>(A, B, C, M, N, K);
     return cudaGetLastError();
 }
 
@@ -38,14 +38,14 @@ __global__ void mm_coalesced_kernel(MM_ARGS)
     }
 }
 
-extern "C" cudaError_t matmul_coalesced(MM_ARGS)
+extern "C" cudaError_t matmul_coalesced(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, 32), gy = ceil_div(M, 32);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    mm_coalesced_kernel<<<dim3((unsigned)gx, (unsigned)gy),
-                          dim3(32, 32)>>>(A, B, C, M, N, K);
+    mm_coalesced_kernel<<<dim3((unsigned)gx, (unsigned)gy), dim3(32, 32),
+                          0, stream>>>(A, B, C, M, N, K);
     return cudaGetLastError();
 }
 
@@ -71,14 +71,14 @@ __global__ void mm_tiled_kernel(MM_ARGS)
     if (row < M && col < N) C[row * N + col] = acc;
 }
 
-extern "C" cudaError_t matmul_tiled(MM_ARGS)
+extern "C" cudaError_t matmul_tiled(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, MM_TILE), gy = ceil_div(M, MM_TILE);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     mm_tiled_kernel<<<dim3((unsigned)gx, (unsigned)gy),
-                      dim3(MM_TILE, MM_TILE)>>>(A, B, C, M, N, K);
+                      dim3(MM_TILE, MM_TILE), 0, stream>>>(A, B, C, M, N, K);
     return cudaGetLastError();
 }
 
@@ -104,14 +104,14 @@ __global__ void mm_wrong_one_barrier_kernel(MM_ARGS)
     if (row < M && col < N) C[row * N + col] = acc;
 }
 
-extern "C" cudaError_t matmul_wrong_one_barrier(MM_ARGS)
+extern "C" cudaError_t matmul_wrong_one_barrier(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, MM_TILE), gy = ceil_div(M, MM_TILE);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     mm_wrong_one_barrier_kernel<<<dim3((unsigned)gx, (unsigned)gy),
-                                  dim3(MM_TILE, MM_TILE)>>>(A, B, C, M, N,
-                                                            K);
+                                  dim3(MM_TILE, MM_TILE), 0, stream>>>(
+        A, B, C, M, N, K);
     return cudaGetLastError();
 }

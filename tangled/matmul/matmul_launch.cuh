@@ -6,6 +6,8 @@
 
 #define MM_ARGS const float *A, const float *B, float *C, size_t M, \
                 size_t N, size_t K
+// A launcher's arguments: a kernel's, then the stream to queue it on.
+#define MM_LAUNCH_ARGS MM_ARGS, cudaStream_t stream
 
 // <<Matmul launch checks>>
 static inline int mm_launch_ok(const float *A, const float *B,

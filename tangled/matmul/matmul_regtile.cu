@@ -29,14 +29,14 @@ __global__ void __launch_bounds__(512) mm_1d_kernel(MM_ARGS)
             C[(m0 + row8 + i) * N + n0 + col] = acc[i];
 }
 
-extern "C" cudaError_t matmul_1d_blocked(MM_ARGS)
+extern "C" cudaError_t matmul_1d_blocked(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, 64), gy = ceil_div(M, 64);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    mm_1d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 512>>>(A, B, C, M, N,
-                                                            K);
+    mm_1d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 512, 0, stream>>>(
+        A, B, C, M, N, K);
     return cudaGetLastError();
 }
 
@@ -81,14 +81,14 @@ __global__ void __launch_bounds__(256) mm_2d_kernel(MM_ARGS)
         }
 }
 
-extern "C" cudaError_t matmul_2d_blocked(MM_ARGS)
+extern "C" cudaError_t matmul_2d_blocked(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, 128), gy = ceil_div(M, 128);
     if (!mm_launch_ok(A, B, C, gx, gy)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    mm_2d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 256>>>(A, B, C, M, N,
-                                                            K);
+    mm_2d_kernel<<<dim3((unsigned)gx, (unsigned)gy), 256, 0, stream>>>(
+        A, B, C, M, N, K);
     return cudaGetLastError();
 }
 
@@ -152,10 +152,10 @@ __global__ void __launch_bounds__(kThreads, 2) mm_vec_kernel(MM_ARGS)
     mm_write_tile<Checked>(C, M, N, m0, n0, tx, ty, acc);
 }
 
-extern "C" cudaError_t matmul_vectorized(MM_ARGS)
+extern "C" cudaError_t matmul_vectorized(MM_LAUNCH_ARGS)
 {
-    return mm_launch_tile128(mm_vec_kernel<false>, mm_vec_kernel<true>, A,
-                             B, C, M, N, K);
+    return mm_launch_tile128(mm_vec_kernel<false>, mm_vec_kernel<true>, kBK,
+                             A, B, C, M, N, K, stream);
 }
 
 // <<Matmul with double-buffered shared memory>>
@@ -185,8 +185,8 @@ __global__ void __launch_bounds__(kThreads, 2) mm_dbuf_kernel(MM_ARGS)
     mm_write_tile<Checked>(C, M, N, m0, n0, tx, ty, acc);
 }
 
-extern "C" cudaError_t matmul_double_buffered(MM_ARGS)
+extern "C" cudaError_t matmul_double_buffered(MM_LAUNCH_ARGS)
 {
     return mm_launch_tile128(mm_dbuf_kernel<false>, mm_dbuf_kernel<true>,
-                             A, B, C, M, N, K);
+                             kBK, A, B, C, M, N, K, stream);
 }

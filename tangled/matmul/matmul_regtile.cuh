@@ -70,8 +70,9 @@ __device__ __forceinline__ void mm_store_slices(float (*As)[kBM + kApad],
 // <<Launch a 128 by 128 tile kernel>>
 typedef void (*mm_kernel_fn)(MM_ARGS);
 static inline cudaError_t mm_launch_tile128(mm_kernel_fn fast,
-                                            mm_kernel_fn checked, MM_ARGS,
-                                            size_t bk = kBK)   // the K slice
+                                            mm_kernel_fn checked,
+                                            size_t bk,   // the K slice
+                                            MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, kBN), gy = ceil_div(M, kBM);
@@ -80,7 +81,8 @@ static inline cudaError_t mm_launch_tile128(mm_kernel_fn fast,
                  is_aligned(A, 16) && is_aligned(B, 16) && is_aligned(C, 16);
     mm_kernel_fn k = exact ? fast : checked;
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<dim3((unsigned)gx, (unsigned)gy), kThreads>>>(A, B, C, M, N, K);
+    k<<<dim3((unsigned)gx, (unsigned)gy), kThreads, 0, stream>>>(A, B, C, M,
+                                                                 N, K);
     return cudaGetLastError();
 }
 #endif

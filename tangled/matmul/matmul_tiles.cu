@@ -2,9 +2,9 @@
 #include "matmul/matmul_launch.cuh"
 
 // <<The warp-tile table>>
-cudaError_t mm_pipelined_64(MM_ARGS);   // in matmul_warp.cu
+cudaError_t mm_pipelined_64(MM_LAUNCH_ARGS);   // in matmul_warp.cu
 static const struct {
-    cudaError_t (*launch)(MM_ARGS);
+    cudaError_t (*launch)(MM_LAUNCH_ARGS);
     int bm, bn, per_sm;   // block tile, blocks an SM holds
 } mm_wt_table[] = {
     {matmul_warp_unrolled, 128, 128, 2},
@@ -29,10 +29,10 @@ extern "C" int matmul_warp_tiled_pick(size_t M, size_t N, size_t K)
     return MM_WT_TILES - 1;
 }
 
-extern "C" cudaError_t matmul_warp_tiled_tile(int tile, MM_ARGS)
+extern "C" cudaError_t matmul_warp_tiled_tile(int tile, MM_LAUNCH_ARGS)
 {
     if (tile < 0 || tile >= MM_WT_TILES) return cudaErrorInvalidValue;
-    return mm_wt_table[tile].launch(A, B, C, M, N, K);
+    return mm_wt_table[tile].launch(A, B, C, M, N, K, stream);
 }
 
 extern "C" cudaError_t matmul_warp_tiled_info(int tile, int *bm, int *bn,
@@ -46,9 +46,9 @@ extern "C" cudaError_t matmul_warp_tiled_info(int tile, int *bm, int *bn,
     return cudaSuccess;
 }
 
-extern "C" cudaError_t matmul_warp_tiled(MM_ARGS)
+extern "C" cudaError_t matmul_warp_tiled(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     return matmul_warp_tiled_tile(matmul_warp_tiled_pick(M, N, K), A, B, C,
-                                  M, N, K);
+                                  M, N, K, stream);
 }

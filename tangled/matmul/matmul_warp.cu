@@ -62,10 +62,10 @@ __global__ void __launch_bounds__(kThreads, 2) mm_dbw_kernel(MM_ARGS)
     }
 }
 
-extern "C" cudaError_t matmul_dbuf_warp(MM_ARGS)
+extern "C" cudaError_t matmul_dbuf_warp(MM_LAUNCH_ARGS)
 {
-    return mm_launch_tile128(mm_dbw_kernel<false>, mm_dbw_kernel<true>, A,
-                             B, C, M, N, K);
+    return mm_launch_tile128(mm_dbw_kernel<false>, mm_dbw_kernel<true>, kBK,
+                             A, B, C, M, N, K, stream);
 }
 
 // <<Warp-tiled matmul, two slices of 16 a turn>>
@@ -142,17 +142,17 @@ __global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
     }
 }
 
-extern "C" cudaError_t matmul_warp_unrolled(MM_ARGS)
+extern "C" cudaError_t matmul_warp_unrolled(MM_LAUNCH_ARGS)
 {
     // Shapes the unrolled kernel does not cover go to the pipelined kernel
     // on the same tile, whose checked path keeps to its registers.
     const bool covered = M % kBM == 0 && N % kBN == 0 &&
                          K % (2 * kBK2) == 0 && K > 0 && is_aligned(A, 16) &&
                          is_aligned(B, 16) && is_aligned(C, 16);
-    if (!covered) return matmul_pipelined(A, B, C, M, N, K);
+    if (!covered) return matmul_pipelined(A, B, C, M, N, K, stream);
     // Covered, so mm_launch_tile128 never takes its checked kernel.
-    return mm_launch_tile128(mm_unrolled_kernel, mm_unrolled_kernel, A, B,
-                             C, M, N, K, 2 * kBK2);
+    return mm_launch_tile128(mm_unrolled_kernel, mm_unrolled_kernel,
+                             2 * kBK2, A, B, C, M, N, K, stream);
 }
 
 // <<Warp-tile configuration>>
@@ -382,7 +382,7 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
 }
 
 // <<Launch one warp-tile configuration>>
-template <class T> static cudaError_t mm_wt_launch(MM_ARGS)
+template <class T> static cudaError_t mm_wt_launch(MM_LAUNCH_ARGS)
 {
     if (M == 0 || N == 0) return cudaSuccess;
     size_t gx = ceil_div(N, T::BN), gy = ceil_div(M, T::BM);
@@ -395,21 +395,21 @@ template <class T> static cudaError_t mm_wt_launch(MM_ARGS)
     if (T::Smem > 48 * 1024)  // beyond what a block gets without asking
         BOOK_TRY(cudaFuncSetAttribute(
             k, cudaFuncAttributeMaxDynamicSharedMemorySize, T::Smem));
-    k<<<dim3((unsigned)gx, (unsigned)gy), T::Threads, T::Smem>>>(A, B, C, M,
-                                                                 N, K);
+    k<<<dim3((unsigned)gx, (unsigned)gy), T::Threads, T::Smem, stream>>>(
+        A, B, C, M, N, K);
     return cudaGetLastError();
 }
 
 // <<Launch the pipelined kernel on 128 by 128 tiles>>
-extern "C" cudaError_t matmul_pipelined(MM_ARGS)
+extern "C" cudaError_t matmul_pipelined(MM_LAUNCH_ARGS)
 {
     return mm_wt_launch<MmWarpTile<128, 128, 16, 8, 2, 2, 3, 2>>(A, B, C, M,
-                                                                N, K);
+                                                                N, K, stream);
 }
 
 // <<Launch the pipelined kernel on 64 by 64 tiles>>
-cudaError_t mm_pipelined_64(MM_ARGS)
+cudaError_t mm_pipelined_64(MM_LAUNCH_ARGS)
 {
     return mm_wt_launch<MmWarpTile<64, 64, 16, 8, 1, 2, 3, 5>>(A, B, C, M,
-                                                              N, K);
+                                                              N, K, stream);
 }

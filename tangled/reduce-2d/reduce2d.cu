@@ -22,24 +22,26 @@ row_warp_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
 }
 template <class V>
 static cudaError_t row_warp_launch(const float *a, size_t rows, size_t cols,
-                                   float *out, unsigned lanes)
+                                   float *out, unsigned lanes,
+                                   cudaStream_t stream)
 {
     size_t rows_per_block = (kBlock2d / 32) * (32 / lanes);
     size_t grid = ceil_div(rows, rows_per_block);
     if (grid > kMaxBlocks2d) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    row_warp_kernel<V><<<(unsigned)grid, kBlock2d>>>(
+    row_warp_kernel<V><<<(unsigned)grid, kBlock2d, 0, stream>>>(
         a, rows, cols / width_of<V>(), lanes, out);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t row_sums_warp(const float *a, size_t rows,
-                                     size_t cols, float *out, void *work)
+                                     size_t cols, float *out, void *work,
+                                     cudaStream_t stream)
 {
     (void)work;
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
-    return row_warp_launch<float>(a, rows, cols, out, 32);
+    return row_warp_launch<float>(a, rows, cols, out, 32, stream);
 }
 
 // <<Row sums: a block per row>>
@@ -58,22 +60,24 @@ row_block_kernel(const float *a, size_t units, float *out)
 
 template <class V>
 static cudaError_t row_block_launch(const float *a, size_t rows,
-                                    size_t cols, float *out)
+                                    size_t cols, float *out,
+                                    cudaStream_t stream)
 {
     if (rows > kMaxBlocks2d) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    row_block_kernel<V><<<(unsigned)rows, kBlock2d>>>(
+    row_block_kernel<V><<<(unsigned)rows, kBlock2d, 0, stream>>>(
         a, cols / width_of<V>(), out);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t row_sums_block(const float *a, size_t rows,
-                                      size_t cols, float *out, void *work)
+                                      size_t cols, float *out, void *work,
+                                      cudaStream_t stream)
 {
     (void)work;
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
-    return row_block_launch<float>(a, rows, cols, out);
+    return row_block_launch<float>(a, rows, cols, out, stream);
 }
 
 // <<Row sums: several blocks per row>>
@@ -100,7 +104,7 @@ extern "C" size_t row_sums_workspace_bytes(void)
 template <class V>
 static cudaError_t row_chunk_launch(const float *a, size_t rows,
                                     size_t cols, float *out, float *partial,
-                                    size_t resident)
+                                    size_t resident, cudaStream_t stream)
 {
     size_t units = cols / width_of<V>();
     size_t chunks = 2 * resident / rows;
@@ -109,24 +113,26 @@ static cudaError_t row_chunk_launch(const float *a, size_t rows,
     if (chunks < 1) chunks = 1;
     size_t chunk = ceil_div(units, chunks);
     BOOK_CLEAR_TO_LAUNCH();
-    row_chunk_kernel<V><<<dim3((unsigned)chunks, (unsigned)rows),
-                          kBlock2d>>>(a, units, chunk, partial);
+    row_chunk_kernel<V><<<dim3((unsigned)chunks, (unsigned)rows), kBlock2d,
+                          0, stream>>>(a, units, chunk, partial);
     BOOK_TRY(cudaGetLastError());
     return row_warp_launch<float>(partial, rows, chunks, out,
-                                  pow2_at_most_32(chunks));
+                                  pow2_at_most_32(chunks), stream);
 }
 
 // <<Row sums: pick the mapping and the load width>>
 extern "C" cudaError_t row_sums(const float *a, size_t rows, size_t cols,
-                                float *out, void *work)
+                                float *out, void *work, cudaStream_t stream)
 {
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
     bool vec = cols % 4 == 0 && is_aligned(a, 16);
     unsigned lanes = pow2_at_most_32(vec ? cols / 4 : cols);
     if (cols <= 1024)
-        return vec ? row_warp_launch<float4>(a, rows, cols, out, lanes)
-                   : row_warp_launch<float>(a, rows, cols, out, lanes);
+        return vec ? row_warp_launch<float4>(a, rows, cols, out, lanes,
+                                             stream)
+                   : row_warp_launch<float>(a, rows, cols, out, lanes,
+                                            stream);
     // <<Use several blocks per row when there are few rows>>
     int sms, per_sm;
     BOOK_TRY(book_sm_count(&sms));
@@ -136,12 +142,12 @@ extern "C" cudaError_t row_sums(const float *a, size_t rows, size_t cols,
     if (rows < resident && rows <= kMaxChunkBlocks / 2) {
         if (!work) return cudaErrorInvalidValue;
         return vec ? row_chunk_launch<float4>(a, rows, cols, out,
-                                              (float *)work, resident)
+                                              (float *)work, resident, stream)
                    : row_chunk_launch<float>(a, rows, cols, out,
-                                             (float *)work, resident);
+                                             (float *)work, resident, stream);
     }
-    return vec ? row_block_launch<float4>(a, rows, cols, out)
-               : row_block_launch<float>(a, rows, cols, out);
+    return vec ? row_block_launch<float4>(a, rows, cols, out, stream)
+               : row_block_launch<float>(a, rows, cols, out, stream);
 }
 
 // <<Column sums: a block per column>>
@@ -158,14 +164,16 @@ col_block_kernel(const float *a, size_t rows, size_t cols, float *out)
 
 extern "C" cudaError_t col_sums_block_per_column(const float *a,
                                                  size_t rows, size_t cols,
-                                                 float *out, void *work)
+                                                 float *out, void *work,
+                                                 cudaStream_t stream)
 {
     (void)work;
     if (cols == 0) return cudaSuccess;
     if (!a || !out || rows == 0 || cols > kMaxBlocks2d)
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    col_block_kernel<<<(unsigned)cols, kBlock2d>>>(a, rows, cols, out);
+    col_block_kernel<<<(unsigned)cols, kBlock2d, 0, stream>>>(a, rows, cols,
+                                                              out);
     return cudaGetLastError();
 }
 
@@ -232,7 +240,7 @@ extern "C" size_t col_sums_workspace_bytes(size_t rows, size_t cols)
 }
 template <class V>
 static cudaError_t col_launch(const float *a, size_t rows, size_t cols,
-                              float *out, float *partial)
+                              float *out, float *partial, cudaStream_t stream)
 {
     size_t units = cols / width_of<V>();
     unsigned bx = pow2_at_most_32(units), by = kBlock2d / bx;
@@ -247,25 +255,26 @@ static cudaError_t col_launch(const float *a, size_t rows, size_t cols,
     if (gy > ceil_div(rows, by)) gy = ceil_div(rows, by);
     if (gx > kMaxBlocks2d) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    col_partial_kernel<V><<<dim3((unsigned)gx, (unsigned)gy),
-                            dim3(bx, by)>>>(a, rows, units, partial);
+    col_partial_kernel<V><<<dim3((unsigned)gx, (unsigned)gy), dim3(bx, by),
+                            0, stream>>>(a, rows, units, partial);
     BOOK_TRY(cudaGetLastError());
     if (gy >= 64)
         col_finish_warp_kernel<<<(unsigned)ceil_div(cols, kBlock2d / 32),
-                                 kBlock2d>>>(partial, gy, cols, out);
+                                 kBlock2d, 0, stream>>>(partial, gy, cols,
+                                                        out);
     else
-        col_finish_kernel<<<(unsigned)ceil_div(cols, kBlock2d), kBlock2d>>>(
-            partial, gy, cols, out);
+        col_finish_kernel<<<(unsigned)ceil_div(cols, kBlock2d), kBlock2d, 0,
+                            stream>>>(partial, gy, cols, out);
     return cudaGetLastError();
 }
 extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,
-                                float *out, void *work)
+                                float *out, void *work, cudaStream_t stream)
 {
     if (cols == 0) return cudaSuccess;
     if (!a || !out || !work || rows == 0) return cudaErrorInvalidValue;
     if (cols % 4 == 0 && is_aligned(a, 16))
-        return col_launch<float4>(a, rows, cols, out, (float *)work);
-    return col_launch<float>(a, rows, cols, out, (float *)work);
+        return col_launch<float4>(a, rows, cols, out, (float *)work, stream);
+    return col_launch<float>(a, rows, cols, out, (float *)work, stream);
 }
 
 // <<Dot product>>
@@ -304,7 +313,7 @@ dot_finish_kernel(const float *partial, unsigned g, float *out)
 extern "C" size_t dot_workspace_bytes(void) { return 4 * kMaxChunkBlocks; }
 template <class V>
 static cudaError_t dot_launch(const float *x, const float *y, size_t n,
-                              float *out, float *partial)
+                              float *out, float *partial, cudaStream_t stream)
 {
     int sms, per_sm;
     BOOK_TRY(book_sm_count(&sms));
@@ -315,18 +324,21 @@ static cudaError_t dot_launch(const float *x, const float *y, size_t n,
     if (g > useful) g = useful;
     if (g > kMaxChunkBlocks) g = kMaxChunkBlocks;
     BOOK_CLEAR_TO_LAUNCH();
-    dot_kernel<V><<<(unsigned)g, kBlock2d>>>(x, y, n, partial);
+    dot_kernel<V><<<(unsigned)g, kBlock2d, 0, stream>>>(x, y, n, partial);
     BOOK_TRY(cudaGetLastError());
-    dot_finish_kernel<<<1, 1024>>>(partial, (unsigned)g, out);
+    dot_finish_kernel<<<1, 1024, 0, stream>>>(partial, (unsigned)g, out);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t dot(const float *x, const float *y, size_t n,
-                           float *out, void *work)
+                           float *out, void *work, cudaStream_t stream)
 {
     if (!x || !y || !out || !work) return cudaErrorInvalidValue;
-    if (n == 0) return cudaMemsetAsync(out, 0, sizeof(float));
+    if (n == 0) {
+        BOOK_CLEAR_TO_LAUNCH();
+        return cudaMemsetAsync(out, 0, sizeof(float), stream);
+    }
     if (is_aligned(x, 16) && is_aligned(y, 16))
-        return dot_launch<float4>(x, y, n, out, (float *)work);
-    return dot_launch<float>(x, y, n, out, (float *)work);
+        return dot_launch<float4>(x, y, n, out, (float *)work, stream);
+    return dot_launch<float>(x, y, n, out, (float *)work, stream);
 }

@@ -44,7 +44,8 @@ static cudaError_t resident_blocks(unsigned threads, size_t *blocks)
 
 template <class V, unsigned R>
 static cudaError_t row_flight_launch(const float *a, size_t rows,
-                                     size_t cols, float *out, size_t waves)
+                                     size_t cols, float *out, size_t waves,
+                                     cudaStream_t stream)
 {
     size_t units = cols / width_of<V>(), resident;
     unsigned lanes = pow2_at_most_32(units);
@@ -52,8 +53,8 @@ static cudaError_t row_flight_launch(const float *a, size_t rows,
     size_t grid = ceil_div(rows, (kBlock2d / 32) * (32 / lanes) * R);
     if (grid > waves * resident) grid = waves * resident;
     BOOK_CLEAR_TO_LAUNCH();
-    row_flight_kernel<V, R><<<(unsigned)grid, kBlock2d>>>(a, rows, units,
-                                                          lanes, out);
+    row_flight_kernel<V, R><<<(unsigned)grid, kBlock2d, 0, stream>>>(
+        a, rows, units, lanes, out);
     return cudaGetLastError();
 }
 
@@ -92,13 +93,14 @@ row_scatter_kernel(const float4 *a, size_t rows, float *out)
     }
 }
 static cudaError_t row_scatter_launch(const float *a, size_t rows,
-                                      float *out, size_t waves)
+                                      float *out, size_t waves,
+                                      cudaStream_t stream)
 {
     size_t resident, grid = ceil_div(rows, kBlock2d);  // 32 rows a warp
     BOOK_TRY(resident_blocks(kBlock2d, &resident));
     if (grid > waves * resident) grid = waves * resident;
     BOOK_CLEAR_TO_LAUNCH();
-    row_scatter_kernel<<<(unsigned)grid, kBlock2d>>>(
+    row_scatter_kernel<<<(unsigned)grid, kBlock2d, 0, stream>>>(
         reinterpret_cast<const float4 *>(a), rows, out);
     return cudaGetLastError();
 }
@@ -106,18 +108,18 @@ static cudaError_t row_scatter_launch(const float *a, size_t rows,
 // <<Row sums: pick the in-flight kernel>>
 extern "C" cudaError_t row_sums_in_flight(const float *a, size_t rows,
                                           size_t cols, float *out,
-                                          void *work)
+                                          void *work, cudaStream_t stream)
 {
     if (rows == 0) return cudaSuccess;
     if (!a || !out || cols == 0) return cudaErrorInvalidValue;
-    if (cols > 1024) return row_sums(a, rows, cols, out, work);
+    if (cols > 1024) return row_sums(a, rows, cols, out, work, stream);
     if (cols == 32 && is_aligned(a, 16))
-        return row_scatter_launch(a, rows, out, kRowWaves);
+        return row_scatter_launch(a, rows, out, kRowWaves, stream);
     if (cols % 4 == 0 && is_aligned(a, 16))
         return row_flight_launch<float4, kRowsInFlight>(a, rows, cols, out,
-                                                        kRowWaves);
+                                                        kRowWaves, stream);
     return row_flight_launch<float, kRowsInFlight>(a, rows, cols, out,
-                                                   kRowWaves);
+                                                   kRowWaves, stream);
 }
 
 // <<A column of a shared-memory table, added by one warp>>
@@ -208,22 +210,24 @@ col_front_kernel(const float *a, size_t rows, size_t cols, float *partial,
 }
 template <class V, unsigned BLOCK, unsigned R, unsigned BX>
 static cudaError_t col_front_start(const float *a, size_t rows, size_t cols,
-                                  float *out, void *work, unsigned grid)
+                                  float *out, void *work, unsigned grid,
+                                  cudaStream_t stream)
 {
-    col_front_kernel<V, BLOCK, R, BX><<<grid, BLOCK>>>(
+    col_front_kernel<V, BLOCK, R, BX><<<grid, BLOCK, 0, stream>>>(
         a, rows, cols, (float *)((char *)work + 256), (unsigned *)work, out);
     return cudaGetLastError();
 }
 template <class V, unsigned BLOCK, unsigned R>
 static cudaError_t col_front_launch(const float *a, size_t rows, size_t cols,
-                                   float *out, void *work, size_t grid)
+                                   float *out, void *work, size_t grid,
+                                   cudaStream_t stream)
 {
     unsigned bx = pow2_at_most_32(cols / width_of<V>());
     if (grid > ceil_div(rows, BLOCK / bx)) grid = ceil_div(rows, BLOCK / bx);
     if (grid > kMaxChunkBlocks) grid = kMaxChunkBlocks;
     BOOK_CLEAR_TO_LAUNCH();
     cudaError_t (*start)(const float *, size_t, size_t, float *, void *,
-                         unsigned);
+                         unsigned, cudaStream_t);
     switch (bx) {                              // the width, a constant
     case 1:  start = col_front_start<V, BLOCK, R, 1>; break;
     case 2:  start = col_front_start<V, BLOCK, R, 2>; break;
@@ -232,7 +236,7 @@ static cudaError_t col_front_launch(const float *a, size_t rows, size_t cols,
     case 16: start = col_front_start<V, BLOCK, R, 16>; break;
     default: start = col_front_start<V, BLOCK, R, 32>; break;
     }
-    return start(a, rows, cols, out, work, (unsigned)grid);
+    return start(a, rows, cols, out, work, (unsigned)grid, stream);
 }
 
 extern "C" size_t col_sums_in_flight_workspace_bytes(size_t rows,
@@ -267,19 +271,20 @@ col_wide_kernel(const float *a, size_t rows, size_t units, float *out)
 }
 template <class V, unsigned R>
 static cudaError_t col_wide_launch(const float *a, size_t rows, size_t cols,
-                                   float *out)
+                                   float *out, cudaStream_t stream)
 {
     size_t units = cols / width_of<V>(), grid = ceil_div(units, kBlock2d);
     if (grid > kMaxBlocks2d) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    col_wide_kernel<V, R><<<(unsigned)grid, kBlock2d>>>(a, rows, units, out);
+    col_wide_kernel<V, R><<<(unsigned)grid, kBlock2d, 0, stream>>>(
+        a, rows, units, out);
     return cudaGetLastError();
 }
 
 // <<Column sums: pick by shape>>
 extern "C" cudaError_t col_sums_in_flight(const float *a, size_t rows,
                                           size_t cols, float *out,
-                                          void *work)
+                                          void *work, cudaStream_t stream)
 {
     if (cols == 0) return cudaSuccess;
     if (!a || !out || !work || rows == 0) return cudaErrorInvalidValue;
@@ -289,12 +294,14 @@ extern "C" cudaError_t col_sums_in_flight(const float *a, size_t rows,
         size_t grid;                           // one wave of blocks
         BOOK_TRY(resident_blocks(kFrontBlock, &grid));
         return vec ? col_front_launch<float4, kFrontBlock, kFrontLoads>(
-                         a, rows, cols, out, work, grid)
+                         a, rows, cols, out, work, grid, stream)
                    : col_front_launch<float, kFrontBlock, kFrontLoads>(
-                         a, rows, cols, out, work, grid);
+                         a, rows, cols, out, work, grid, stream);
     }
     if (units >= 65536 && rows <= 64)
-        return vec ? col_wide_launch<float4, kWideLoads>(a, rows, cols, out)
-                   : col_wide_launch<float, kWideLoads>(a, rows, cols, out);
-    return col_sums(a, rows, cols, out, (char *)work + 256);
+        return vec ? col_wide_launch<float4, kWideLoads>(a, rows, cols, out,
+                                                         stream)
+                   : col_wide_launch<float, kWideLoads>(a, rows, cols, out,
+                                                        stream);
+    return col_sums(a, rows, cols, out, (char *)work + 256, stream);
 }

@@ -43,10 +43,10 @@ struct mm_ctx {
 static cudaError_t run_mm(void *p)
 {
     mm_ctx *c = (mm_ctx *)p;
-    if (c->fn) return c->fn(c->A, c->B, c->C, c->m, c->n, c->k);
+    if (c->fn) return c->fn(c->A, c->B, c->C, c->m, c->n, c->k, 0);
     if (c->tile >= 0)
         return matmul_warp_tiled_tile(c->tile, c->A, c->B, c->C, c->m, c->n,
-                                      c->k);
+                                      c->k, 0);
     const float one = 1.0f, zero = 0.0f;
     int m = (int)c->m, n = (int)c->n, k = (int)c->k;
     // Row-major C = A B is column-major C^T = B^T A^T.
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
         for (const auto &v : variants)
             if (strcmp(argv[2], v.name) == 0) {
-                BOOK_CHECK(v.fn(A, B, C, n, n, n));
+                BOOK_CHECK(v.fn(A, B, C, n, n, n, 0));
                 BOOK_CHECK(cudaDeviceSynchronize());
                 return 0;
             }

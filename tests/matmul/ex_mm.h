@@ -9,7 +9,7 @@
 
 typedef cudaError_t (*ex_gemm_fn)(const float *A, const float *B, float *C,
                                   size_t M, size_t N, size_t K, float alpha,
-                                  float beta);
+                                  float beta, cudaStream_t stream);
 
 /* c_init: 0 leaves C poisoned (NaN), 1 fills it with random values. */
 static void ex_gemm_check(ex_gemm_fn fn, size_t M, size_t N, size_t K,
@@ -26,7 +26,7 @@ static void ex_gemm_check(ex_gemm_fn fn, size_t M, size_t N, size_t K,
     tk_upload(dA, A, M * K);
     tk_upload(dB, B, K * N);
     if (c_init) tk_upload(dC, C0, M * N);
-    EX_CUDA(fn(dA, dB, dC, M, N, K, alpha, beta));
+    EX_CUDA(fn(dA, dB, dC, M, N, K, alpha, beta, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(C, dC, M * N);
     const double u = 0x1p-24, g = (K + 2) * u / (1 - (K + 2) * u);

@@ -10,10 +10,10 @@ static void sgemm_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(sgemm_tiled(NULL, p, p, 4, 4, 4, 1.0f, 0.0f));
-    EX_REFUSED(sgemm_tiled(p, NULL, p, 4, 4, 4, 1.0f, 0.0f));
-    EX_REFUSED(sgemm_tiled(p, p, NULL, 4, 4, 4, 1.0f, 0.0f));
-    EX_REFUSED(sgemm_tiled(p, p, p, (size_t)1 << 31, 4, 4, 1.0f, 0.0f));
+    EX_REFUSED(sgemm_tiled(NULL, p, p, 4, 4, 4, 1.0f, 0.0f, 0));
+    EX_REFUSED(sgemm_tiled(p, NULL, p, 4, 4, 4, 1.0f, 0.0f, 0));
+    EX_REFUSED(sgemm_tiled(p, p, NULL, 4, 4, 4, 1.0f, 0.0f, 0));
+    EX_REFUSED(sgemm_tiled(p, p, p, (size_t)1 << 31, 4, 4, 1.0f, 0.0f, 0));
 }
 
 static void sgemm_beta_zero_ignores_nan(void **s)

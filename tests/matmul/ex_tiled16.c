@@ -7,21 +7,21 @@
 
 static cudaError_t as_gemm(const float *A, const float *B, float *C,
                            size_t M, size_t N, size_t K, float alpha,
-                           float beta)
+                           float beta, cudaStream_t stream)
 {
     (void)alpha; (void)beta;
-    return matmul_tiled16(A, B, C, M, N, K);
+    return matmul_tiled16(A, B, C, M, N, K, stream);
 }
 
 static void tiled16_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(matmul_tiled16(NULL, p, p, 4, 4, 4));
-    EX_REFUSED(matmul_tiled16(p, NULL, p, 4, 4, 4));
-    EX_REFUSED(matmul_tiled16(p, p, NULL, 4, 4, 4));
-    EX_REFUSED(matmul_tiled16(p, p, p, (size_t)1 << 31, 4, 4));
-    EX_REFUSED(matmul_tiled16(p, p, p, 4, (size_t)1 << 31, 4));
+    EX_REFUSED(matmul_tiled16(NULL, p, p, 4, 4, 4, 0));
+    EX_REFUSED(matmul_tiled16(p, NULL, p, 4, 4, 4, 0));
+    EX_REFUSED(matmul_tiled16(p, p, NULL, 4, 4, 4, 0));
+    EX_REFUSED(matmul_tiled16(p, p, p, (size_t)1 << 31, 4, 4, 0));
+    EX_REFUSED(matmul_tiled16(p, p, p, 4, (size_t)1 << 31, 4, 0));
 }
 
 static void tiled16_shapes(void **s)

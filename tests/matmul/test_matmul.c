@@ -2,8 +2,9 @@
  * against a double-precision CPU reference on edge shapes, against cuBLAS
  * SGEMM in pedantic fp32 mode at 2048 and 4096, on exact integer inputs
  * (bit-for-bit) and on random real inputs (the error bounds of the
- * chapter), the fast paths on misaligned pointers, bad arguments, and the
- * listing that is wrong on purpose. */
+ * chapter), the fast paths on misaligned pointers, bad arguments, every
+ * launcher queued on a stream held by a gate, and the listing that is
+ * wrong on purpose. */
 #include "testkit.h"
 #include "common/book.h"
 #include "variants.h"
@@ -108,10 +109,27 @@ static const size_t shapes[][3] = {
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
+/* fn on the stream of a closed gate: C must still hold its poison when
+ * fn returns, and the product once the gate opens.  A first call on the
+ * default stream loads fn's kernels beforehand: lazy loading may wait for
+ * the whole device, and so for the gate. */
+static void run_behind_gate(mm_fn fn, const float *A, const float *B,
+                            float *C, size_t M, size_t N, size_t K)
+{
+    TK_CUDA(fn(A, B, C, M, N, K, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_poison(C, M * N * sizeof *C);
+    tk_gate g = tk_gate_close();
+    TK_CUDA(fn(A, B, C, M, N, K, g.s));
+    assert_true(tk_still_poisoned(C, M * N * sizeof *C));
+    tk_gate_open(&g);
+}
+
 /* Run fn on one shape, both kinds of input, against the CPU reference;
- * offset shifts all three pointers by that many floats. */
+ * offset shifts all three pointers by that many floats.  gated: queued
+ * behind a gate (run_behind_gate), else on the default stream. */
 static size_t check_shape(mm_fn fn, const char *name, size_t M, size_t N,
-                          size_t K, size_t offset, int round)
+                          size_t K, size_t offset, int round, int gated)
 {
     size_t bad = 0;
     for (int kind = 0; kind < 2; kind++) {
@@ -130,8 +148,13 @@ static size_t check_shape(mm_fn fn, const char *name, size_t M, size_t N,
         float *dC = tk_dev_floats(nc + offset + 1);
         tk_upload(dA + offset, A, na);
         tk_upload(dB + offset, B, nb);
-        TK_CUDA(fn(dA + offset, dB + offset, dC + offset, M, N, K));
-        TK_CUDA(cudaDeviceSynchronize());
+        if (gated) {
+            run_behind_gate(fn, dA + offset, dB + offset, dC + offset, M, N,
+                            K);
+        } else {
+            TK_CUDA(fn(dA + offset, dB + offset, dC + offset, M, N, K, 0));
+            TK_CUDA(cudaDeviceSynchronize());
+        }
         tk_download(C, dC + offset, nc);
         char what[128];
         snprintf(what, sizeof what, "%s %zux%zux%zu %s offset %zu", name, M,
@@ -156,7 +179,8 @@ static void edge_shapes(mm_fn fn)
             if (!tk_small() || (int)(s % 2) == round)
                 assert_int_equal(check_shape(variants[v].fn, variants[v].name,
                                              shapes[s][0], shapes[s][1],
-                                             shapes[s][2], 0, round), 0);
+                                             shapes[s][2], 0, round, 0),
+                                 0);
 }
 /* One test a launcher, named after it. */
 #define EDGE_SHAPES_TEST(test, fn) \
@@ -180,9 +204,9 @@ EDGE_SHAPES_TEST(warp_unrolled_edge_shapes, matmul_warp_unrolled)
  * float. */
 static int wt_tile;
 static cudaError_t run_entry(const float *A, const float *B, float *C,
-                             size_t M, size_t N, size_t K)
+                             size_t M, size_t N, size_t K, cudaStream_t st)
 {
-    return matmul_warp_tiled_tile(wt_tile, A, B, C, M, N, K);
+    return matmul_warp_tiled_tile(wt_tile, A, B, C, M, N, K, st);
 }
 static void warp_tile_entries(void **s)
 {
@@ -205,12 +229,14 @@ static void warp_tile_entries(void **s)
                 assert_int_equal(check_shape(run_entry, name,
                                              tile_shapes[i][0],
                                              tile_shapes[i][1],
-                                             tile_shapes[i][2], offset, 1),
+                                             tile_shapes[i][2], offset, 1,
+                                             0),
                                  0);
         size_t n = tk_small() ? 4 : NSHAPES;
         for (size_t i = 0; i < n; i++)
             assert_int_equal(check_shape(run_entry, name, shapes[i][0],
-                                         shapes[i][1], shapes[i][2], 0, 0),
+                                         shapes[i][1], shapes[i][2], 0, 0,
+                                         0),
                              0);
     }
 }
@@ -222,9 +248,9 @@ static void warp_tile_pick_and_refuse(void **s)
 {
     (void)s;
     float *p = (float *)(uintptr_t)256; /* never dereferenced */
-    assert_int_equal(matmul_warp_tiled_tile(-1, p, p, p, 4, 4, 4),
+    assert_int_equal(matmul_warp_tiled_tile(-1, p, p, p, 4, 4, 4, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(matmul_warp_tiled_tile(MM_WT_TILES, p, p, p, 4, 4, 4),
+    assert_int_equal(matmul_warp_tiled_tile(MM_WT_TILES, p, p, p, 4, 4, 4, 0),
                      cudaErrorInvalidValue);
     /* matmul_warp_tiled_info: a tile outside the table, or a null
      * pointer, is refused and nothing is written. */
@@ -246,22 +272,23 @@ static void warp_tile_pick_and_refuse(void **s)
      * paragraph): null pointers, a grid beyond the limits. */
     const size_t huge = (size_t)1 << 40;
     for (int t = 0; t < MM_WT_TILES; t++) {
-        assert_int_equal(matmul_warp_tiled_tile(t, NULL, p, p, 4, 4, 4),
+        assert_int_equal(matmul_warp_tiled_tile(t, NULL, p, p, 4, 4, 4, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(matmul_warp_tiled_tile(t, p, NULL, p, 4, 4, 4),
+        assert_int_equal(matmul_warp_tiled_tile(t, p, NULL, p, 4, 4, 4, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(matmul_warp_tiled_tile(t, p, p, NULL, 4, 4, 4),
+        assert_int_equal(matmul_warp_tiled_tile(t, p, p, NULL, 4, 4, 4, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(matmul_warp_tiled_tile(t, NULL, p, p, 4, 4, 0),
+        assert_int_equal(matmul_warp_tiled_tile(t, NULL, p, p, 4, 4, 0, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(matmul_warp_tiled_tile(t, p, NULL, p, 4, 4, 0),
+        assert_int_equal(matmul_warp_tiled_tile(t, p, NULL, p, 4, 4, 0, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, huge, 4, 4),
+        assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, huge, 4, 4, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, 4, huge, 4),
+        assert_int_equal(matmul_warp_tiled_tile(t, p, p, p, 4, huge, 4, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(matmul_warp_tiled_tile(t, NULL, NULL, NULL, 0, 4, 4),
-                         cudaSuccess);
+        assert_int_equal(
+            matmul_warp_tiled_tile(t, NULL, NULL, NULL, 0, 4, 4, 0),
+            cudaSuccess);
     }
     static const size_t picks[][3] = {
         {1, 1, 1}, {128, 128, 128}, {1024, 1024, 1024}, {2048, 2048, 2048},
@@ -320,7 +347,7 @@ static void fast_path_misaligned_pointers(void **s)
                 assert_int_equal(
                     check_shape(variants[v].fn, variants[v].name,
                                 tile_shapes[i][0], tile_shapes[i][1],
-                                tile_shapes[i][2], offset, 1),
+                                tile_shapes[i][2], offset, 1, 0),
                     0);
 }
 
@@ -333,20 +360,56 @@ static void k_zero_gives_zero(void **s)
     float *d = tk_dev_floats(M * N), *c = tk_malloc(M * N * sizeof *c);
     for (size_t v = 0; v < NVARIANTS; v++) {
         tk_poison(d, M * N * sizeof *d);
-        TK_CUDA(variants[v].fn(d, d, d, M, N, 0));
+        TK_CUDA(variants[v].fn(d, d, d, M, N, 0, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(c, d, M * N);
         for (size_t i = 0; i < M * N; i++) assert_true(c[i] == 0.0f);
     }
     for (int t = 0; t < MM_WT_TILES; t++) {
         tk_poison(d, M * N * sizeof *d);
-        TK_CUDA(matmul_warp_tiled_tile(t, d, d, d, M, N, 0));
+        TK_CUDA(matmul_warp_tiled_tile(t, d, d, d, M, N, 0, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(c, d, M * N);
         for (size_t i = 0; i < M * N; i++) assert_true(c[i] == 0.0f);
     }
     tk_free(d);
     free(c);
+}
+
+/* Stream order: each launcher, and each entry of the warp-tile table,
+ * queued on a stream held by a gate leaves C untouched until the gate
+ * opens, and then gives the reference's product (check_shape, gated).
+ * Two shapes: one that the fast paths of the 128 x 128 kernels (and the
+ * unrolled kernel) take, one for the checked paths. */
+static void matmul_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t order_shapes[][3] = {{256, 256, 64}, {129, 127, 31}};
+    for (int i = 0; i < 2; i++) {
+        const size_t M = order_shapes[i][0], N = order_shapes[i][1],
+                     K = order_shapes[i][2];
+        for (size_t v = 0; v < NVARIANTS; v++)
+            assert_int_equal(check_shape(variants[v].fn, variants[v].name,
+                                         M, N, K, 0, i, 1),
+                             0);
+        for (wt_tile = 0; wt_tile < MM_WT_TILES; wt_tile++) {
+            char name[32];
+            snprintf(name, sizeof name, "warp_tiled tile %d", wt_tile);
+            assert_int_equal(check_shape(run_entry, name, M, N, K, 0, i, 1),
+                             0);
+        }
+    }
+    /* The wrong listing races by design: only its order is checked. */
+    const size_t n = 64, nn = n * n;
+    uint64_t st = tk_seed(0);
+    float *A = tk_malloc(nn * sizeof *A);
+    float *dA = tk_dev_floats(nn), *dC = tk_dev_floats(nn);
+    fill_inputs(A, nn, 1, &st);
+    tk_upload(dA, A, nn);
+    run_behind_gate(matmul_wrong_one_barrier, dA, dA, dC, n, n, n);
+    tk_free(dA); tk_free(dC);
+    free(A);
 }
 
 /* cuBLAS SGEMM on row-major matrices: C^T = B^T A^T in column-major. */
@@ -400,7 +463,7 @@ static void versus_cublas(size_t n)
             for (size_t i = 0; i < nn; i++) ref[i] = tmp[i];
             for (size_t v = 0; v < NVARIANTS; v++) {
                 tk_poison(dC, nn * sizeof *dC);
-                TK_CUDA(variants[v].fn(dA, dB, dC, n, n, n));
+                TK_CUDA(variants[v].fn(dA, dB, dC, n, n, n, 0));
                 TK_CUDA(cudaDeviceSynchronize());
                 tk_download(C, dC, nn);
                 char what[96];
@@ -443,11 +506,11 @@ static void wrong_one_barrier_races(void **s)
     float *dA = tk_dev_floats(nn), *dC = tk_dev_floats(nn);
     fill_inputs(A, nn, 1, &st);
     tk_upload(dA, A, nn);
-    TK_CUDA(matmul_tiled(dA, dA, dC, n, n, n));
+    TK_CUDA(matmul_tiled(dA, dA, dC, n, n, n, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(R, dC, nn);
     tk_poison(dC, nn * sizeof *dC);
-    TK_CUDA(matmul_wrong_one_barrier(dA, dA, dC, n, n, n));
+    TK_CUDA(matmul_wrong_one_barrier(dA, dA, dC, n, n, n, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(C, dC, nn);
     size_t wrong = 0;
@@ -514,19 +577,26 @@ static void null_pointers_refused(void **s)
     for (size_t v = 0; v < NVARIANTS; v++) all[v] = variants[v].fn;
     all[NVARIANTS] = matmul_wrong_one_barrier;
     for (size_t v = 0; v <= NVARIANTS; v++) {
-        assert_int_equal(all[v](NULL, p, p, 4, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(all[v](p, NULL, p, 4, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(all[v](p, p, NULL, 4, 4, 4), cudaErrorInvalidValue);
+        assert_int_equal(all[v](NULL, p, p, 4, 4, 4, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[v](p, NULL, p, 4, 4, 4, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[v](p, p, NULL, 4, 4, 4, 0),
+                         cudaErrorInvalidValue);
         /* K = 0 writes C = 0, but A and B must still be given. */
-        assert_int_equal(all[v](NULL, p, p, 4, 4, 0), cudaErrorInvalidValue);
-        assert_int_equal(all[v](p, NULL, p, 4, 4, 0), cudaErrorInvalidValue);
+        assert_int_equal(all[v](NULL, p, p, 4, 4, 0, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[v](p, NULL, p, 4, 4, 0, 0),
+                         cudaErrorInvalidValue);
         /* A grid beyond the limits, in either dimension. */
         size_t huge = (size_t)1 << 40;
-        assert_int_equal(all[v](p, p, p, huge, 4, 4), cudaErrorInvalidValue);
-        assert_int_equal(all[v](p, p, p, 4, huge, 4), cudaErrorInvalidValue);
+        assert_int_equal(all[v](p, p, p, huge, 4, 4, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(all[v](p, p, p, 4, huge, 4, 0),
+                         cudaErrorInvalidValue);
         /* An empty C: nothing to do, nothing touched. */
-        assert_int_equal(all[v](NULL, NULL, NULL, 0, 4, 4), cudaSuccess);
-        assert_int_equal(all[v](NULL, NULL, NULL, 4, 0, 4), cudaSuccess);
+        assert_int_equal(all[v](NULL, NULL, NULL, 0, 4, 4, 0), cudaSuccess);
+        assert_int_equal(all[v](NULL, NULL, NULL, 4, 0, 4, 0), cudaSuccess);
     }
 }
 
@@ -550,6 +620,7 @@ int main(void)
         cmocka_unit_test(warp_tile_pick_and_refuse),
         cmocka_unit_test(fast_path_misaligned_pointers),
         cmocka_unit_test(k_zero_gives_zero),
+        cmocka_unit_test(matmul_launchers_follow_the_stream),
         cmocka_unit_test(all_variants_2048_vs_cublas),
         cmocka_unit_test(all_variants_4096_vs_cublas),
         cmocka_unit_test(wrong_one_barrier_races),

@@ -23,5 +23,5 @@
     X("warp-tiled", matmul_warp_tiled, 0)
 
 typedef cudaError_t (*mm_fn)(const float *, const float *, float *, size_t,
-                             size_t, size_t);
+                             size_t, size_t, cudaStream_t);
 #endif

@@ -22,12 +22,12 @@ struct ctx {
 static cudaError_t run_rowcol(void *p)
 {
     ctx *c = (ctx *)p;
-    return c->fn(c->a, c->rows, c->cols, c->out, c->work);
+    return c->fn(c->a, c->rows, c->cols, c->out, c->work, 0);
 }
 static cudaError_t run_dot(void *p)
 {
     ctx *c = (ctx *)p;
-    return dot(c->a, c->y, c->rows, c->out, c->work);
+    return dot(c->a, c->y, c->rows, c->out, c->work, 0);
 }
 static cudaError_t run_sdot(void *p)
 {

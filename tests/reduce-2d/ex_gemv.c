@@ -11,11 +11,11 @@ static void gemv_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(gemv(NULL, p, 4, 4, p));
-    EX_REFUSED(gemv(p, NULL, 4, 4, p));
-    EX_REFUSED(gemv(p, p, 4, 4, NULL));
-    EX_REFUSED(gemv(p, p, (size_t)1 << 31, 4, p));
-    EX_CUDA(gemv(p, p, 0, 4, p));
+    EX_REFUSED(gemv(NULL, p, 4, 4, p, 0));
+    EX_REFUSED(gemv(p, NULL, 4, 4, p, 0));
+    EX_REFUSED(gemv(p, p, 4, 4, NULL, 0));
+    EX_REFUSED(gemv(p, p, (size_t)1 << 31, 4, p, 0));
+    EX_CUDA(gemv(p, p, 0, 4, p, 0));
 }
 
 static void gemv_shapes(void **s)
@@ -35,7 +35,7 @@ static void gemv_shapes(void **s)
         float *dy = tk_dev_floats(rows);
         tk_upload(da, a, n);
         tk_upload(dx, x, cols);
-        EX_CUDA(gemv(da, dx, rows, cols, dy));
+        EX_CUDA(gemv(da, dx, rows, cols, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(got, dy, rows);
         const double u = 0x1p-24, g = cols * u / (1 - cols * u);

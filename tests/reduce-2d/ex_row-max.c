@@ -11,11 +11,11 @@ static void row_max_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(row_max(NULL, 4, 4, p));
-    EX_REFUSED(row_max(p, 4, 4, NULL));
-    EX_REFUSED(row_max(p, (size_t)1 << 31, 4, p));
-    EX_REFUSED(row_max(p, 4, (size_t)1 << 31, p));
-    EX_CUDA(row_max(p, 0, 4, p));
+    EX_REFUSED(row_max(NULL, 4, 4, p, 0));
+    EX_REFUSED(row_max(p, 4, 4, NULL, 0));
+    EX_REFUSED(row_max(p, (size_t)1 << 31, 4, p, 0));
+    EX_REFUSED(row_max(p, 4, (size_t)1 << 31, p, 0));
+    EX_CUDA(row_max(p, 0, 4, p, 0));
 }
 
 static void check(size_t rows, size_t cols, int kind, int round)
@@ -30,7 +30,7 @@ static void check(size_t rows, size_t cols, int kind, int round)
     }
     float *da = tk_dev_floats(n + 1), *dout = tk_dev_floats(rows);
     tk_upload(da, a, n);
-    EX_CUDA(row_max(da, rows, cols, dout));
+    EX_CUDA(row_max(da, rows, cols, dout, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(got, dout, rows);
     size_t bad = 0;

@@ -333,8 +333,8 @@ static cudaError_t run(void *p)
 {
     ctx *c = (ctx *)p;
     switch (c->kind) {
-    case 0: return row_sums_in_flight(c->a, c->rows, c->cols, c->out, c->work);
-    case 1: return col_sums_in_flight(c->a, c->rows, c->cols, c->out, c->work);
+    case 0: return row_sums_in_flight(c->a, c->rows, c->cols, c->out, c->work, 0);
+    case 1: return col_sums_in_flight(c->a, c->rows, c->cols, c->out, c->work, 0);
     case 10: row_bfly<1><<<(unsigned)c->grid, 256>>>((const float4 *)c->a, c->rows, c->out); return cudaGetLastError();
     case 12: row_bfly<1, 8><<<(unsigned)c->grid, 256>>>((const float4 *)c->a, c->rows, c->out); return cudaGetLastError();
     case 11: row_bfly<2><<<(unsigned)c->grid, 256>>>((const float4 *)c->a, c->rows, c->out); return cudaGetLastError();

@@ -1,7 +1,8 @@
 /* test_reduce2d.c -- the reduce-2d chapter's tests: row and column sums on
  * the chapter's shapes against double sums (random inputs within the derived
  * tolerance, inputs from {-1, 0, 1} exactly), a misaligned matrix, the
- * dot product on the reduce chapter's sizes, and bad arguments. */
+ * dot product on the reduce chapter's sizes, bad arguments, and every
+ * launcher queued on a stream held by a gate. */
 #include "testkit.h"
 #include "reduce-2d/reduce2d.h"
 #include "variants.h"
@@ -66,9 +67,26 @@ static void reference(const float *a, size_t rows, size_t cols, int by_rows,
         }
 }
 
-/* Run every variant on one matrix (offset floats into its buffer). */
+/* fn on the stream of a closed gate: out[0..m) must still hold its
+ * poison when fn returns, and the sums once the gate opens.  A first call
+ * on the default stream loads fn's kernels beforehand: lazy loading may
+ * wait for the whole device, and so for the gate. */
+static void run_behind_gate(rowcol_fn fn, const float *a, size_t rows,
+                            size_t cols, float *out, size_t m, void *work)
+{
+    TK_CUDA(fn(a, rows, cols, out, work, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_poison(out, m * sizeof *out);
+    tk_gate g = tk_gate_close();
+    TK_CUDA(fn(a, rows, cols, out, work, g.s));
+    assert_true(tk_still_poisoned(out, m * sizeof *out));
+    tk_gate_open(&g);
+}
+
+/* Run every variant on one matrix (offset floats into its buffer); gated:
+ * each behind a gate (run_behind_gate), else on the default stream. */
 static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
-                        int round)
+                        int round, int gated)
 {
     size_t n = rows * cols, most = rows > cols ? rows : cols;
     uint64_t seed = tk_seed(round), st = seed;
@@ -101,12 +119,17 @@ static void check_shape(size_t rows, size_t cols, size_t offset, int exact,
         if (variants[v].zeroed) {
             TK_CUDA(cudaMemset(work, 0, wb));
             tk_poison(dout, most * sizeof(float));
-            TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
+            TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work, 0));
         } else
             tk_poison(work, wb);       /* the others need no zeroing */
         tk_poison(dout, most * sizeof(float));
-        TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work));
-        TK_CUDA(cudaDeviceSynchronize());
+        if (gated) {
+            run_behind_gate(variants[v].fn, da + offset, rows, cols, dout, m,
+                            work);
+        } else {
+            TK_CUDA(variants[v].fn(da + offset, rows, cols, dout, work, 0));
+            TK_CUDA(cudaDeviceSynchronize());
+        }
         tk_download(got, dout, m);
         double h = 64.0 + ceil((double)len / 32.0);
         size_t bad = 0;
@@ -132,7 +155,7 @@ static void rows_and_columns_random(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nshapes(); k++)
-            check_shape(shape(k, 0), shape(k, 1), 0, 0, round);
+            check_shape(shape(k, 0), shape(k, 1), 0, 0, round, 0);
 }
 
 static void rows_and_columns_exact(void **s)
@@ -141,7 +164,7 @@ static void rows_and_columns_exact(void **s)
     TK_REQUIRE_GPU();
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nshapes(); k++)
-            check_shape(shape(k, 0), shape(k, 1), 0, 1, round);
+            check_shape(shape(k, 0), shape(k, 1), 0, 1, round, 0);
 }
 
 /* Offset by one float: not 16-byte aligned, the scalar paths run. */
@@ -149,20 +172,30 @@ static void rows_and_columns_misaligned(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    check_shape(33, 64, 1, 1, 0);
-    check_shape(1000, 1024, 1, 0, 1);
-    check_shape(64, 4096, 1, 1, 1);
-    check_shape(100000, 32, 1, 0, 0);   /* a front of floats */
-    check_shape(4097, 128, 1, 1, 0);    /* too wide for those: col_sums */
-    check_shape(5, 300000, 1, 0, 1);    /* a thread down the rows, floats */
-    check_shape(100000, 8, 3, 1, 1);
-    check_shape(3001, 4, 1, 0, 0);      /* floats: 4 a row, 4 lanes */
-    check_shape(3001, 16, 2, 1, 1);     /* floats: 16 lanes */
+    check_shape(33, 64, 1, 1, 0, 0);
+    check_shape(1000, 1024, 1, 0, 1, 0);
+    check_shape(64, 4096, 1, 1, 1, 0);
+    check_shape(100000, 32, 1, 0, 0, 0);   /* a front of floats */
+    check_shape(4097, 128, 1, 1, 0, 0);    /* too wide for those: col_sums */
+    check_shape(5, 300000, 1, 0, 1, 0);    /* a thread down the rows, floats */
+    check_shape(100000, 8, 3, 1, 1, 0);
+    check_shape(3001, 4, 1, 0, 0, 0);      /* floats: 4 a row, 4 lanes */
+    check_shape(3001, 16, 2, 1, 1, 0);     /* floats: 16 lanes */
 }
 
 /* Dot products over the book's ladder of sizes (testkit), up to 2^28. */
 
-static void check_dot(size_t n, size_t offset, int exact, int round)
+/* dot as a rowcol_fn, for run_behind_gate: x is a, n is rows, y dot_y. */
+static const float *dot_y;
+static cudaError_t dot_of_rows(const float *a, size_t rows, size_t cols,
+                               float *out, void *work, cudaStream_t st)
+{
+    (void)cols;
+    return dot(a, dot_y, rows, out, work, st);
+}
+
+static void check_dot(size_t n, size_t offset, int exact, int round,
+                      int gated)
 {
     uint64_t seed = tk_seed(round), st = seed;
     float *x = tk_malloc((n + offset) * sizeof *x);
@@ -187,8 +220,13 @@ static void check_dot(size_t n, size_t offset, int exact, int round)
     work = tk_dev_bytes(dot_workspace_bytes());
     tk_upload(dx, x, n + offset);
     tk_upload(dy, y, n + offset);
-    TK_CUDA(dot(dx + offset, dy + offset, n, dout, work));
-    TK_CUDA(cudaDeviceSynchronize());
+    if (gated) {
+        dot_y = dy + offset;
+        run_behind_gate(dot_of_rows, dx + offset, n, 1, dout, 1, work);
+    } else {
+        TK_CUDA(dot(dx + offset, dy + offset, n, dout, work, 0));
+        TK_CUDA(cudaDeviceSynchronize());
+    }
     tk_download(&got, dout, 1);
     double h = 65.0 + ceil((double)n / 32768.0);
     double tol = exact ? 0.0 : h * U / (1.0 - h * U) * mag;
@@ -208,8 +246,8 @@ static void dot_all_sizes(void **s)
     TK_REQUIRE_GPU();
     for (tk_sweep sw = tk_sweep_start((size_t)1 << 28, 0);
          tk_sweep_next(&sw);) {
-        check_dot(sw.n, 0, 0, sw.round);
-        check_dot(sw.n, 0, 1, sw.round);
+        check_dot(sw.n, 0, 0, sw.round, 0);
+        check_dot(sw.n, 0, 1, sw.round, 0);
     }
 }
 
@@ -217,8 +255,31 @@ static void dot_misaligned(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
-    check_dot(4097, 1, 1, 0);
-    check_dot(100003, 3, 0, 1);
+    check_dot(4097, 1, 1, 0, 0);
+    check_dot(100003, 3, 0, 1, 0);
+}
+
+/* Stream order: every row and column variant, and the dot product, queued
+ * on a stream held by a gate leaves its output untouched until the gate
+ * opens, and is then checked as above.  The shapes take every path of the
+ * launchers: a warp per row (float and float4), several blocks per row
+ * and a block per row, rows of 32 (the reduce-scatter) and in flight, the
+ * column front (float and float4), a thread down the rows, and col_sums
+ * with each of its finishing kernels. */
+static void reduce2d_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t order_shapes[][2] = {
+        {33, 65},   {1000, 64},   {257, 32},   {3, 70001},
+        {2, 262148}, {2100, 1028}, {100000, 31}};
+    for (size_t k = 0; k < sizeof order_shapes / sizeof order_shapes[0];
+         k++)
+        check_shape(order_shapes[k][0], order_shapes[k][1], 0, (int)(k % 2),
+                    (int)(k % 2), 1);
+    check_dot(0, 0, 1, 0, 1);          /* n = 0: a memset on the stream */
+    check_dot(100003, 0, 0, 1, 1);     /* float4 */
+    check_dot(4097, 1, 1, 0, 1);       /* misaligned: floats */
 }
 
 /* CPU-side: bad arguments are refused before anything touches a device. */
@@ -228,36 +289,40 @@ static void bad_arguments_refused(void **s)
     float *p = (float *)(uintptr_t)256;
     void *w = (void *)(uintptr_t)4096;
     for (size_t v = 0; v < NVARIANTS; v++) {
-        assert_int_equal(variants[v].fn(NULL, 4, 4, p, w),
+        assert_int_equal(variants[v].fn(NULL, 4, 4, p, w, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(variants[v].fn(p, 4, 4, NULL, w),
+        assert_int_equal(variants[v].fn(p, 4, 4, NULL, w, 0),
                          cudaErrorInvalidValue);
         /* Sums of empty rows (or columns) to write: refused. */
         if (variants[v].by_rows)
-            assert_int_equal(variants[v].fn(p, 4, 0, p, w),
+            assert_int_equal(variants[v].fn(p, 4, 0, p, w, 0),
                              cudaErrorInvalidValue);
         else
-            assert_int_equal(variants[v].fn(p, 0, 4, p, w),
+            assert_int_equal(variants[v].fn(p, 0, 4, p, w, 0),
                              cudaErrorInvalidValue);
     }
-    assert_int_equal(row_sums(p, 4, 0, p, w), cudaErrorInvalidValue);
-    assert_int_equal(col_sums(p, 0, 4, p, w), cudaErrorInvalidValue);
-    assert_int_equal(col_sums(p, 4, 4, p, NULL), cudaErrorInvalidValue);
-    assert_int_equal(col_sums_in_flight(p, 4, 4, p, NULL),
+    assert_int_equal(row_sums(p, 4, 0, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(col_sums(p, 0, 4, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(col_sums(p, 4, 4, p, NULL, 0), cudaErrorInvalidValue);
+    assert_int_equal(col_sums_in_flight(p, 4, 4, p, NULL, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(col_sums_in_flight(p, 0, 4, p, w), cudaErrorInvalidValue);
-    assert_int_equal(row_sums_in_flight(p, 4, 0, p, w), cudaErrorInvalidValue);
-    assert_int_equal(row_sums_in_flight(NULL, 0, 4, NULL, NULL), cudaSuccess);
-    assert_int_equal(col_sums_in_flight(NULL, 4, 0, NULL, NULL), cudaSuccess);
-    assert_int_equal(dot(p, NULL, 4, p, w), cudaErrorInvalidValue);
-    assert_int_equal(dot(p, p, 4, p, NULL), cudaErrorInvalidValue);
-    assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL), cudaSuccess);
+    assert_int_equal(col_sums_in_flight(p, 0, 4, p, w, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(p, 4, 0, p, w, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(row_sums_in_flight(NULL, 0, 4, NULL, NULL, 0),
+                     cudaSuccess);
+    assert_int_equal(col_sums_in_flight(NULL, 4, 0, NULL, NULL, 0),
+                     cudaSuccess);
+    assert_int_equal(dot(p, NULL, 4, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(dot(p, p, 4, p, NULL, 0), cudaErrorInvalidValue);
+    assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL, 0), cudaSuccess);
     /* A block a row (row_sums_block) or a column
      * (col_sums_block_per_column): 2^31 - 1 of them at most. */
     float *q = (float *)(uintptr_t)(1ull << 40);
-    assert_int_equal(row_sums_block(p, (size_t)1 << 31, 1, q, w),
+    assert_int_equal(row_sums_block(p, (size_t)1 << 31, 1, q, w, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(col_sums_block_per_column(p, 1, (size_t)1 << 31, q, w),
+    assert_int_equal(col_sums_block_per_column(p, 1, (size_t)1 << 31, q, w, 0),
                      cudaErrorInvalidValue);
 }
 
@@ -270,9 +335,9 @@ static void row_sums_refuse_missing_workspace(void **s)
     TK_REQUIRE_GPU();
     const size_t cols = 4096;
     float *da = tk_dev_floats(cols), *dout = tk_dev_floats(1), got;
-    assert_int_equal(row_sums(da, 1, cols, dout, NULL),
+    assert_int_equal(row_sums(da, 1, cols, dout, NULL, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(row_sums_in_flight(da, 1, cols, dout, NULL),
+    assert_int_equal(row_sums_in_flight(da, 1, cols, dout, NULL, 0),
                      cudaErrorInvalidValue);
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(&got, dout, 1);
@@ -307,6 +372,7 @@ int main(void)
         cmocka_unit_test(dot_all_sizes),
         cmocka_unit_test(dot_misaligned),
         cmocka_unit_test(row_sums_refuse_missing_workspace),
+        cmocka_unit_test(reduce2d_launchers_follow_the_stream),
     };
     return tk_run_tests("reduce-2d", tests);
 }

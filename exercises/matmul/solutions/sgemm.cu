@@ -33,7 +33,7 @@ __global__ void mm16_kernel(const float *A, const float *B, float *C,
 
 static cudaError_t mm16_launch(const float *A, const float *B, float *C,
                                size_t M, size_t N, size_t K, float alpha,
-                               float beta)
+                               float beta, cudaStream_t stream)
 {
     const size_t lim = (size_t)1 << 31;
     if (!A || !B || !C || M >= lim || N >= lim) return cudaErrorInvalidValue;
@@ -41,14 +41,14 @@ static cudaError_t mm16_launch(const float *A, const float *B, float *C,
     size_t gx = ceil_div(N, 16), gy = ceil_div(M, 16);
     if (gy > 65535) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    mm16_kernel<<<dim3((unsigned)gx, (unsigned)gy), dim3(16, 16)>>>(
-        A, B, C, M, N, K, alpha, beta);
+    mm16_kernel<<<dim3((unsigned)gx, (unsigned)gy), dim3(16, 16), 0,
+                  stream>>>(A, B, C, M, N, K, alpha, beta);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t sgemm_tiled(const float *A, const float *B, float *C,
                                    size_t M, size_t N, size_t K, float alpha,
-                                   float beta)
+                                   float beta, cudaStream_t stream)
 {
-    return mm16_launch(A, B, C, M, N, K, alpha, beta);
+    return mm16_launch(A, B, C, M, N, K, alpha, beta, stream);
 }

@@ -24,13 +24,14 @@ __global__ void gemv_kernel(const float *a, const float *x, size_t rows,
 }
 
 extern "C" cudaError_t gemv(const float *a, const float *x, size_t rows,
-                            size_t cols, float *y)
+                            size_t cols, float *y, cudaStream_t stream)
 {
     const size_t lim = (size_t)1 << 31;
     if (!a || !x || !y || rows >= lim || cols >= lim)
         return cudaErrorInvalidValue;
     if (rows == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    gemv_kernel<<<(unsigned)ceil_div(rows, 8), 256>>>(a, x, rows, cols, y);
+    gemv_kernel<<<(unsigned)ceil_div(rows, 8), 256, 0, stream>>>(a, x, rows,
+                                                                 cols, y);
     return cudaGetLastError();
 }

@@ -23,12 +23,13 @@ __global__ void row_max_kernel(const float *a, size_t rows, size_t cols,
 }
 
 extern "C" cudaError_t row_max(const float *a, size_t rows, size_t cols,
-                               float *out)
+                               float *out, cudaStream_t stream)
 {
     const size_t lim = (size_t)1 << 31;
     if (!a || !out || rows >= lim || cols >= lim) return cudaErrorInvalidValue;
     if (rows == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    row_max_kernel<<<(unsigned)ceil_div(rows, 8), 256>>>(a, rows, cols, out);
+    row_max_kernel<<<(unsigned)ceil_div(rows, 8), 256, 0, stream>>>(
+        a, rows, cols, out);
     return cudaGetLastError();
 }
