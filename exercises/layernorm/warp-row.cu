@@ -8,12 +8,13 @@
 
 extern "C" cudaError_t layernorm_warp(const float *x, const float *gamma,
                                       const float *beta, float *y,
-                                      size_t rows, size_t cols, float eps)
+                                      size_t rows, size_t cols, float eps,
+                                      cudaStream_t stream)
 {
     (void)x; (void)gamma; (void)beta; (void)y; (void)rows; (void)cols;
-    (void)eps;
-    // TODO: refuse bad arguments and launch a kernel.  How many values
-    // does a lane hold for cols = 1024, and must the array's indices be
-    // known at compile time to stay in registers?
+    (void)eps; (void)stream;
+    // TODO: refuse bad arguments and launch a kernel on stream.  How many
+    // values does a lane hold for cols = 1024, and must the array's indices
+    // be known at compile time to stay in registers?
     return cudaErrorNotYetImplemented;
 }

@@ -6,11 +6,12 @@
 #include "reduce/exercises.h"
 
 extern "C" cudaError_t reduce_argmax(const float *x, size_t n, size_t *idx,
-                                     void *work)
+                                     void *work, cudaStream_t stream)
 {
-    (void)x; (void)n; (void)idx; (void)work;
-    // TODO: refuse bad arguments, then launch your kernels.  What pair does
-    // the reduction carry, what is its identity, and how do ties resolve
-    // to the first maximum whatever the order of the additions?
+    (void)x; (void)n; (void)idx; (void)work; (void)stream;
+    // TODO: refuse bad arguments, then launch your kernels on stream.
+    // What pair does the reduction carry, what is its identity, and how
+    // do ties resolve to the first maximum whatever the order of the
+    // additions?
     return cudaErrorNotYetImplemented;
 }

@@ -45,14 +45,14 @@ __global__ void layernorm_two_pass_kernel(const float *x, const float *g,
 extern "C" cudaError_t layernorm_two_pass(const float *x, const float *g,
                                           const float *b, float *y,
                                           size_t rows, size_t cols,
-                                          float eps)
+                                          float eps, cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
     if (!b) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    layernorm_two_pass_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, b, y, cols,
-                                                            eps);
+    layernorm_two_pass_kernel<<<(unsigned)rows, kLnBlock, 0, stream>>>(
+        x, g, b, y, cols, eps);
     return cudaGetLastError();
 }
 
@@ -127,7 +127,8 @@ __global__ void layernorm_welford_kernel(const float *x, const float *g,
 // <<Launch the Welford layer norm>>
 static cudaError_t launch_welford(const float *x, const float *g,
                                   const float *b, float *y, size_t rows,
-                                  size_t cols, float eps, bool want_vec)
+                                  size_t cols, float eps, bool want_vec,
+                                  cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
@@ -135,23 +136,24 @@ static cudaError_t launch_welford(const float *x, const float *g,
     bool vec = want_vec && cols % 4 == 0 && is_aligned(x, 16) &&
                is_aligned(y, 16) && is_aligned(g, 16) && is_aligned(b, 16);
     BOOK_CLEAR_TO_LAUNCH();
-    layernorm_welford_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, b, y, cols,
-                                                           eps, vec);
+    layernorm_welford_kernel<<<(unsigned)rows, kLnBlock, 0, stream>>>(
+        x, g, b, y, cols, eps, vec);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t layernorm_welford(const float *x, const float *g,
                                          const float *b, float *y,
-                                         size_t rows, size_t cols, float eps)
+                                         size_t rows, size_t cols, float eps,
+                                         cudaStream_t stream)
 {
-    return launch_welford(x, g, b, y, rows, cols, eps, false);
+    return launch_welford(x, g, b, y, rows, cols, eps, false, stream);
 }
 
 extern "C" cudaError_t layernorm_welford_float4(
     const float *x, const float *g, const float *b, float *y, size_t rows,
-    size_t cols, float eps)
+    size_t cols, float eps, cudaStream_t stream)
 {
-    return launch_welford(x, g, b, y, rows, cols, eps, true);
+    return launch_welford(x, g, b, y, rows, cols, eps, true, stream);
 }
 
 // <<Layer norm: the row cached in registers>>
@@ -200,30 +202,36 @@ __global__ void layernorm_cached_kernel(const float *x, const float *g,
 template <int V>
 static cudaError_t launch_ln_cached(const float *x, const float *g,
                                     const float *b, float *y, size_t rows,
-                                    unsigned cols, float eps)
+                                    unsigned cols, float eps,
+                                    cudaStream_t stream)
 {
     BOOK_CLEAR_TO_LAUNCH();
-    layernorm_cached_kernel<V><<<(unsigned)rows, kLnBlock>>>(x, g, b, y,
-                                                             cols, eps);
+    layernorm_cached_kernel<V><<<(unsigned)rows, kLnBlock, 0, stream>>>(
+        x, g, b, y, cols, eps);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t layernorm_cached(const float *x, const float *g,
                                         const float *b, float *y,
-                                        size_t rows, size_t cols, float eps)
+                                        size_t rows, size_t cols, float eps,
+                                        cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
     if (!b) return cudaErrorInvalidValue;
     if (cols % 4 != 0 || cols > 16384 || !is_aligned(x, 16) ||
         !is_aligned(y, 16) || !is_aligned(g, 16) || !is_aligned(b, 16))
-        return layernorm_welford_float4(x, g, b, y, rows, cols, eps);
+        return layernorm_welford_float4(x, g, b, y, rows, cols, eps, stream);
     unsigned c = (unsigned)cols;
-    if (c <= 1024) return launch_ln_cached<1>(x, g, b, y, rows, c, eps);
-    if (c <= 2048) return launch_ln_cached<2>(x, g, b, y, rows, c, eps);
-    if (c <= 4096) return launch_ln_cached<4>(x, g, b, y, rows, c, eps);
-    if (c <= 8192) return launch_ln_cached<8>(x, g, b, y, rows, c, eps);
-    return launch_ln_cached<16>(x, g, b, y, rows, c, eps);
+    if (c <= 1024)
+        return launch_ln_cached<1>(x, g, b, y, rows, c, eps, stream);
+    if (c <= 2048)
+        return launch_ln_cached<2>(x, g, b, y, rows, c, eps, stream);
+    if (c <= 4096)
+        return launch_ln_cached<4>(x, g, b, y, rows, c, eps, stream);
+    if (c <= 8192)
+        return launch_ln_cached<8>(x, g, b, y, rows, c, eps, stream);
+    return launch_ln_cached<16>(x, g, b, y, rows, c, eps, stream);
 }
 
 // <<RMSNorm>>
@@ -251,14 +259,16 @@ __global__ void rmsnorm_kernel(const float *x, const float *g, float *y,
 }
 
 extern "C" cudaError_t rmsnorm(const float *x, const float *g, float *y,
-                               size_t rows, size_t cols, float eps)
+                               size_t rows, size_t cols, float eps,
+                               cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16) &&
                is_aligned(g, 16);
     BOOK_CLEAR_TO_LAUNCH();
-    rmsnorm_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, y, cols, eps, vec);
+    rmsnorm_kernel<<<(unsigned)rows, kLnBlock, 0, stream>>>(x, g, y, cols,
+                                                            eps, vec);
     return cudaGetLastError();
 }
 
@@ -324,46 +334,47 @@ rmsnorm_cached_kernel(const float *x, const float *g, float *y,
 template <unsigned BLOCK, int V>
 static cudaError_t launch_rms_cached(const float *x, const float *g,
                                      float *y, size_t rows, unsigned cols,
-                                     float eps, bool vec)
+                                     float eps, bool vec, cudaStream_t stream)
 {
     BOOK_CLEAR_TO_LAUNCH();
+    unsigned grid = (unsigned)rows;
     if (vec)
-        rmsnorm_cached_kernel<BLOCK, V, true><<<(unsigned)rows, BLOCK>>>(
+        rmsnorm_cached_kernel<BLOCK, V, true><<<grid, BLOCK, 0, stream>>>(
             x, g, y, cols, eps);
     else
-        rmsnorm_cached_kernel<BLOCK, V, false><<<(unsigned)rows, BLOCK>>>(
+        rmsnorm_cached_kernel<BLOCK, V, false><<<grid, BLOCK, 0, stream>>>(
             x, g, y, cols, eps);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t rmsnorm_cached(const float *x, const float *g,
                                       float *y, size_t rows, size_t cols,
-                                      float eps)
+                                      float eps, cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
-    if (cols > 16384) return rmsnorm(x, g, y, rows, cols, eps);
+    if (cols > 16384) return rmsnorm(x, g, y, rows, cols, eps, stream);
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16) &&
                is_aligned(g, 16);
     unsigned c = (unsigned)cols;
     // <<RMSNorm: launch the block and floats a thread the width asks for>>
     if (c <= 1024) return launch_rms_cached<128, 2>(x, g, y, rows, c, eps,
-                                                    vec);
+                                                    vec, stream);
     if (c <= 1536) return launch_rms_cached<128, 3>(x, g, y, rows, c, eps,
-                                                    vec);
+                                                    vec, stream);
     if (c <= 2048) return launch_rms_cached<256, 2>(x, g, y, rows, c, eps,
-                                                    vec);
+                                                    vec, stream);
     if (c <= 3072) return launch_rms_cached<256, 3>(x, g, y, rows, c, eps,
-                                                    vec);
+                                                    vec, stream);
     if (c <= 4096) return launch_rms_cached<512, 2>(x, g, y, rows, c, eps,
-                                                    vec);
+                                                    vec, stream);
     if (c <= 6144) return launch_rms_cached<512, 3>(x, g, y, rows, c, eps,
-                                                    vec);
+                                                    vec, stream);
     if (c <= 8192) return launch_rms_cached<1024, 2>(x, g, y, rows, c, eps,
-                                                     vec);
+                                                     vec, stream);
     if (c <= 12288) return launch_rms_cached<1024, 3>(x, g, y, rows, c,
-                                                      eps, vec);
-    return launch_rms_cached<1024, 4>(x, g, y, rows, c, eps, vec);
+                                                      eps, vec, stream);
+    return launch_rms_cached<1024, 4>(x, g, y, rows, c, eps, vec, stream);
 }
 
 // <<Wrong on purpose: the variance as E[x^2] - E[x]^2>>
@@ -387,13 +398,13 @@ __global__ void layernorm_naive_kernel(const float *x, const float *g,
 
 extern "C" cudaError_t layernorm_naive_moments(
     const float *x, const float *g, const float *b, float *y, size_t rows,
-    size_t cols, float eps)
+    size_t cols, float eps, cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(ln_check(x, g, y, rows, cols, eps));
     if (!b) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    layernorm_naive_kernel<<<(unsigned)rows, kLnBlock>>>(x, g, b, y, cols,
-                                                         eps);
+    layernorm_naive_kernel<<<(unsigned)rows, kLnBlock, 0, stream>>>(
+        x, g, b, y, cols, eps);
     return cudaGetLastError();
 }

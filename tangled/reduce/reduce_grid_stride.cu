@@ -89,7 +89,7 @@ static cudaError_t resident_grid(K kernel, unsigned threads, size_t n,
 template <class Op>
 static cudaError_t reduce_float4_op(const float *x, size_t n, float *out,
                                     void *work, double divisor,
-                                    cudaStream_t s = 0)
+                                    cudaStream_t stream)
 {
     if (!x || !out || !work) return cudaErrorInvalidValue;
     if (!is_aligned(x, 16)) return cudaErrorInvalidValue;
@@ -97,19 +97,20 @@ static cudaError_t reduce_float4_op(const float *x, size_t n, float *out,
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<grid, kReduceBlock, 0, s>>>(x, n, work_a(work));
+    k<<<grid, kReduceBlock, 0, stream>>>(x, n, work_a(work));
     BOOK_TRY(cudaGetLastError());
-    reduce_finish_kernel<Op><<<1, 1024, 0, s>>>(work_a(work), grid, out,
-                                                divisor);
+    reduce_finish_kernel<Op><<<1, 1024, 0, stream>>>(work_a(work), grid,
+                                                     out, divisor);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t reduce_float4(const float *x, size_t n, float *out,
-                                     void *work)
+                                     void *work, cudaStream_t stream)
 {
-    if (n == 0 && x && out && work) return write_value(out, 0.0f);
-    if (x && !is_aligned(x, 16)) return reduce_unrolled(x, n, out, work);
-    return reduce_float4_op<ReduceSum>(x, n, out, work, 1.0);
+    if (n == 0 && x && out && work) return write_value(out, 0.0f, stream);
+    if (x && !is_aligned(x, 16))
+        return reduce_unrolled(x, n, out, work, stream);
+    return reduce_float4_op<ReduceSum>(x, n, out, work, 1.0, stream);
 }
 
 extern "C" cudaError_t reduce_sum_async(const float *x, size_t n,
@@ -118,7 +119,7 @@ extern "C" cudaError_t reduce_sum_async(const float *x, size_t n,
 {
     if (!x || !out || !work || !is_aligned(x, 16))
         return cudaErrorInvalidValue;
-    if (n == 0) return cudaMemsetAsync(out, 0, sizeof(float), stream);
+    if (n == 0) return write_value(out, 0.0f, stream);
     return reduce_float4_op<ReduceSum>(x, n, out, work, 1.0, stream);
 }
 
@@ -133,17 +134,18 @@ reduce_finish_atomic_kernel(const float *x, size_t n, float *out)
 }
 
 extern "C" cudaError_t reduce_finish_atomic(const float *x, size_t n,
-                                            float *out, void *work)
+                                            float *out, void *work,
+                                            cudaStream_t stream)
 {
     (void)work;
     if (!x || !out || !is_aligned(x, 16)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(cudaMemsetAsync(out, 0, sizeof(float)));
+    BOOK_TRY(cudaMemsetAsync(out, 0, sizeof(float), stream));
     if (n == 0) return cudaSuccess;
     auto k = reduce_finish_atomic_kernel<kReduceBlock, kUnroll>;
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
-    k<<<grid, kReduceBlock>>>(x, n, out);
+    k<<<grid, kReduceBlock, 0, stream>>>(x, n, out);
     return cudaGetLastError();
 }
 
@@ -174,16 +176,18 @@ reduce_last_block_kernel(const float *x, size_t n, float *partial,
     if (threadIdx.x == 0) { *out = acc; *counter = 0; }
 }
 extern "C" cudaError_t reduce_last_block(const float *x, size_t n,
-                                         float *out, void *work)
+                                         float *out, void *work,
+                                         cudaStream_t stream)
 {
     if (!x || !out || !work || !is_aligned(x, 16))
         return cudaErrorInvalidValue;
-    if (n == 0) return write_value(out, 0.0f);
+    if (n == 0) return write_value(out, 0.0f, stream);
     auto k = reduce_last_block_kernel<kReduceBlock, kUnroll>;
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<grid, kReduceBlock>>>(x, n, work_a(work), work_counter(work), out);
+    k<<<grid, kReduceBlock, 0, stream>>>(x, n, work_a(work),
+                                         work_counter(work), out);
     return cudaGetLastError();
 }
 
@@ -204,11 +208,11 @@ reduce_grid_sync_kernel(const float *x, size_t n, float *partial,
     if (threadIdx.x == 0) *out = acc;
 }
 extern "C" cudaError_t reduce_grid_sync(const float *x, size_t n, float *out,
-                                        void *work)
+                                        void *work, cudaStream_t stream)
 {
     if (!x || !out || !work || !is_aligned(x, 16))
         return cudaErrorInvalidValue;
-    if (n == 0) return write_value(out, 0.0f);
+    if (n == 0) return write_value(out, 0.0f, stream);
     int dev, coop;
     BOOK_TRY(cudaGetDevice(&dev));
     BOOK_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch,
@@ -221,7 +225,7 @@ extern "C" cudaError_t reduce_grid_sync(const float *x, size_t n, float *out,
     void *args[] = {(void *)&x, (void *)&n, (void *)&partial, (void *)&out};
     BOOK_CLEAR_TO_LAUNCH();
     return cudaLaunchCooperativeKernel((const void *)k, grid, kReduceBlock,
-                                       args, 0, 0);
+                                       args, 0, stream);
 }
 
 // <<Compensated sum>>
@@ -289,36 +293,39 @@ reduce_compensated_finish(const float *partial, unsigned g, float *out)
 }
 
 extern "C" cudaError_t reduce_compensated(const float *x, size_t n,
-                                          float *out, void *work)
+                                          float *out, void *work,
+                                          cudaStream_t stream)
 {
     if (!x || !out || !work || !is_aligned(x, 16))
         return cudaErrorInvalidValue;
-    if (n == 0) return write_value(out, 0.0f);
+    if (n == 0) return write_value(out, 0.0f, stream);
     auto k = reduce_compensated_kernel<kReduceBlock>;
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<grid, kReduceBlock>>>(x, n, work_a(work));
+    k<<<grid, kReduceBlock, 0, stream>>>(x, n, work_a(work));
     BOOK_TRY(cudaGetLastError());
-    reduce_compensated_finish<<<1, 1024>>>(work_a(work), grid, out);
+    reduce_compensated_finish<<<1, 1024, 0, stream>>>(work_a(work), grid,
+                                                      out);
     return cudaGetLastError();
 }
 
 // <<Mean and max>>
 extern "C" cudaError_t reduce_mean(const float *x, size_t n, float *out,
-                                   void *work)
+                                   void *work, cudaStream_t stream)
 {
     if (n == 0) return cudaErrorInvalidValue;      // 0/0 has no answer
     if (x && !is_aligned(x, 16)) return cudaErrorInvalidValue;
-    return reduce_float4_op<ReduceSum>(x, n, out, work, (double)n);
+    return reduce_float4_op<ReduceSum>(x, n, out, work, (double)n, stream);
 }
 
 extern "C" cudaError_t reduce_max(const float *x, size_t n, float *out,
-                                  void *work)
+                                  void *work, cudaStream_t stream)
 {
-    if (n == 0 && x && out && work) return write_value(out, -INFINITY);
+    if (n == 0 && x && out && work)
+        return write_value(out, -INFINITY, stream);
     if (x && !is_aligned(x, 16)) return cudaErrorInvalidValue;
-    return reduce_float4_op<ReduceMax>(x, n, out, work, 1.0);
+    return reduce_float4_op<ReduceMax>(x, n, out, work, 1.0, stream);
 }
 
 // <<Wrong on purpose: a fence as a grid barrier>>
@@ -342,14 +349,15 @@ __global__ void reduce_wrong_fence_kernel(const float *x, size_t n,
 }
 
 extern "C" cudaError_t reduce_wrong_fence_barrier(const float *x, size_t n,
-                                                  float *out, void *work)
+                                                  float *out, void *work,
+                                                  cudaStream_t stream)
 {
     if (!x || !out || !work) return cudaErrorInvalidValue;
-    if (n == 0) return write_value(out, 0.0f);
+    if (n == 0) return write_value(out, 0.0f, stream);
     size_t grid = ceil_div(n, 2 * kReduceBlock);
     if (grid > kReduceMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    reduce_wrong_fence_kernel<<<(unsigned)grid, kReduceBlock>>>(
+    reduce_wrong_fence_kernel<<<(unsigned)grid, kReduceBlock, 0, stream>>>(
         x, n, work_a(work), out);
     return cudaGetLastError();
 }

@@ -12,17 +12,17 @@ typedef void (*partial_kernel)(const float *, size_t, float *);
 
 static cudaError_t reduce_passes(partial_kernel k, size_t per_block,
                                  unsigned threads, const float *x, size_t n,
-                                 float *out, void *work)
+                                 float *out, void *work, cudaStream_t stream)
 {
     if (!x || !out || !work) return cudaErrorInvalidValue;
-    if (n == 0) return write_value(out, 0.0f);
+    if (n == 0) return write_value(out, 0.0f, stream);
     float *dst = work_a(work), *other = work_b(work, n);
     BOOK_CLEAR_TO_LAUNCH();
     for (;;) {
         size_t grid = ceil_div(n, per_block);
         if (grid > kReduceMaxGrid) return cudaErrorInvalidValue;
         float *to = grid == 1 ? out : dst;
-        k<<<(unsigned)grid, threads>>>(x, n, to);
+        k<<<(unsigned)grid, threads, 0, stream>>>(x, n, to);
         BOOK_TRY(cudaGetLastError());
         if (grid == 1) return cudaSuccess;
         x = to;                                  // the partials are the
@@ -39,16 +39,17 @@ __global__ void reduce_atomic_kernel(const float *x, size_t n, float *out)
 }
 
 extern "C" cudaError_t reduce_atomic(const float *x, size_t n, float *out,
-                                     void *work)
+                                     void *work, cudaStream_t stream)
 {
     (void)work;
     if (!x || !out) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kReduceBlock);
     if (grid > kReduceMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(cudaMemsetAsync(out, 0, sizeof(float)));   // 0.0f: all bits 0
+    BOOK_TRY(cudaMemsetAsync(out, 0, sizeof(float), stream));  // bits 0: 0.0f
     if (n == 0) return cudaSuccess;
-    reduce_atomic_kernel<<<(unsigned)grid, kReduceBlock>>>(x, n, out);
+    reduce_atomic_kernel<<<(unsigned)grid, kReduceBlock, 0, stream>>>(x, n,
+                                                                      out);
     return cudaGetLastError();
 }
 
@@ -70,10 +71,11 @@ __global__ void reduce_divergent_kernel(const float *x, size_t n,
 
 extern "C" cudaError_t reduce_interleaved_divergent(const float *x,
                                                     size_t n, float *out,
-                                                    void *work)
+                                                    void *work,
+                                                    cudaStream_t stream)
 {
     return reduce_passes(reduce_divergent_kernel, kReduceBlock,
-                         kReduceBlock, x, n, out, work);
+                         kReduceBlock, x, n, out, work, stream);
 }
 
 // <<Step 2: interleaved addressing, strided index>>
@@ -94,10 +96,11 @@ __global__ void reduce_strided_kernel(const float *x, size_t n,
 }
 
 extern "C" cudaError_t reduce_interleaved_strided(const float *x, size_t n,
-                                                  float *out, void *work)
+                                                  float *out, void *work,
+                                                  cudaStream_t stream)
 {
     return reduce_passes(reduce_strided_kernel, kReduceBlock, kReduceBlock,
-                         x, n, out, work);
+                         x, n, out, work, stream);
 }
 
 // <<Step 3: sequential addressing>>
@@ -118,10 +121,11 @@ __global__ void reduce_sequential_kernel(const float *x, size_t n,
 }
 
 extern "C" cudaError_t reduce_sequential(const float *x, size_t n,
-                                         float *out, void *work)
+                                         float *out, void *work,
+                                         cudaStream_t stream)
 {
     return reduce_passes(reduce_sequential_kernel, kReduceBlock,
-                         kReduceBlock, x, n, out, work);
+                         kReduceBlock, x, n, out, work, stream);
 }
 
 // <<Step 4: first add during load>>
@@ -145,10 +149,11 @@ __global__ void reduce_first_add_kernel(const float *x, size_t n,
 }
 
 extern "C" cudaError_t reduce_first_add(const float *x, size_t n,
-                                        float *out, void *work)
+                                        float *out, void *work,
+                                        cudaStream_t stream)
 {
     return reduce_passes(reduce_first_add_kernel, 2 * kReduceBlock,
-                         kReduceBlock, x, n, out, work);
+                         kReduceBlock, x, n, out, work, stream);
 }
 
 // <<Step 5: warp-shuffle finish>>
@@ -165,10 +170,11 @@ __global__ void reduce_shuffle_kernel(const float *x, size_t n,
 }
 
 extern "C" cudaError_t reduce_warp_shuffle(const float *x, size_t n,
-                                           float *out, void *work)
+                                           float *out, void *work,
+                                           cudaStream_t stream)
 {
     return reduce_passes(reduce_shuffle_kernel, 2 * kReduceBlock,
-                         kReduceBlock, x, n, out, work);
+                         kReduceBlock, x, n, out, work, stream);
 }
 
 // <<Step 6: unrolled with templates>>
@@ -189,10 +195,11 @@ reduce_unrolled_kernel(const float *x, size_t n, float *partial)
 }
 
 extern "C" cudaError_t reduce_unrolled(const float *x, size_t n, float *out,
-                                       void *work)
+                                       void *work, cudaStream_t stream)
 {
     return reduce_passes(reduce_unrolled_kernel<kReduceBlock, 8>,
-                         8 * kReduceBlock, kReduceBlock, x, n, out, work);
+                         8 * kReduceBlock, kReduceBlock, x, n, out, work,
+                         stream);
 }
 
 // <<Wrong on purpose: warp-synchronous volatile unroll>>
@@ -226,8 +233,9 @@ __global__ void reduce_wrong_volatile_kernel(const float *x, size_t n,
 }
 
 extern "C" cudaError_t reduce_wrong_volatile_warp(const float *x, size_t n,
-                                                  float *out, void *work)
+                                                  float *out, void *work,
+                                                  cudaStream_t stream)
 {
     return reduce_passes(reduce_wrong_volatile_kernel, 2 * kReduceBlock,
-                         kReduceBlock, x, n, out, work);
+                         kReduceBlock, x, n, out, work, stream);
 }

@@ -27,10 +27,11 @@ static inline float *work_b(void *w, size_t n)
 // <<Write one value from the device>>
 static __global__ void set_value_kernel(float *out, float v) { *out = v; }
 
-static inline cudaError_t write_value(float *out, float v)
+static inline cudaError_t write_value(float *out, float v,
+                                      cudaStream_t stream)
 {
     BOOK_CLEAR_TO_LAUNCH();
-    set_value_kernel<<<1, 1>>>(out, v);
+    set_value_kernel<<<1, 1, 0, stream>>>(out, v);
     return cudaGetLastError();
 }
 #endif

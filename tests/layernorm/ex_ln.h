@@ -8,7 +8,8 @@
 
 typedef cudaError_t (*ex_ln_fn)(const float *x, const float *r,
                                 const float *g, const float *b, float *y,
-                                size_t rows, size_t cols, float eps);
+                                size_t rows, size_t cols, float eps,
+                                cudaStream_t stream);
 
 static void ex_ln_check(ex_ln_fn fn, int with_r, size_t rows, size_t cols,
                         int constant, int round)
@@ -45,7 +46,7 @@ static void ex_ln_check(ex_ln_fn fn, int with_r, size_t rows, size_t cols,
     float *db = tk_dev_floats(cols), *dy = tk_dev_floats(n);
     tk_upload(dx, x, n); tk_upload(dr, r, n);
     tk_upload(dg, g, cols); tk_upload(db, b, cols);
-    EX_CUDA(fn(dx, dr, dg, db, dy, rows, cols, eps));
+    EX_CUDA(fn(dx, dr, dg, db, dy, rows, cols, eps, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(got, dy, n);
     char what[128];

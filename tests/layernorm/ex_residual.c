@@ -9,14 +9,14 @@ static void residual_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(layernorm_residual(NULL, p, p, p, p, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_residual(p, NULL, p, p, p, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_residual(p, p, NULL, p, p, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_residual(p, p, p, NULL, p, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_residual(p, p, p, p, NULL, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_residual(p, p, p, p, p, 4, 0, 1e-5f));
-    EX_REFUSED(layernorm_residual(p, p, p, p, p, 4, 4, -1.0f));
-    EX_CUDA(layernorm_residual(p, p, p, p, p, 0, 4, 1e-5f));
+    EX_REFUSED(layernorm_residual(NULL, p, p, p, p, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_residual(p, NULL, p, p, p, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_residual(p, p, NULL, p, p, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_residual(p, p, p, NULL, p, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_residual(p, p, p, p, NULL, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_residual(p, p, p, p, p, 4, 0, 1e-5f, 0));
+    EX_REFUSED(layernorm_residual(p, p, p, p, p, 4, 4, -1.0f, 0));
+    EX_CUDA(layernorm_residual(p, p, p, p, p, 0, 4, 1e-5f, 0));
 }
 
 static void residual_shapes(void **s)

@@ -7,24 +7,24 @@
 
 static cudaError_t as_ln(const float *x, const float *r, const float *g,
                          const float *b, float *y, size_t rows, size_t cols,
-                         float eps)
+                         float eps, cudaStream_t stream)
 {
     (void)r;
-    return layernorm_warp(x, g, b, y, rows, cols, eps);
+    return layernorm_warp(x, g, b, y, rows, cols, eps, stream);
 }
 
 static void warp_row_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(layernorm_warp(NULL, p, p, p, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_warp(p, NULL, p, p, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_warp(p, p, NULL, p, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_warp(p, p, p, NULL, 4, 4, 1e-5f));
-    EX_REFUSED(layernorm_warp(p, p, p, p, 4, 0, 1e-5f));
-    EX_REFUSED(layernorm_warp(p, p, p, p, 4, LN_WARP_MAX_COLS + 1, 1e-5f));
-    EX_REFUSED(layernorm_warp(p, p, p, p, 4, 4, -1.0f));
-    EX_CUDA(layernorm_warp(p, p, p, p, 0, 4, 1e-5f));
+    EX_REFUSED(layernorm_warp(NULL, p, p, p, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_warp(p, NULL, p, p, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_warp(p, p, NULL, p, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_warp(p, p, p, NULL, 4, 4, 1e-5f, 0));
+    EX_REFUSED(layernorm_warp(p, p, p, p, 4, 0, 1e-5f, 0));
+    EX_REFUSED(layernorm_warp(p, p, p, p, 4, LN_WARP_MAX_COLS + 1, 1e-5f, 0));
+    EX_REFUSED(layernorm_warp(p, p, p, p, 4, 4, -1.0f, 0));
+    EX_CUDA(layernorm_warp(p, p, p, p, 0, 4, 1e-5f, 0));
 }
 
 static void warp_row_shapes(void **s)

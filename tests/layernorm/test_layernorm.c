@@ -1,7 +1,8 @@
 /* test_layernorm.c -- the layernorm chapter's tests: Welford and Chan on the
  * CPU, every layer-norm launcher and RMSNorm against a double reference on
- * random rows, rows with a large offset, constant rows and odd widths, and
- * the E[x^2] - E[x]^2 listing that is wrong on purpose. */
+ * random rows, rows with a large offset, constant rows and odd widths,
+ * every launcher's stream order, and the E[x^2] - E[x]^2 listing that is
+ * wrong on purpose. */
 #include "testkit.h"
 #include "layernorm/layernorm.h"
 #include "layernorm/welford.h"
@@ -114,66 +115,67 @@ static void bad_arguments_refused(void **s)
     float *p = (float *)(uintptr_t)256;
     float *q = (float *)(uintptr_t)(1ull << 40);    /* y, apart from x */
     for (int f = 0; f < NLN; f++) {
-        assert_int_equal(all_fns[f](NULL, p, p, q, 2, 2, EPS),
+        assert_int_equal(all_fns[f](NULL, p, p, q, 2, 2, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, NULL, p, q, 2, 2, EPS),
+        assert_int_equal(all_fns[f](p, NULL, p, q, 2, 2, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, p, NULL, q, 2, 2, EPS),
+        assert_int_equal(all_fns[f](p, p, NULL, q, 2, 2, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, p, p, NULL, 2, 2, EPS),
+        assert_int_equal(all_fns[f](p, p, p, NULL, 2, 2, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, 0.0f),
+        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, 0.0f, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, -1e-5f),
+        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, -1e-5f, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, NAN),
+        assert_int_equal(all_fns[f](p, p, p, q, 2, 2, NAN, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, p, p, q, (size_t)1 << 32, 1, EPS),
+        assert_int_equal(all_fns[f](p, p, p, q, (size_t)1 << 32, 1, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](NULL, NULL, NULL, NULL, 0, 3, EPS),
+        assert_int_equal(all_fns[f](NULL, NULL, NULL, NULL, 0, 3, EPS, 0),
                          cudaSuccess);
     }
-    assert_int_equal(layernorm_welford(p, p, p, q, 1, (1u << 24) + 1, EPS),
+    assert_int_equal(layernorm_welford(p, p, p, q, 1, (1u << 24) + 1, EPS, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(rmsnorm(p, NULL, q, 2, 2, EPS), cudaErrorInvalidValue);
-    assert_int_equal(rmsnorm(p, p, q, 2, 2, 0.0f), cudaErrorInvalidValue);
+    assert_int_equal(rmsnorm(p, NULL, q, 2, 2, EPS, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(rmsnorm(p, p, q, 2, 2, 0.0f, 0), cudaErrorInvalidValue);
     /* rmsnorm_cached: the same checks, whichever kernel the width picks. */
     static const size_t rc_cols[] = {2, 1023, 8192, 16385};
     for (int k = 0; k < 4; k++) {
         size_t c = rc_cols[k];
-        assert_int_equal(rmsnorm_cached(NULL, p, q, 2, c, EPS),
+        assert_int_equal(rmsnorm_cached(NULL, p, q, 2, c, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, NULL, q, 2, c, EPS),
+        assert_int_equal(rmsnorm_cached(p, NULL, q, 2, c, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, NULL, 2, c, EPS),
+        assert_int_equal(rmsnorm_cached(p, p, NULL, 2, c, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, 0.0f),
+        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, 0.0f, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, -1e-5f),
+        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, -1e-5f, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, NAN),
+        assert_int_equal(rmsnorm_cached(p, p, q, 2, c, NAN, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, q, (size_t)1 << 32, c, EPS),
+        assert_int_equal(rmsnorm_cached(p, p, q, (size_t)1 << 32, c, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(p, p, q, SIZE_MAX / 2, c, EPS),
+        assert_int_equal(rmsnorm_cached(p, p, q, SIZE_MAX / 2, c, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 0, c, EPS),
+        assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 0, c, EPS, 0),
                          cudaSuccess);
-        assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 3, 0, EPS),
+        assert_int_equal(rmsnorm_cached(NULL, NULL, NULL, 3, 0, EPS, 0),
                          cudaSuccess);
     }
-    assert_int_equal(layernorm_naive_moments(p, p, NULL, q, 2, 2, EPS),
+    assert_int_equal(layernorm_naive_moments(p, p, NULL, q, 2, 2, EPS, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(layernorm_welford_float4(p, p, p, q, 1, (1u << 24) + 1,
-                                              EPS),
+                                              EPS, 0),
                      cudaErrorInvalidValue);
     /* eps > 0 (the header) for rmsnorm and the wrong listing as well. */
     static const float bad_eps[] = {0.0f, -1e-5f, -INFINITY, NAN};
     for (int k = 0; k < 4; k++) {
-        assert_int_equal(rmsnorm(p, p, q, 2, 2, bad_eps[k]),
+        assert_int_equal(rmsnorm(p, p, q, 2, 2, bad_eps[k], 0),
                          cudaErrorInvalidValue);
         assert_int_equal(layernorm_naive_moments(p, p, p, q, 2, 2,
-                                                 bad_eps[k]),
+                                                 bad_eps[k], 0),
                          cudaErrorInvalidValue);
     }
 }
@@ -188,13 +190,13 @@ static void limits_refused(void **s)
     float *p = (float *)(uintptr_t)256;             /* never dereferenced */
     float *q = (float *)(uintptr_t)(1ull << 40);
     for (int f = 0; f < NALL; f++) {
-        assert_int_equal(all_fns[f](p, p, p, q, (size_t)1 << 31, 1, EPS),
+        assert_int_equal(all_fns[f](p, p, p, q, (size_t)1 << 31, 1, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](p, p, p, q, SIZE_MAX / 8, 4, EPS),
+        assert_int_equal(all_fns[f](p, p, p, q, SIZE_MAX / 8, 4, EPS, 0),
                          cudaErrorInvalidValue);
     }
     for (int f = 1; f <= 3; f++)
-        assert_int_equal(all_fns[f](p, p, p, q, 1, (1u << 24) + 1, EPS),
+        assert_int_equal(all_fns[f](p, p, p, q, 1, (1u << 24) + 1, EPS, 0),
                          cudaErrorInvalidValue);
 }
 
@@ -212,25 +214,32 @@ static void overlap_refused(void **s)
     float *xs[] = {p + 1, p + n - 1};               /* y = p */
     for (int f = 0; f < NALL; f++) {
         for (int k = 0; k < 3; k++)
-            assert_int_equal(all_fns[f](p, g, g, ys[k], rows, cols, EPS),
+            assert_int_equal(all_fns[f](p, g, g, ys[k], rows, cols, EPS, 0),
                              cudaErrorInvalidValue);
         for (int k = 0; k < 2; k++)
-            assert_int_equal(all_fns[f](xs[k], g, g, p, rows, cols, EPS),
+            assert_int_equal(all_fns[f](xs[k], g, g, p, rows, cols, EPS, 0),
                              cudaErrorInvalidValue);
     }
 }
 
 /* ---- GPU ------------------------------------------------------------------ */
 
-enum { RANDOM, CONSTANT };
+enum { RANDOM, CONSTANT, BEHIND_GATE = 4 };
 
 /* Run launcher f (a layer norm, RMS, RMS_CACHED or NAIVE) on rows x cols
  * values offset + U(-1, 1) (or constant rows), with x offset by xoff
  * floats; returns the number of rows with an element off by more than
- * tol (or not finite); tol < 0 means ATOL, and then failures are printed. */
+ * tol (or not finite); tol < 0 means ATOL, and then failures are printed.
+ * kind | BEHIND_GATE queues the launcher on a stream that testkit's gate
+ * holds closed, and asserts that y is still poisoned when it returns.  It
+ * runs the call on stream 0 first, and y is poisoned again: CUDA loads a
+ * kernel at its first launch, which may wait for the whole device, the
+ * closed gate included. */
 static size_t run_ln(int f, size_t rows, size_t cols, double offset,
                      int kind, size_t xoff, double tol, int round)
 {
+    int gated = kind & BEHIND_GATE;
+    kind &= ~BEHIND_GATE;
     uint64_t seed = tk_seed(round), st = seed;
     size_t n = rows * cols, m = n + xoff;
     float *x = tk_malloc(m * sizeof *x), *y = tk_malloc(n * sizeof *y);
@@ -248,7 +257,20 @@ static size_t run_ln(int f, size_t rows, size_t cols, double offset,
     tk_upload(dx, x, m);
     tk_upload(dg, g, cols);
     tk_upload(db, b, cols);
-    TK_CUDA(all_fns[f](dx + xoff, dg, db, dy + xoff, rows, cols, EPS));
+    TK_CUDA(all_fns[f](dx + xoff, dg, db, dy + xoff, rows, cols, EPS, 0));
+    if (gated) {
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_poison(dy, m * sizeof *dy);
+        tk_gate gate = tk_gate_close();
+        TK_CUDA(all_fns[f](dx + xoff, dg, db, dy + xoff, rows, cols, EPS,
+                           gate.s));
+        int untouched = tk_still_poisoned(dy, m * sizeof *dy);
+        tk_gate_open(&gate);
+        if (!untouched)
+            print_error("%s %zux%zu: wrote y before its stream was "
+                        "opened\n", all_names[f], rows, cols);
+        assert_true(untouched);
+    }
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy + xoff, n);
     int quiet = tol >= 0;
@@ -380,6 +402,27 @@ static void naive_moments_cancel(void **s)
     assert_true(wrong >= 48);
 }
 
+/* Stream order: every launcher, queued on a stream that testkit's gate
+ * holds closed, has written nothing of y when it returns (a kernel on the
+ * legacy stream would have); once the gate opens, y is right.  The widths
+ * take every branch: 1001, not a multiple of 4 (layernorm_cached hands it
+ * to the Welford float4 kernel, rmsnorm_cached loads single floats);
+ * 4096, the cached float4 kernels; 16388, wider than either cached kernel
+ * holds (layernorm_welford_float4, rmsnorm).  The listing that is wrong
+ * on purpose is checked for the order only. */
+static void layernorm_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t w[] = {1001, 4096, 16388};
+    for (int f = 0; f < NALL; f++)
+        for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+            size_t bad = run_ln(f, 13, w[k], 0.0, RANDOM | BEHIND_GATE, 0,
+                                f == NAIVE ? 0.0 : -1.0, 0);
+            if (f != NAIVE) assert_int_equal(bad, 0);
+        }
+}
+
 /* On device memory: the overlapping calls of overlap_refused write
  * nothing, and x and y that only touch (y right after x, or right
  * before) are apart: the result is right and x is left as it was. */
@@ -402,11 +445,11 @@ static void overlap_on_device(void **s)
     tk_upload(dg, g, cols);
     tk_upload(db, b, cols);
     for (int f = 0; f < NALL; f++) {
-        assert_int_equal(all_fns[f](d, dg, db, d, rows, cols, EPS),
+        assert_int_equal(all_fns[f](d, dg, db, d, rows, cols, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](d, dg, db, d + 1, rows, cols, EPS),
+        assert_int_equal(all_fns[f](d, dg, db, d + 1, rows, cols, EPS, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all_fns[f](d + n - 1, dg, db, d, rows, cols, EPS),
+        assert_int_equal(all_fns[f](d + n - 1, dg, db, d, rows, cols, EPS, 0),
                          cudaErrorInvalidValue);
     }
     TK_CUDA(cudaDeviceSynchronize());
@@ -418,7 +461,7 @@ static void overlap_on_device(void **s)
             const float *hx = h + (below ? n : 0);
             tk_upload(x, hx, n);
             tk_poison(y, n * sizeof *y);
-            TK_CUDA(all_fns[f](x, dg, db, y, rows, cols, EPS));
+            TK_CUDA(all_fns[f](x, dg, db, y, rows, cols, EPS, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(got, d, 2 * n);
             const float *gx = got + (below ? n : 0);
@@ -459,6 +502,7 @@ int main(void)
         cmocka_unit_test(constant_rows_give_beta),
         cmocka_unit_test(naive_moments_cancel),
         cmocka_unit_test(overlap_on_device),
+        cmocka_unit_test(layernorm_launchers_follow_the_stream),
     };
     return tk_run_tests("layernorm", tests);
 }

@@ -9,22 +9,24 @@
 
 typedef cudaError_t (*layernorm_fn)(const float *x, const float *gamma,
                                     const float *beta, float *y,
-                                    size_t rows, size_t cols, float eps);
+                                    size_t rows, size_t cols, float eps,
+                                    cudaStream_t stream);
 static inline cudaError_t rmsnorm_as_layernorm(const float *x,
                                                const float *gamma,
                                                const float *beta, float *y,
                                                size_t rows, size_t cols,
-                                               float eps)
+                                               float eps,
+                                               cudaStream_t stream)
 {
     (void)beta;
-    return rmsnorm(x, gamma, y, rows, cols, eps);
+    return rmsnorm(x, gamma, y, rows, cols, eps, stream);
 }
 static inline cudaError_t rmsnorm_cached_as_layernorm(
     const float *x, const float *gamma, const float *beta, float *y,
-    size_t rows, size_t cols, float eps)
+    size_t rows, size_t cols, float eps, cudaStream_t stream)
 {
     (void)beta;
-    return rmsnorm_cached(x, gamma, y, rows, cols, eps);
+    return rmsnorm_cached(x, gamma, y, rows, cols, eps, stream);
 }
 
 #define LAYERNORM_VARIANTS(X)                                              \

@@ -22,7 +22,7 @@ struct ctx {
 static cudaError_t run_fn(void *p)
 {
     ctx *c = (ctx *)p;
-    return c->fn(c->x, c->n, c->out, c->work);
+    return c->fn(c->x, c->n, c->out, c->work, 0);
 }
 static cudaError_t run_cub(void *p)
 {
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
         for (int r = 0; r < 20; r++) {
             float h;
             unsigned bits;
-            BOOK_CHECK(v.fn(x, N28, out, work));
+            BOOK_CHECK(v.fn(x, N28, out, work, 0));
             BOOK_CHECK(cudaMemcpy(&h, out, 4, cudaMemcpyDeviceToHost));
             memcpy(&bits, &h, 4);
             bool dup = false;
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
                        u + hh * hh * u * u * abs_sum / exact};
     for (int v = 0; v < 3; v++) {
         float r;
-        BOOK_CHECK(orders[v].fn(x, na, out, work));
+        BOOK_CHECK(orders[v].fn(x, na, out, work, 0));
         BOOK_CHECK(cudaMemcpy(&r, out, 4, cudaMemcpyDeviceToHost));
         row(orders[v].name, r, bounds[v]);
     }

@@ -14,11 +14,11 @@ static void argmax_bad_arguments_refused(void **s)
     float *p = EX_FAKE(float, 256);
     size_t *i = EX_FAKE(size_t, 512);
     void *w = EX_FAKE(void, 4096);
-    EX_REFUSED(reduce_argmax(NULL, 10, i, w));
-    EX_REFUSED(reduce_argmax(p, 10, NULL, w));
-    EX_REFUSED(reduce_argmax(p, 10, i, NULL));
-    EX_REFUSED(reduce_argmax(p, 0, i, w));
-    EX_REFUSED(reduce_argmax(p, (size_t)1 << 32, i, w));
+    EX_REFUSED(reduce_argmax(NULL, 10, i, w, 0));
+    EX_REFUSED(reduce_argmax(p, 10, NULL, w, 0));
+    EX_REFUSED(reduce_argmax(p, 10, i, NULL, 0));
+    EX_REFUSED(reduce_argmax(p, 0, i, w, 0));
+    EX_REFUSED(reduce_argmax(p, (size_t)1 << 32, i, w, 0));
 }
 
 static size_t run_argmax(const float *h, size_t n)
@@ -27,7 +27,7 @@ static size_t run_argmax(const float *h, size_t n)
     size_t *didx = tk_dev_bytes(sizeof(size_t)), got;
     void *work = tk_dev_bytes(reduce_workspace_bytes(n));
     tk_upload(dx, h, n);
-    EX_CUDA(reduce_argmax(dx, n, didx, work));
+    EX_CUDA(reduce_argmax(dx, n, didx, work, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, didx, sizeof got);
     tk_free(dx); tk_free(didx); tk_free(work);

@@ -14,9 +14,9 @@ static void min_bad_arguments_refused(void **s)
     (void)s;
     float *p = EX_FAKE(float, 256);
     void *w = EX_FAKE(void, 4096);
-    EX_REFUSED(reduce_min(NULL, 10, p, w));
-    EX_REFUSED(reduce_min(p, 10, NULL, w));
-    EX_REFUSED(reduce_min(p, 10, p, NULL));
+    EX_REFUSED(reduce_min(NULL, 10, p, w, 0));
+    EX_REFUSED(reduce_min(p, 10, NULL, w, 0));
+    EX_REFUSED(reduce_min(p, 10, p, NULL, 0));
 }
 
 static float run_min(const float *h, size_t n)
@@ -24,7 +24,7 @@ static float run_min(const float *h, size_t n)
     float *dx = tk_dev_floats(n ? n : 1), *dout = tk_dev_floats(1), got;
     void *work = tk_dev_bytes(reduce_workspace_bytes(n));
     if (n) tk_upload(dx, h, n);
-    EX_CUDA(reduce_min(dx, n, dout, work));
+    EX_CUDA(reduce_min(dx, n, dout, work, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(&got, dout, 1);
     tk_free(dx); tk_free(dout); tk_free(work);

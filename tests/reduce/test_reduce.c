@@ -1,8 +1,8 @@
 /* test_reduce.c -- the reduce chapter's tests: every sum against a double
  * reference with the tolerance derived in the chapter, exact sums of inputs
  * from {-1, 0, 1} and of all-equal inputs, mean and max, determinism of the
- * deterministic finishes, bad arguments, and the two listings that are
- * wrong on purpose. */
+ * deterministic finishes, bad arguments, every launcher's stream order, and
+ * the two listings that are wrong on purpose. */
 #include "testkit.h"
 #include "reduce/reduce.h"
 #include "variants.h"
@@ -62,7 +62,7 @@ static float run(reduce_fn fn, struct dev *d)
 {
     float got;
     tk_poison(d->out, sizeof(float));
-    TK_CUDA(fn(d->x, d->n, d->out, d->work));
+    TK_CUDA(fn(d->x, d->n, d->out, d->work, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(&got, d->out, 1);
     return got;
@@ -159,6 +159,90 @@ static void sums_on_streams_at_once(void **s)
         TK_CUDA(cudaStreamDestroy(q[k]));
         dev_free(&d[k]);
     }
+    free(h);
+}
+
+/* Every launcher of the chapter, for the stream-order test: the sums
+ * (variants.h), reduce_sum_async, the mean, the maximum, and the two
+ * listings that are wrong on purpose, whose results are not compared. */
+enum { SUM, MEAN, MAX, WRONG };
+struct launcher { const char *name; reduce_fn fn; int what; };
+#define LADDER_LAUNCHER(name, label, fn, sequential) {name, fn, SUM},
+#define FINISH_LAUNCHER(name, fn) {name, fn, SUM},
+static const struct launcher launchers[] = {
+    REDUCE_LADDER(LADDER_LAUNCHER) REDUCE_OTHER_FINISHES(FINISH_LAUNCHER)
+    {"sum_async", reduce_sum_async, SUM},
+    {"mean", reduce_mean, MEAN},
+    {"max", reduce_max, MAX},
+    {"wrong_volatile_warp", reduce_wrong_volatile_warp, WRONG},
+    {"wrong_fence_barrier", reduce_wrong_fence_barrier, WRONG},
+};
+
+/* Launcher l on the n floats at x, a copy of h, queued on a stream that
+ * testkit's gate holds closed.  When it returns, nothing may have run:
+ * out and the partials of the workspace are still poisoned (a kernel, a
+ * memset or a copy on the legacy stream would have written them).  Once
+ * the gate opens, the result is exact for inputs from {-1, 0, 1}: the
+ * sum, the mean as the sum over n rounded once, and the maximum.  The
+ * same call runs once on stream 0 first: CUDA loads a kernel at its first
+ * launch, which may wait for the whole device, closed gate included. */
+static void launch_behind_gate(const struct launcher *l, struct dev *d,
+                               const float *x, const float *h, size_t n)
+{
+    char *partials = (char *)d->work + 256;       /* past the counter */
+    size_t pbytes = reduce_workspace_bytes(d->n) - 256;
+    TK_CUDA(l->fn(x, n, d->out, d->work, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_poison(d->out, sizeof(float));
+    tk_poison(partials, pbytes);
+    tk_gate g = tk_gate_close();
+    TK_CUDA(l->fn(x, n, d->out, d->work, g.s));
+    int untouched = tk_still_poisoned(d->out, sizeof(float)) &&
+                    tk_still_poisoned(partials, pbytes);
+    tk_gate_open(&g);
+    if (!untouched)
+        print_error("%s n=%zu: ran before its stream was opened\n",
+                    l->name, n);
+    assert_true(untouched);
+    if (l->what == WRONG) return;
+    double sum = 0;
+    float max = -INFINITY, got;
+    for (size_t i = 0; i < n; i++) {
+        sum += h[i];
+        max = h[i] > max ? h[i] : max;
+    }
+    float want = l->what == MAX    ? max
+               : l->what == MEAN ? (float)(sum / (double)n)
+                                 : (float)sum;
+    tk_download(&got, d->out, 1);
+    if (!(got == want)) {
+        print_error("%s n=%zu on a gated stream: got %.9g, want %.9g\n",
+                    l->name, n, got, want);
+        fail();
+    }
+}
+
+/* Stream order: every launcher on 2^20 + 3 floats, several passes or
+ * blocks, and on none (the identity, another kernel); the mean, which
+ * refuses n = 0, only on the first; and step 7 on x + 1, where it falls
+ * back to step 6. */
+static void reduce_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = ((size_t)1 << 20) + 3;
+    uint64_t st = tk_seed(0);
+    float *h = tk_malloc(n * sizeof *h);
+    for (size_t i = 0; i < n; i++) h[i] = (float)(int)(tk_next(&st) % 3) - 1;
+    struct dev d = dev_alloc(h, n);
+    for (size_t k = 0; k < sizeof launchers / sizeof launchers[0]; k++) {
+        launch_behind_gate(&launchers[k], &d, d.x, h, n);
+        if (launchers[k].what != MEAN)
+            launch_behind_gate(&launchers[k], &d, d.x, h, 0);
+    }
+    const struct launcher step7 = {"float4 at x + 1", reduce_float4, SUM};
+    launch_behind_gate(&step7, &d, d.x + 1, h + 1, n - 1);
+    dev_free(&d);
     free(h);
 }
 
@@ -375,11 +459,11 @@ static void float4_misaligned_falls_back(void **s)
     struct dev d = dev_alloc(x, n + 1);
     float got;
     tk_poison(d.out, sizeof(float));
-    TK_CUDA(reduce_float4(d.x + 1, n, d.out, d.work));
+    TK_CUDA(reduce_float4(d.x + 1, n, d.out, d.work, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(&got, d.out, 1);
     assert_true(got == ref);
-    assert_int_equal(reduce_last_block(d.x + 1, n, d.out, d.work),
+    assert_int_equal(reduce_last_block(d.x + 1, n, d.out, d.work, 0),
                      cudaErrorInvalidValue);
     dev_free(&d);
     free(x);
@@ -440,22 +524,28 @@ static void bad_arguments_refused(void **s)
     float *p = (float *)(uintptr_t)256, *odd = (float *)(uintptr_t)260;
     void *w = (void *)(uintptr_t)4096;
     for (size_t v = 0; v < NSUMS; v++) {
-        assert_int_equal(sums[v].fn(NULL, 10, p, w), cudaErrorInvalidValue);
-        assert_int_equal(sums[v].fn(p, 10, NULL, w), cudaErrorInvalidValue);
+        assert_int_equal(sums[v].fn(NULL, 10, p, w, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(sums[v].fn(p, 10, NULL, w, 0),
+                         cudaErrorInvalidValue);
     }
-    assert_int_equal(reduce_mean(p, 0, p, w), cudaErrorInvalidValue);
-    assert_int_equal(reduce_mean(NULL, 10, p, w), cudaErrorInvalidValue);
-    assert_int_equal(reduce_max(p, 10, NULL, w), cudaErrorInvalidValue);
-    assert_int_equal(reduce_max(odd, 10, p, w), cudaErrorInvalidValue);
-    assert_int_equal(reduce_last_block(odd, 10, p, w), cudaErrorInvalidValue);
-    assert_int_equal(reduce_grid_sync(odd, 10, p, w), cudaErrorInvalidValue);
-    /* The other finishes and the mean refuse a misaligned x as well. */
-    assert_int_equal(reduce_finish_atomic(odd, 10, p, w),
+    assert_int_equal(reduce_mean(p, 0, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(reduce_mean(NULL, 10, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(reduce_max(p, 10, NULL, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(reduce_max(odd, 10, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(reduce_last_block(odd, 10, p, w, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(reduce_compensated(odd, 10, p, w), cudaErrorInvalidValue);
-    assert_int_equal(reduce_mean(odd, 10, p, w), cudaErrorInvalidValue);
-    assert_int_equal(reduce_first_add(p, 10, p, NULL), cudaErrorInvalidValue);
-    assert_int_equal(reduce_wrong_fence_barrier(p, 10, p, NULL),
+    assert_int_equal(reduce_grid_sync(odd, 10, p, w, 0),
+                     cudaErrorInvalidValue);
+    /* The other finishes and the mean refuse a misaligned x as well. */
+    assert_int_equal(reduce_finish_atomic(odd, 10, p, w, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(reduce_compensated(odd, 10, p, w, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(reduce_mean(odd, 10, p, w, 0), cudaErrorInvalidValue);
+    assert_int_equal(reduce_first_add(p, 10, p, NULL, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(reduce_wrong_fence_barrier(p, 10, p, NULL, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(reduce_sum_async(odd, 10, p, w, 0), cudaErrorInvalidValue);
     assert_int_equal(reduce_sum_async(p, 10, p, NULL, 0),
@@ -490,6 +580,7 @@ int main(void)
         cmocka_unit_test(determinism_run_twice),
         cmocka_unit_test(float4_misaligned_falls_back),
         cmocka_unit_test(sums_on_streams_at_once),
+        cmocka_unit_test(reduce_launchers_follow_the_stream),
         cmocka_unit_test(sums_past_2_to_32),
         cmocka_unit_test(wrong_volatile_warp_races),
         cmocka_unit_test(wrong_fence_is_not_a_barrier),

@@ -43,7 +43,8 @@ __global__ void layernorm_residual_kernel(const float *x, const float *r,
 extern "C" cudaError_t layernorm_residual(const float *x, const float *r,
                                           const float *gamma,
                                           const float *beta, float *y,
-                                          size_t rows, size_t cols, float eps)
+                                          size_t rows, size_t cols, float eps,
+                                          cudaStream_t stream)
 {
     const size_t lim = (size_t)1 << 31;
     if (rows == 0) return cudaSuccess;
@@ -51,7 +52,7 @@ extern "C" cudaError_t layernorm_residual(const float *x, const float *r,
         rows >= lim || cols >= lim)
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    layernorm_residual_kernel<<<(unsigned)rows, 256>>>(x, r, gamma, beta, y,
-                                                       cols, eps);
+    layernorm_residual_kernel<<<(unsigned)rows, 256, 0, stream>>>(
+        x, r, gamma, beta, y, cols, eps);
     return cudaGetLastError();
 }

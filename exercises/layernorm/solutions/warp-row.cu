@@ -46,14 +46,15 @@ __global__ void layernorm_warp_kernel(const float *x, const float *gamma,
 
 extern "C" cudaError_t layernorm_warp(const float *x, const float *gamma,
                                       const float *beta, float *y,
-                                      size_t rows, size_t cols, float eps)
+                                      size_t rows, size_t cols, float eps,
+                                      cudaStream_t stream)
 {
     if (rows == 0) return cudaSuccess;
     if (!x || !gamma || !beta || !y || cols == 0 || cols > LN_WARP_MAX_COLS ||
         !(eps >= 0.0f) || rows >= ((size_t)1 << 31))
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    layernorm_warp_kernel<<<(unsigned)ceil_div(rows, 8), 256>>>(
+    layernorm_warp_kernel<<<(unsigned)ceil_div(rows, 8), 256, 0, stream>>>(
         x, gamma, beta, y, rows, cols, eps);
     return cudaGetLastError();
 }

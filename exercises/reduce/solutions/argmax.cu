@@ -41,7 +41,7 @@ __global__ void argmax_finish_kernel(const unsigned long long *best,
 }
 
 extern "C" cudaError_t reduce_argmax(const float *x, size_t n, size_t *idx,
-                                     void *work)
+                                     void *work, cudaStream_t stream)
 {
     if (!x || !idx || !work || n == 0 || n >= ((size_t)1 << 32))
         return cudaErrorInvalidValue;
@@ -49,8 +49,8 @@ extern "C" cudaError_t reduce_argmax(const float *x, size_t n, size_t *idx,
     size_t grid = ceil_div(n, 256);
     if (grid > 1024) grid = 1024;                 // grid-stride beyond
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(cudaMemset(best, 0, sizeof *best));
-    argmax_kernel<<<(unsigned)grid, 256>>>(x, n, best);
-    argmax_finish_kernel<<<1, 1>>>(best, idx);
+    BOOK_TRY(cudaMemsetAsync(best, 0, sizeof *best, stream));
+    argmax_kernel<<<(unsigned)grid, 256, 0, stream>>>(x, n, best);
+    argmax_finish_kernel<<<1, 1, 0, stream>>>(best, idx);
     return cudaGetLastError();
 }

@@ -39,15 +39,15 @@ __global__ void min_finish_kernel(const unsigned *best, float *out)
 }
 
 extern "C" cudaError_t reduce_min(const float *x, size_t n, float *out,
-                                  void *work)
+                                  void *work, cudaStream_t stream)
 {
     if (!x || !out || !work) return cudaErrorInvalidValue;
     unsigned *best = (unsigned *)work;
     size_t grid = n == 0 ? 1 : ceil_div(n, 256);
     if (grid > 1024) grid = 1024;                 // grid-stride beyond
     BOOK_CLEAR_TO_LAUNCH();
-    min_init_kernel<<<1, 1>>>(best);
-    min_kernel<<<(unsigned)grid, 256>>>(x, n, best);
-    min_finish_kernel<<<1, 1>>>(best, out);
+    min_init_kernel<<<1, 1, 0, stream>>>(best);
+    min_kernel<<<(unsigned)grid, 256, 0, stream>>>(x, n, best);
+    min_finish_kernel<<<1, 1, 0, stream>>>(best, out);
     return cudaGetLastError();
 }
