@@ -7,10 +7,12 @@
 #include "interview/exercises.h"
 
 extern "C" cudaError_t lcs_diagonals(const char *a, size_t la, const char *b,
-                                     size_t lb, int *work, int *len)
+                                     size_t lb, int *work, int *len,
+                                     cudaStream_t stream)
 {
     (void)a; (void)la; (void)b; (void)lb; (void)work; (void)len;
-    // TODO: refuse bad arguments, then a kernel a diagonal.  Which
-    // neighbours does an entry of the LCS table read?
+    (void)stream;
+    // TODO: refuse bad arguments, then a kernel a diagonal, on stream.
+    // Which neighbours does an entry of the LCS table read?
     return cudaErrorNotYetImplemented;
 }

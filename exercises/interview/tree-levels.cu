@@ -10,10 +10,14 @@ extern "C" cudaError_t tree_path_sum_levels(const int *left,
                                             const int *right,
                                             const unsigned char *val,
                                             size_t n, void *work,
-                                            unsigned long long *sum)
+                                            unsigned long long *sum,
+                                            cudaStream_t stream)
 {
     (void)left; (void)right; (void)val; (void)n; (void)work; (void)sum;
-    // TODO: refuse bad arguments, then a kernel a level.  Where in the
-    // work do the two frontiers go, and what stops a malformed tree?
+    (void)stream;
+    // TODO: refuse bad arguments, then a kernel a level, on stream.  Where
+    // in the work do the two frontiers go, and what stops a malformed
+    // tree?  The host learns a frontier's size from stream, not from the
+    // whole device.
     return cudaErrorNotYetImplemented;
 }

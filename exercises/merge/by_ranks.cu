@@ -7,11 +7,12 @@
 
 extern "C" cudaError_t merge_by_ranks_u32(const uint32_t *a, size_t na,
                                           const uint32_t *b, size_t nb,
-                                          uint32_t *out)
+                                          uint32_t *out, cudaStream_t stream)
 {
-    (void)a; (void)na; (void)b; (void)nb; (void)out;
-    // TODO: refuse bad arguments, then one thread per element: a[i] goes
-    // to i + (the number of b's that go before it).  Which comparison
-    // counts for a's element, and which for b's, so that ties go to a?
+    (void)a; (void)na; (void)b; (void)nb; (void)out; (void)stream;
+    // TODO: refuse bad arguments, then one thread per element, launched on
+    // stream: a[i] goes to i + (the number of b's that go before it).
+    // Which comparison counts for a's element, and which for b's, so that
+    // ties go to a?
     return cudaErrorNotYetImplemented;
 }

@@ -7,10 +7,12 @@
 #include "method/exercises.h"
 
 extern "C" cudaError_t hist_nbins(const unsigned char *x, size_t n,
-                                  int nbins, unsigned *bins)
+                                  int nbins, unsigned *bins,
+                                  cudaStream_t stream)
 {
-    (void)x; (void)n; (void)nbins; (void)bins;
-    // TODO: refuse bad arguments, zero the bins and launch your kernel.
+    (void)x; (void)n; (void)nbins; (void)bins; (void)stream;
+    // TODO: refuse bad arguments, zero the bins and launch your kernel,
+    // both on stream.
     // Which bin does byte v go to, and how much shared memory is needed?
     return cudaErrorNotYetImplemented;
 }

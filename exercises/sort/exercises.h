@@ -3,8 +3,10 @@
  * may use the chapter's sorts (book.yaml: they link in).  Device
  * pointers; temp 256-byte aligned, of the bytes its function below
  * gives.  NULL pointers (with n > 0), n above SORT_MAX_N or too little
- * temp: cudaErrorInvalidValue; n == 0 launches nothing.  Default
- * stream. */
+ * temp: cudaErrorInvalidValue; n == 0 launches nothing.  The launcher
+ * takes the stream its work is queued on as its last argument (0: the
+ * default stream), as the chapter's do, and returns without waiting for
+ * it. */
 #ifndef EX_SORT_H
 #define EX_SORT_H
 #include <cuda_runtime_api.h>
@@ -23,7 +25,7 @@ static inline size_t segmented_temp_bytes(size_t n)
 }
 cudaError_t segmented_sort_u32(const unsigned *keys, const unsigned *seg,
                                unsigned *out, size_t n, void *temp,
-                               size_t bytes);
+                               size_t bytes, cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

@@ -25,9 +25,9 @@ static cudaError_t ed_check(const char *a, size_t la, const char *b,
     return cudaSuccess;
 }
 __global__ void ed_set_kernel(int *dist, int v) { *dist = v; }
-static cudaError_t ed_set(int *dist, int v)
+static cudaError_t ed_set(int *dist, int v, cudaStream_t stream)
 {
-    ed_set_kernel<<<1, 1>>>(dist, v);
+    ed_set_kernel<<<1, 1, 0, stream>>>(dist, v);
     return cudaGetLastError();
 }
 
@@ -42,26 +42,28 @@ __global__ void ed_diagonal_kernel(const char *a, const char *b, int d,
 
 // <<Launch one kernel a diagonal>>
 extern "C" cudaError_t ed_diagonals(const char *a, size_t la, const char *b,
-                                    size_t lb, int *work, int *dist)
+                                    size_t lb, int *work, int *dist,
+                                    cudaStream_t stream)
 {
-    BOOK_TRY(ed_check(a, la, b, lb, dist));
     if (!work) return cudaErrorInvalidValue;
+    BOOK_TRY(ed_check(a, la, b, lb, dist));
     if (la > lb) {                               // a is the shorter
         const char *t = a; a = b; b = t;
         size_t u = la; la = lb; lb = u;
     }
-    if (la == 0) return ed_set(dist, (int)lb);
+    if (la == 0) return ed_set(dist, (int)lb, stream);
     int m = (int)la, n = (int)lb;
     int *c[3] = {work, work + m + 1, work + 2 * (m + 1)};
     for (int d = 0; d <= m + n; d++) {
         int lo = d - n > 0 ? d - n : 0, hi = d < m ? d : m;
         unsigned grid = (unsigned)ceil_div((size_t)(hi - lo + 1), 256);
-        ed_diagonal_kernel<<<grid, 256>>>(a, b, d, lo, hi, c[1], c[2], c[0]);
+        ed_diagonal_kernel<<<grid, 256, 0, stream>>>(a, b, d, lo, hi, c[1],
+                                                     c[2], c[0]);
         int *t = c[2]; c[2] = c[1]; c[1] = c[0]; c[0] = t;
     }
     BOOK_TRY(cudaGetLastError());
     return cudaMemcpyAsync(dist, c[1] + m, sizeof(int),
-                           cudaMemcpyDeviceToDevice);
+                           cudaMemcpyDeviceToDevice, stream);
 }
 
 // <<Sweep the diagonals with a group of threads>>
@@ -103,17 +105,17 @@ __global__ void ed_block_kernel(const char *a, int la, const char *b, int lb,
 
 // <<Launch one block for one pair>>
 extern "C" cudaError_t ed_block(const char *a, size_t la, const char *b,
-                                size_t lb, int *dist)
+                                size_t lb, int *dist, cudaStream_t stream)
 {
-    BOOK_TRY(ed_check(a, la, b, lb, dist));
     if (la > lb) {                               // a is the shorter
         const char *t = a; a = b; b = t;
         size_t u = la; la = lb; lb = u;
     }
     if (la > ED_BLOCK_MAX) return cudaErrorInvalidValue;
-    if (la == 0) return ed_set(dist, (int)lb);
+    BOOK_TRY(ed_check(a, la, b, lb, dist));
+    if (la == 0) return ed_set(dist, (int)lb, stream);
     size_t smem = 3 * (la + 1) * sizeof(int);    // at most 48012 bytes
-    ed_block_kernel<<<1, 1024, smem>>>(a, (int)la, b, (int)lb, dist);
+    ed_block_kernel<<<1, 1024, smem, stream>>>(a, (int)la, b, (int)lb, dist);
     return cudaGetLastError();
 }
 
@@ -148,15 +150,16 @@ __global__ void ed_batch_kernel(const char *s, size_t nchars,
 
 // <<Launch one warp a pair>>
 extern "C" cudaError_t ed_batch(const char *s, size_t nchars,
-                                const size_t *off, size_t pairs, int *dist)
+                                const size_t *off, size_t pairs, int *dist,
+                                cudaStream_t stream)
 {
     if (!off || !dist || (nchars && !s)) return cudaErrorInvalidValue;
     if (pairs == 0) return cudaSuccess;
-    BOOK_CLEAR_TO_LAUNCH();
     size_t blocks = ceil_div(pairs, kEdWarps);
     if (blocks > 0x7fffffff) return cudaErrorInvalidValue;
-    ed_batch_kernel<<<(unsigned)blocks, 32 * kEdWarps>>>(s, nchars, off,
-                                                         pairs, dist);
+    BOOK_CLEAR_TO_LAUNCH();
+    ed_batch_kernel<<<(unsigned)blocks, 32 * kEdWarps, 0, stream>>>(
+        s, nchars, off, pairs, dist);
     return cudaGetLastError();
 }
 
@@ -232,18 +235,19 @@ __global__ void ed_tiled_kernel(const char *a, int m, const char *b, int n,
 
 // <<Launch a kernel a diagonal of tiles>>
 extern "C" cudaError_t ed_tiled(const char *a, size_t la, const char *b,
-                                size_t lb, int *work, int *dist)
+                                size_t lb, int *work, int *dist,
+                                cudaStream_t stream)
 {
-    BOOK_TRY(ed_check(a, la, b, lb, dist));
     if (!work) return cudaErrorInvalidValue;
-    if (la == 0 || lb == 0) return ed_set(dist, (int)(la + lb));
+    BOOK_TRY(ed_check(a, la, b, lb, dist));
+    if (la == 0 || lb == 0) return ed_set(dist, (int)(la + lb), stream);
     int R = (int)ceil_div(la, kEdTile), C = (int)ceil_div(lb, kEdTile);
     int *rows = work, *cols = work + (size_t)C * (kEdTile + 1);
     for (int k = 0; k < R + C - 1; k++) {        // diagonals of tiles
         int lo = k - C + 1 > 0 ? k - C + 1 : 0, hi = k < R ? k : R - 1;
         unsigned grid = (unsigned)ceil_div((size_t)(hi - lo + 1),
                                            kEdTileWarps);
-        ed_tiled_kernel<<<grid, 32 * kEdTileWarps>>>(
+        ed_tiled_kernel<<<grid, 32 * kEdTileWarps, 0, stream>>>(
             a, (int)la, b, (int)lb, k, lo, hi - lo + 1, rows, cols, dist);
     }
     return cudaGetLastError();

@@ -1,7 +1,9 @@
 // editdist.h -- the Levenshtein distance on the GPU.
 // Strings are bytes in device memory (a pointer may be null where its
 // length is 0); lengths at most ED_MAX_LEN, else cudaErrorInvalidValue.
-// The distance goes to *dist, one int in device memory.
+// The distance goes to *dist, one int in device memory.  Every launcher
+// takes the stream its work is queued on as its last argument (0: the
+// default stream), and returns without waiting for it.
 #ifndef EDITDIST_H
 #define EDITDIST_H
 #include <cuda_runtime_api.h>
@@ -23,16 +25,16 @@ extern "C" {
 #endif
 // One kernel a diagonal: any lengths; work holds ED_WORK_INTS ints.
 cudaError_t ed_diagonals(const char *a, size_t la, const char *b, size_t lb,
-                         int *work, int *dist);
+                         int *work, int *dist, cudaStream_t stream);
 // A kernel a diagonal of ED_TILE x ED_TILE tiles, a warp a tile: any
 // lengths; work holds ED_TILED_WORK_INTS(la, lb) ints (any contents, all
 // overwritten).
 cudaError_t ed_tiled(const char *a, size_t la, const char *b, size_t lb,
-                     int *work, int *dist);
+                     int *work, int *dist, cudaStream_t stream);
 // One block sweeping the diagonals in shared memory: min(la, lb) <=
 // ED_BLOCK_MAX, else cudaErrorInvalidValue.
 cudaError_t ed_block(const char *a, size_t la, const char *b, size_t lb,
-                     int *dist);
+                     int *dist, cudaStream_t stream);
 // Many pairs, one warp each.  Pair k is the strings s[off[2k], off[2k+1])
 // and s[off[2k+1], off[2k+2]); off has 2 pairs + 1 entries (device), s has
 // nchars bytes.  dist[k] is the distance, or -1 where the pair's offsets
@@ -40,7 +42,7 @@ cudaError_t ed_block(const char *a, size_t la, const char *b, size_t lb,
 // longer, ED_MAX_LEN).  pairs at most 8 (2^31 - 1), else
 // cudaErrorInvalidValue; none, nothing is done.
 cudaError_t ed_batch(const char *s, size_t nchars, const size_t *off,
-                     size_t pairs, int *dist);
+                     size_t pairs, int *dist, cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

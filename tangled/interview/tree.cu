@@ -59,7 +59,8 @@ __global__ void tree_sum_kernel(const int *left, const int *right, int n,
 // <<Launch the pointer jumping>>
 extern "C" cudaError_t tree_path_sum(const int *left, const int *right,
                                      const unsigned char *val, size_t n,
-                                     void *work, unsigned long long *sum)
+                                     void *work, unsigned long long *sum,
+                                     cudaStream_t stream)
 {
     if (!left || !right || !val || !work || !sum)
         return cudaErrorInvalidValue;
@@ -72,13 +73,15 @@ extern "C" cudaError_t tree_path_sum(const int *left, const int *right,
     int *A[2] = {(int *)(S[1] + n), (int *)(S[1] + n) + n};
     int nn = (int)n, r = 0;
     unsigned grid = (unsigned)ceil_div(n, 256);
-    tree_init_kernel<<<grid, 256>>>(val, nn, M[0], S[0], A[0]);
-    tree_link_kernel<<<grid, 256>>>(left, right, nn, M[0], A[0]);
+    tree_init_kernel<<<grid, 256, 0, stream>>>(val, nn, M[0], S[0], A[0]);
+    tree_link_kernel<<<grid, 256, 0, stream>>>(left, right, nn, M[0], A[0]);
     for (size_t reach = 1; reach < n; reach *= 2, r ^= 1)
-        tree_jump_kernel<<<grid, 256>>>(nn, M[r], S[r], A[r], M[r ^ 1],
-                                        S[r ^ 1], A[r ^ 1]);
-    BOOK_TRY(cudaMemsetAsync(sum, 0, sizeof *sum));
+        tree_jump_kernel<<<grid, 256, 0, stream>>>(nn, M[r], S[r], A[r],
+                                                   M[r ^ 1], S[r ^ 1],
+                                                   A[r ^ 1]);
+    BOOK_TRY(cudaMemsetAsync(sum, 0, sizeof *sum, stream));
     unsigned sgrid = grid < 1024 ? grid : 1024;
-    tree_sum_kernel<<<sgrid, 256>>>(left, right, nn, S[r], A[r], sum);
+    tree_sum_kernel<<<sgrid, 256, 0, stream>>>(left, right, nn, S[r], A[r],
+                                               sum);
     return cudaGetLastError();
 }

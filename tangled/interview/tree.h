@@ -7,7 +7,9 @@
 // 1 <= n < 2^31, every pointer non-null and work 8-byte aligned, else
 // cudaErrorInvalidValue; work: TREE_WORK_BYTES(n) bytes of device memory.
 // A malformed tree (a node with two parents, a cycle) gives an
-// unspecified sum, never an access out of bounds.
+// unspecified sum, never an access out of bounds.  The launcher takes the
+// stream its work is queued on as its last argument (0: the default
+// stream), and returns without waiting for it.
 #ifndef TREE_H
 #define TREE_H
 #include <cuda_runtime_api.h>
@@ -18,7 +20,7 @@ extern "C" {
 #endif
 cudaError_t tree_path_sum(const int *left, const int *right,
                           const unsigned char *val, size_t n, void *work,
-                          unsigned long long *sum);
+                          unsigned long long *sum, cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

@@ -78,12 +78,12 @@ __global__ void hist_vec_kernel(const uint4 *x4, size_t n4,
 
 // <<Check a histogram's arguments and zero its bins>>
 static cudaError_t hist_begin(const unsigned char *x, size_t n,
-                              unsigned *bins, int vec)
+                              unsigned *bins, int vec, cudaStream_t stream)
 {
     if (!x || !bins || n >= ((size_t)1 << 32)) return cudaErrorInvalidValue;
     if (vec && !is_aligned(x, 16)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    return cudaMemsetAsync(bins, 0, HIST_BINS * sizeof(unsigned));
+    return cudaMemsetAsync(bins, 0, HIST_BINS * sizeof(unsigned), stream);
 }
 static cudaError_t hist_grid(size_t work, unsigned *grid)
 {
@@ -97,42 +97,43 @@ static cudaError_t hist_grid(size_t work, unsigned *grid)
 
 // <<Launch the scalar histograms>>
 extern "C" cudaError_t hist_global(const unsigned char *x, size_t n,
-                                   unsigned *bins)
+                                   unsigned *bins, cudaStream_t stream)
 {
     unsigned grid;
-    BOOK_TRY(hist_begin(x, n, bins, 0));
+    BOOK_TRY(hist_begin(x, n, bins, 0, stream));
     BOOK_TRY(hist_grid(n, &grid));
-    if (n) hist_global_kernel<<<grid, kHistBlock>>>(x, n, bins);
+    if (n) hist_global_kernel<<<grid, kHistBlock, 0, stream>>>(x, n, bins);
     return cudaGetLastError();
 }
 extern "C" cudaError_t hist_shared(const unsigned char *x, size_t n,
-                                   unsigned *bins)
+                                   unsigned *bins, cudaStream_t stream)
 {
     unsigned grid;
-    BOOK_TRY(hist_begin(x, n, bins, 0));
+    BOOK_TRY(hist_begin(x, n, bins, 0, stream));
     BOOK_TRY(hist_grid(n, &grid));
-    if (n) hist_shared_kernel<<<grid, kHistBlock>>>(x, n, bins);
+    if (n) hist_shared_kernel<<<grid, kHistBlock, 0, stream>>>(x, n, bins);
     return cudaGetLastError();
 }
 
 // <<Launch the sixteen-byte histograms>>
 template <int COPIES, bool RUNS>
-static cudaError_t hist_vec(const unsigned char *x, size_t n, unsigned *bins)
+static cudaError_t hist_vec(const unsigned char *x, size_t n, unsigned *bins,
+                            cudaStream_t stream)
 {
     unsigned grid;
-    BOOK_TRY(hist_begin(x, n, bins, 1));
+    BOOK_TRY(hist_begin(x, n, bins, 1, stream));
     size_t n4 = n / 16;
     BOOK_TRY(hist_grid(n4, &grid));
-    if (n) hist_vec_kernel<COPIES, RUNS><<<grid, kHistBlock>>>(
+    if (n) hist_vec_kernel<COPIES, RUNS><<<grid, kHistBlock, 0, stream>>>(
         (const uint4 *)x, n4, x + 16 * n4, (unsigned)(n % 16), bins);
     return cudaGetLastError();
 }
 extern "C" cudaError_t hist_shared_vec(const unsigned char *x, size_t n,
-                                       unsigned *bins)
-{ return hist_vec<1, false>(x, n, bins); }
+                                       unsigned *bins, cudaStream_t stream)
+{ return hist_vec<1, false>(x, n, bins, stream); }
 extern "C" cudaError_t hist_warp(const unsigned char *x, size_t n,
-                                 unsigned *bins)
-{ return hist_vec<kHistBlock / 32, false>(x, n, bins); }
+                                 unsigned *bins, cudaStream_t stream)
+{ return hist_vec<kHistBlock / 32, false>(x, n, bins, stream); }
 extern "C" cudaError_t hist_runs(const unsigned char *x, size_t n,
-                                 unsigned *bins)
-{ return hist_vec<kHistBlock / 32, true>(x, n, bins); }
+                                 unsigned *bins, cudaStream_t stream)
+{ return hist_vec<kHistBlock / 32, true>(x, n, bins, stream); }

@@ -37,26 +37,26 @@ __global__ void chain_kernel(unsigned steps, unsigned shift,
     if (lane == 0) *ticks = t1 - t0;
 }
 
-extern "C" cudaError_t probe_empty(unsigned grid, unsigned block)
+extern "C" cudaError_t probe_empty(unsigned grid, unsigned block,
+                                   cudaStream_t stream)
 {
     if (grid < 1 || block < 1 || block > 1024) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    empty_kernel<<<grid, block>>>();
+    empty_kernel<<<grid, block, 0, stream>>>();
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t probe_chain(int op, unsigned steps, unsigned shift,
-                                   long long *ticks, unsigned *out)
+                                   long long *ticks, unsigned *out,
+                                   cudaStream_t stream)
 {
-    if (!ticks || !out || steps < 1) return cudaErrorInvalidValue;
+    void (*chain)(unsigned, unsigned, long long *, unsigned *) =
+        op == PROBE_IMAD     ? chain_kernel<PROBE_IMAD>
+        : op == PROBE_SHFL   ? chain_kernel<PROBE_SHFL>
+        : op == PROBE_SHARED ? chain_kernel<PROBE_SHARED>
+                             : nullptr;
+    if (!ticks || !out || steps < 1 || !chain) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    if (op == PROBE_IMAD)
-        chain_kernel<PROBE_IMAD><<<1, 32>>>(steps, shift, ticks, out);
-    else if (op == PROBE_SHFL)
-        chain_kernel<PROBE_SHFL><<<1, 32>>>(steps, shift, ticks, out);
-    else if (op == PROBE_SHARED)
-        chain_kernel<PROBE_SHARED><<<1, 32>>>(steps, shift, ticks, out);
-    else
-        return cudaErrorInvalidValue;
+    chain<<<1, 32, 0, stream>>>(steps, shift, ticks, out);
     return cudaGetLastError();
 }

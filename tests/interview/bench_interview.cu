@@ -74,15 +74,15 @@ static cudaError_t run(void *p)
     ctx *c = (ctx *)p;
     switch (c->which) {
     case ED_BY_DIAGONALS:
-        return ed_diagonals(c->a, c->la, c->b, c->lb, c->work, c->dist);
+        return ed_diagonals(c->a, c->la, c->b, c->lb, c->work, c->dist, 0);
     case ED_BY_BLOCK:
-        return ed_block(c->a, c->la, c->b, c->lb, c->dist);
+        return ed_block(c->a, c->la, c->b, c->lb, c->dist, 0);
     case ED_BY_BATCH:
-        return ed_batch(c->s, c->nchars, c->off, c->pairs, c->dist);
+        return ed_batch(c->s, c->nchars, c->off, c->pairs, c->dist, 0);
     case ED_BY_TILES:
-        return ed_tiled(c->a, c->la, c->b, c->lb, c->twork, c->dist);
+        return ed_tiled(c->a, c->la, c->b, c->lb, c->twork, c->dist, 0);
     default:
-        return tree_path_sum(c->l, c->r, c->v, c->n, c->tw, c->sum);
+        return tree_path_sum(c->l, c->r, c->v, c->n, c->tw, c->sum, 0);
     }
 }
 
@@ -376,7 +376,8 @@ static void profile_tiled(void)
     BOOK_CHECK(cudaMalloc(&work, ED_TILED_WORK_INTS(L, L) * sizeof(int)));
     BOOK_CHECK(cudaMalloc(&dist, sizeof(int)));
     BOOK_CHECK(cudaMemcpy(d, a.data(), 2 * L, cudaMemcpyHostToDevice));
-    for (int r = 0; r < 2; r++) BOOK_CHECK(ed_tiled(d, L, d + L, L, work, dist));
+    for (int r = 0; r < 2; r++)
+        BOOK_CHECK(ed_tiled(d, L, d + L, L, work, dist, 0));
     BOOK_CHECK(cudaDeviceSynchronize());
     BOOK_CHECK(cudaFree(d)); BOOK_CHECK(cudaFree(work)); BOOK_CHECK(cudaFree(dist));
 }

@@ -14,12 +14,12 @@ static void lcs_bad_arguments_refused(void **s)
     (void)s;
     char *a = EX_FAKE(char, 256);
     int *w = EX_FAKE(int, 4096), *len = EX_FAKE(int, 8192);
-    EX_REFUSED(lcs_diagonals(NULL, 3, a, 3, w, len));
-    EX_REFUSED(lcs_diagonals(a, 3, NULL, 3, w, len));
-    EX_REFUSED(lcs_diagonals(a, 3, a, 3, NULL, len));
-    EX_REFUSED(lcs_diagonals(a, 3, a, 3, w, NULL));
-    EX_REFUSED(lcs_diagonals(a, ED_MAX_LEN + 1, a, 3, w, len));
-    EX_REFUSED(lcs_diagonals(a, 3, a, ED_MAX_LEN + 1, w, len));
+    EX_REFUSED(lcs_diagonals(NULL, 3, a, 3, w, len, 0));
+    EX_REFUSED(lcs_diagonals(a, 3, NULL, 3, w, len, 0));
+    EX_REFUSED(lcs_diagonals(a, 3, a, 3, NULL, len, 0));
+    EX_REFUSED(lcs_diagonals(a, 3, a, 3, w, NULL, 0));
+    EX_REFUSED(lcs_diagonals(a, ED_MAX_LEN + 1, a, 3, w, len, 0));
+    EX_REFUSED(lcs_diagonals(a, 3, a, ED_MAX_LEN + 1, w, len, 0));
 }
 
 static int lcs_ref(const char *a, size_t la, const char *b, size_t lb)
@@ -46,7 +46,7 @@ static void check_lcs(const char *a, size_t la, const char *b, size_t lb,
     int *work = tk_dev_ints(ED_WORK_INTS(la, lb)), *dlen = tk_dev_ints(1), got;
     if (la) tk_upload_bytes(da, a, la);
     if (lb) tk_upload_bytes(db, b, lb);
-    EX_CUDA(lcs_diagonals(da, la, db, lb, work, dlen));
+    EX_CUDA(lcs_diagonals(da, la, db, lb, work, dlen, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, dlen, sizeof got);
     tk_free(da); tk_free(db); tk_free(work); tk_free(dlen);

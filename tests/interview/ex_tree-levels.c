@@ -22,14 +22,14 @@ static void levels_bad_arguments_refused(void **s)
     unsigned char *v = EX_FAKE(unsigned char, 4096);
     void *w = EX_FAKE(void, 8192);
     unsigned long long *sum = EX_FAKE(unsigned long long, 1 << 16);
-    EX_REFUSED(tree_path_sum_levels(NULL, d, v, 4, w, sum));
-    EX_REFUSED(tree_path_sum_levels(d, NULL, v, 4, w, sum));
-    EX_REFUSED(tree_path_sum_levels(d, d, NULL, 4, w, sum));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, NULL, sum));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, w, NULL));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 0, w, sum));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, (size_t)1 << 31, w, sum));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, (char *)w + 4, sum));
+    EX_REFUSED(tree_path_sum_levels(NULL, d, v, 4, w, sum, 0));
+    EX_REFUSED(tree_path_sum_levels(d, NULL, v, 4, w, sum, 0));
+    EX_REFUSED(tree_path_sum_levels(d, d, NULL, 4, w, sum, 0));
+    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, NULL, sum, 0));
+    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, w, NULL, 0));
+    EX_REFUSED(tree_path_sum_levels(d, d, v, 0, w, sum, 0));
+    EX_REFUSED(tree_path_sum_levels(d, d, v, (size_t)1 << 31, w, sum, 0));
+    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, (char *)w + 4, sum, 0));
 }
 
 enum { T_LEFT, T_ZIGZAG, T_COMPLETE, T_RANDOM };
@@ -47,7 +47,7 @@ static uint64_t levels_gpu(const int *l, const int *r, const unsigned char *v,
     tk_upload_bytes(dl, l, n * sizeof *l);
     tk_upload_bytes(dr, r, n * sizeof *r);
     tk_upload_bytes(dv, v, n);
-    EX_CUDA(tree_path_sum_levels(dl, dr, dv, n, work, dsum));
+    EX_CUDA(tree_path_sum_levels(dl, dr, dv, n, work, dsum, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, dsum, sizeof got);
     tk_free(dl); tk_free(dr); tk_free(dv); tk_free(work); tk_free(dsum);

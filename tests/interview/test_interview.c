@@ -18,7 +18,8 @@
  * version (a launch a diagonal) runs every pair with the fixed seed and only
  * the short ones with the fresh seed, and the CPU runs the DP on every
  * seventh pair of the batch of 10^5 (the others are checked against the
- * bounds of a distance). */
+ * bounds of a distance).  Last, every launcher's work queued on the stream
+ * it is given, behind a closed gate. */
 #include "testkit.h"
 #include "interview/editdist.h"
 #include "interview/tree.h"
@@ -36,45 +37,75 @@ static void rand_string(char *s, size_t n, int letters, uint64_t *st)
         s[i] = (char)('a' + tk_next(st) % (uint64_t)letters);
 }
 
+/* One pair on the device for one of the GPU versions of variants.h: the
+ * strings a then b in d, the result dd poisoned (-1), and what the version
+ * needs besides: the work, poisoned and followed by 64 poisoned guard
+ * ints, or the batch's offsets of its one pair. */
+typedef struct {
+    enum ed_version how;
+    size_t la, lb, wi;  /* wi: the work's ints, before the guard */
+    char *d;
+    int *dd, *work;
+    size_t *doff;
+} ed_pair;
+static ed_pair ed_upload(enum ed_version how, const char *a, size_t la,
+                         const char *b, size_t lb)
+{
+    ed_pair p = {how, la, lb, 0, tk_dev_bytes(la + lb + 1),
+                 tk_dev_bytes(sizeof(int)), NULL, NULL};
+    if (la) tk_upload_bytes(p.d, a, la);
+    if (lb) tk_upload_bytes(p.d + la, b, lb);
+    if (how == ED_BY_DIAGONALS) p.wi = ED_WORK_INTS(la, lb);
+    if (how == ED_BY_TILES) p.wi = ED_TILED_WORK_INTS(la, lb);
+    if (how == ED_BY_DIAGONALS || how == ED_BY_TILES)
+        p.work = tk_dev_bytes((p.wi + 64) * sizeof(int));
+    if (how == ED_BY_BATCH) {
+        size_t off[3] = {0, la, la + lb};
+        p.doff = tk_dev_bytes(sizeof off);
+        tk_upload_bytes(p.doff, off, sizeof off);
+    }
+    return p;
+}
+/* Its version's launcher, on stream. */
+static cudaError_t ed_launch(const ed_pair *p, cudaStream_t stream)
+{
+    const char *a = p->la ? p->d : NULL, *b = p->lb ? p->d + p->la : NULL;
+    switch (p->how) {
+    case ED_BY_DIAGONALS:
+        return ed_diagonals(a, p->la, b, p->lb, p->work, p->dd, stream);
+    case ED_BY_BLOCK: return ed_block(a, p->la, b, p->lb, p->dd, stream);
+    case ED_BY_TILES:
+        return ed_tiled(a, p->la, b, p->lb, p->work, p->dd, stream);
+    default: return ed_batch(p->d, p->la + p->lb, p->doff, 1, p->dd, stream);
+    }
+}
+/* Its distance, once the launch is done; the guard after the work must
+ * still hold its poison.  Frees the pair. */
+static int ed_result(ed_pair *p)
+{
+    int got = -7, guard[64];
+    TK_CUDA(cudaDeviceSynchronize());
+    if (p->work) {
+        tk_download_bytes(guard, p->work + p->wi, sizeof guard);
+        for (int g = 0; g < 64; g++) assert_int_equal(guard[g], -1);
+    }
+    tk_download_bytes(&got, p->dd, sizeof got);
+    tk_free(p->d);
+    tk_free(p->dd);
+    if (p->work) tk_free(p->work);
+    if (p->doff) tk_free(p->doff);
+    return got;
+}
+
 /* The distance of a and b by one of the GPU versions of variants.h (the
- * batch: a batch of one pair); the launcher's status in *err.  The result
- * is poisoned (-1) before the run; the tiled version's work is poisoned
- * and followed by 64 poisoned guard ints that must stay so. */
+ * batch: a batch of one pair); the launcher's status in *err. */
 static int ed_gpu(enum ed_version how, const char *a, size_t la,
                   const char *b, size_t lb, cudaError_t *err)
 {
-    char *d = tk_dev_bytes(la + lb + 1);
-    int *dd = tk_dev_bytes(sizeof(int)), got = -7;
-    if (la) tk_upload_bytes(d, a, la);
-    if (lb) tk_upload_bytes(d + la, b, lb);
-    if (how == ED_BY_DIAGONALS) {
-        int *work = tk_dev_bytes(ED_WORK_INTS(la, lb) * sizeof(int));
-        *err = ed_diagonals(la ? d : NULL, la, lb ? d + la : NULL, lb, work, dd);
-        TK_CUDA(cudaDeviceSynchronize());
-        tk_free(work);
-    } else if (how == ED_BY_BLOCK) {
-        *err = ed_block(la ? d : NULL, la, lb ? d + la : NULL, lb, dd);
-    } else if (how == ED_BY_TILES) {
-        size_t wi = ED_TILED_WORK_INTS(la, lb);
-        int *work = tk_dev_bytes((wi + 64) * sizeof(int)), guard[64];
-        *err = ed_tiled(la ? d : NULL, la, lb ? d + la : NULL, lb, work, dd);
-        TK_CUDA(cudaDeviceSynchronize());
-        tk_download_bytes(guard, work + wi, sizeof guard);
-        for (int g = 0; g < 64; g++) assert_int_equal(guard[g], -1);
-        tk_free(work);
-    } else {                            /* ED_BY_BATCH */
-        size_t off[3] = {0, la, la + lb};
-        size_t *doff = tk_dev_bytes(sizeof off);
-        tk_upload_bytes(doff, off, sizeof off);
-        *err = ed_batch(d, la + lb, doff, 1, dd);
-        TK_CUDA(cudaDeviceSynchronize());
-        tk_free(doff);
-    }
-    TK_CUDA(cudaDeviceSynchronize());
-    if (*err == cudaSuccess) tk_download_bytes(&got, dd, sizeof got);
-    tk_free(d);
-    tk_free(dd);
-    return got;
+    ed_pair p = ed_upload(how, a, la, b, lb);
+    *err = ed_launch(&p, 0);
+    int got = ed_result(&p);
+    return *err == cudaSuccess ? got : -7;
 }
 
 static const char *const ed_launcher[] = {ED_VERSIONS(ED_VERSION_LAUNCHER)};
@@ -239,7 +270,7 @@ static void ed_batches(void **s)
         TK_CUDA(cudaMemset(dd, 0x5a, pairs * sizeof(int)));
         tk_upload_bytes(ds, chars, total + 1);
         tk_upload_bytes(doff, off, (2 * pairs + 1) * sizeof *off);
-        TK_CUDA(ed_batch(ds, nchars, doff, pairs, dd));
+        TK_CUDA(ed_batch(ds, nchars, doff, pairs, dd, 0));
         TK_CUDA(cudaDeviceSynchronize());
         int *got = tk_malloc(pairs * sizeof *got);
         tk_download_bytes(got, dd, pairs * sizeof *got);
@@ -284,34 +315,47 @@ static void ed_refusals_before_launch(const char *p, int *w,
                                       const size_t *off, int *dist)
 {
     cudaError_t (*const with_work[2])(const char *, size_t, const char *,
-                                      size_t, int *, int *) = {ed_diagonals,
-                                                               ed_tiled};
+                                      size_t, int *, int *, cudaStream_t) =
+        {ed_diagonals, ed_tiled};
+    const size_t too_many = (size_t)8 * 0x7fffffff + 1;   /* 2^31 blocks */
     for (int k = 0; k < 2; k++) {
         cudaError_t (*f)(const char *, size_t, const char *, size_t, int *,
-                         int *) = with_work[k];
-        assert_int_equal(f(p, 1, p, 1, w, NULL), cudaErrorInvalidValue);
-        assert_int_equal(f(NULL, 1, p, 1, w, dist), cudaErrorInvalidValue);
-        assert_int_equal(f(p, 1, NULL, 1, w, dist), cudaErrorInvalidValue);
-        assert_int_equal(f(p, ED_MAX_LEN + 1, p, 1, w, dist),
+                         int *, cudaStream_t) = with_work[k];
+        assert_int_equal(f(p, 1, p, 1, w, NULL, 0), cudaErrorInvalidValue);
+        assert_int_equal(f(NULL, 1, p, 1, w, dist, 0), cudaErrorInvalidValue);
+        assert_int_equal(f(p, 1, NULL, 1, w, dist, 0), cudaErrorInvalidValue);
+        assert_int_equal(f(p, ED_MAX_LEN + 1, p, 1, w, dist, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(f(p, 1, p, ED_MAX_LEN + 1, w, dist),
+        assert_int_equal(f(p, 1, p, ED_MAX_LEN + 1, w, dist, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(f(p, SIZE_MAX, p, SIZE_MAX, w, dist),
+        assert_int_equal(f(p, SIZE_MAX, p, SIZE_MAX, w, dist, 0),
                          cudaErrorInvalidValue);
+        assert_int_equal(f(p, 1, p, 1, NULL, dist, 0), cudaErrorInvalidValue);
     }
-    assert_int_equal(ed_block(p, 1, p, 1, NULL), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(NULL, 1, p, 1, dist), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(p, 1, NULL, 1, dist), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(p, ED_MAX_LEN + 1, p, 1, dist),
+    assert_int_equal(ed_block(p, 1, p, 1, NULL, 0), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(NULL, 1, p, 1, dist, 0), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(p, 1, NULL, 1, dist, 0), cudaErrorInvalidValue);
+    assert_int_equal(ed_block(p, ED_MAX_LEN + 1, p, 1, dist, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(ed_block(p, 1, p, ED_MAX_LEN + 1, dist),
+    assert_int_equal(ed_block(p, 1, p, ED_MAX_LEN + 1, dist, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(p, 10, NULL, 1, dist), cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(p, 10, off, 1, NULL), cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(NULL, 10, off, 1, dist), cudaErrorInvalidValue);
+    /* the shorter string over ED_BLOCK_MAX, either one */
+    assert_int_equal(ed_block(p, 4001, p, 4001, dist, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_block(p, ED_BLOCK_MAX + 1, p, 7000, dist, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_block(p, 7000, p, ED_BLOCK_MAX + 1, dist, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(p, 10, NULL, 1, dist, 0), cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(p, 10, off, 1, NULL, 0), cudaErrorInvalidValue);
+    assert_int_equal(ed_batch(NULL, 10, off, 1, dist, 0),
+                     cudaErrorInvalidValue);
+    /* more pairs than a grid of blocks holds */
+    assert_int_equal(ed_batch(p, 10, off, too_many, dist, 0),
+                     cudaErrorInvalidValue);
     /* No pairs: nothing to do, before anything touches the device. */
-    assert_int_equal(ed_batch(p, 10, off, 0, dist), cudaSuccess);
-    assert_int_equal(ed_batch(NULL, 0, off, 0, dist), cudaSuccess);
+    assert_int_equal(ed_batch(p, 10, off, 0, dist, 0), cudaSuccess);
+    assert_int_equal(ed_batch(NULL, 0, off, 0, dist, 0), cudaSuccess);
 }
 
 /* CPU-side: the refusals that come before a launcher touches the device
@@ -325,10 +369,8 @@ static void ed_refused_on_the_cpu(void **s)
                               (int *)(uintptr_t)8192);
 }
 
-/* Every refusal of editdist.h on real buffers, those that come after the
- * launcher has cleared the device's error state included (no work; a
- * shorter string over ED_BLOCK_MAX; more pairs than a grid of blocks
- * holds), and none of them writes the distance: it keeps its poison. */
+/* Every refusal of editdist.h on real buffers, and none of them writes
+ * the distance: it keeps its poison. */
 static void ed_bad_arguments(void **s)
 {
     (void)s;
@@ -336,19 +378,7 @@ static void ed_bad_arguments(void **s)
     char *d = tk_dev_bytes(8000);
     int *dd = tk_dev_bytes(sizeof(int)), *w = tk_dev_bytes(64);
     size_t *doff = tk_dev_bytes(3 * sizeof(size_t));
-    const size_t too_many = (size_t)8 * 0x7fffffff + 1;   /* 2^31 blocks */
     ed_refusals_before_launch(d, w, doff, dd);
-    /* no work: refused after the launcher clears the error state */
-    assert_int_equal(ed_diagonals(d, 1, d, 1, NULL, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_tiled(d, 1, d, 1, NULL, dd), cudaErrorInvalidValue);
-    /* ed_block: the shorter string over ED_BLOCK_MAX, either one */
-    assert_int_equal(ed_block(d, 4001, d, 4001, dd), cudaErrorInvalidValue);
-    assert_int_equal(ed_block(d, ED_BLOCK_MAX + 1, d, 7000, dd),
-                     cudaErrorInvalidValue);
-    assert_int_equal(ed_block(d, 7000, d, ED_BLOCK_MAX + 1, dd),
-                     cudaErrorInvalidValue);
-    assert_int_equal(ed_batch(d, 10, doff, too_many, dd),
-                     cudaErrorInvalidValue);
     int got = 0;                         /* nothing written: still poison */
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, dd, sizeof got);
@@ -371,7 +401,7 @@ static int batch_of_one(const char *s, size_t nchars, size_t a0, size_t b0,
     int *dd = tk_dev_bytes(sizeof(int)), got;
     TK_CUDA(cudaMemset(dd, 0x5a, sizeof(int)));
     tk_upload_bytes(doff, off, sizeof off);
-    TK_CUDA(ed_batch(s, nchars, doff, 1, dd));
+    TK_CUDA(ed_batch(s, nchars, doff, 1, dd, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, dd, sizeof got);
     tk_free(doff);
@@ -505,21 +535,47 @@ static void make_tree(int shape, size_t n, int *left, int *right,
     }
 }
 
+/* A tree of n nodes on the device, with its work and its sum poisoned. */
+typedef struct {
+    size_t n;
+    int *dl, *dr;
+    unsigned char *dv;
+    void *work;
+    unsigned long long *dsum;
+} tree_dev;
+static tree_dev tree_upload(const int *left, const int *right,
+                            const unsigned char *val, size_t n)
+{
+    tree_dev t = {n, tk_dev_bytes(n * sizeof(int)),
+                  tk_dev_bytes(n * sizeof(int)), tk_dev_bytes(n),
+                  tk_dev_bytes(TREE_WORK_BYTES(n)),
+                  tk_dev_bytes(sizeof(unsigned long long))};
+    tk_upload_bytes(t.dl, left, n * sizeof(int));
+    tk_upload_bytes(t.dr, right, n * sizeof(int));
+    tk_upload_bytes(t.dv, val, n);
+    return t;
+}
+static cudaError_t tree_launch(const tree_dev *t, cudaStream_t stream)
+{
+    return tree_path_sum(t->dl, t->dr, t->dv, t->n, t->work, t->dsum,
+                         stream);
+}
+/* The sum, once the launch is done.  Frees the tree. */
+static uint64_t tree_result(tree_dev *t)
+{
+    unsigned long long sum = 0;
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(&sum, t->dsum, sizeof sum);
+    tk_free(t->dl); tk_free(t->dr); tk_free(t->dv); tk_free(t->work);
+    tk_free(t->dsum);
+    return sum;
+}
 static uint64_t tree_gpu(const int *left, const int *right,
                          const unsigned char *val, size_t n)
 {
-    int *dl = tk_dev_bytes(n * sizeof(int)), *dr = tk_dev_bytes(n * sizeof(int));
-    unsigned char *dv = tk_dev_bytes(n);
-    void *work = tk_dev_bytes(TREE_WORK_BYTES(n));
-    unsigned long long *dsum = tk_dev_bytes(sizeof *dsum), sum = 0;
-    tk_upload_bytes(dl, left, n * sizeof(int));
-    tk_upload_bytes(dr, right, n * sizeof(int));
-    tk_upload_bytes(dv, val, n);
-    TK_CUDA(tree_path_sum(dl, dr, dv, n, work, dsum));
-    TK_CUDA(cudaDeviceSynchronize());
-    tk_download_bytes(&sum, dsum, sizeof sum);
-    tk_free(dl); tk_free(dr); tk_free(dv); tk_free(work); tk_free(dsum);
-    return sum;
+    tree_dev t = tree_upload(left, right, val, n);
+    TK_CUDA(tree_launch(&t, 0));
+    return tree_result(&t);
 }
 
 static const char *tname[] = {"left path", "zig-zag path", "complete",
@@ -702,27 +758,34 @@ static void tree_malformed_stays_in_bounds(void **s)
     }
 }
 
+/* Every refusal of tree.h, on the pointers given: d the children (left and
+ * right), v the values, w the work (8-byte aligned, with 8 bytes to spare)
+ * and sum (fake ones on the CPU, real buffers on a GPU, where the caller
+ * then checks that sum was not written). */
+static void tree_refusals(const int *d, const unsigned char *v, char *w,
+                          unsigned long long *sum)
+{
+    const cudaError_t no = cudaErrorInvalidValue;
+    assert_int_equal(tree_path_sum(NULL, d, v, 4, w, sum, 0), no);
+    assert_int_equal(tree_path_sum(d, NULL, v, 4, w, sum, 0), no);
+    assert_int_equal(tree_path_sum(d, d, NULL, 4, w, sum, 0), no);
+    assert_int_equal(tree_path_sum(d, d, v, 4, NULL, sum, 0), no);
+    assert_int_equal(tree_path_sum(d, d, v, 4, w, NULL, 0), no);
+    assert_int_equal(tree_path_sum(d, d, v, 0, w, sum, 0), no);
+    assert_int_equal(tree_path_sum(d, d, v, (size_t)1 << 31, w, sum, 0), no);
+    assert_int_equal(tree_path_sum(d, d, v, SIZE_MAX, w, sum, 0), no);
+    for (int o = 1; o < 8; o++)               /* work not 8-byte aligned */
+        assert_int_equal(tree_path_sum(d, d, v, 4, w + o, sum, 0), no);
+}
+
 /* CPU-side: every refusal of tree.h, with pointers no GPU ever sees. */
 static void tree_bad_arguments(void **s)
 {
     (void)s;
-    int *d = (int *)(uintptr_t)4096;
-    unsigned char *v = (unsigned char *)(uintptr_t)8192;
-    char *w = (char *)(uintptr_t)16384;
-    unsigned long long *sum = (unsigned long long *)(uintptr_t)32768;
-    assert_int_equal(tree_path_sum(NULL, d, v, 4, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, NULL, v, 4, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, NULL, 4, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, 4, NULL, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, 4, w, NULL), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, 0, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, (size_t)1 << 31, w, sum),
-                     cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, SIZE_MAX, w, sum),
-                     cudaErrorInvalidValue);
-    for (int o = 1; o < 8; o++)               /* work not 8-byte aligned */
-        assert_int_equal(tree_path_sum(d, d, v, 4, w + o, sum),
-                         cudaErrorInvalidValue);
+    tree_refusals((const int *)(uintptr_t)4096,
+                  (const unsigned char *)(uintptr_t)8192,
+                  (char *)(uintptr_t)16384,
+                  (unsigned long long *)(uintptr_t)32768);
 }
 
 /* The same refusals on real buffers write nothing: the sum keeps its
@@ -734,20 +797,71 @@ static void tree_refusals_write_nothing(void **s)
     int *d = tk_dev_bytes(64);
     unsigned long long *sum = tk_dev_bytes(8), got = 0;
     char *w = tk_dev_bytes(TREE_WORK_BYTES(4) + 8);
-    unsigned char *v = (unsigned char *)d;
-    assert_int_equal(tree_path_sum(NULL, d, v, 4, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, NULL, v, 4, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, NULL, 4, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, 4, NULL, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, 0, w, sum), cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, (size_t)1 << 31, w, sum),
-                     cudaErrorInvalidValue);
-    assert_int_equal(tree_path_sum(d, d, v, 4, w + 4, sum),
-                     cudaErrorInvalidValue);
+    tree_refusals(d, (const unsigned char *)d, w, sum);
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&got, sum, sizeof got);
     assert_true(got == ~0ull);
     tk_free(d); tk_free(sum); tk_free(w);
+}
+
+/* ---- stream order ------------------------------------------------------ */
+
+/* Every launcher queued behind a closed gate: each edit-distance version
+ * of variants.h on a pair of 100 and 150 letters (2 x 3 tiles) and on a
+ * pair with an empty string (the launchers' stored answer), and the
+ * pointer jumping on a random tree.  None may have written its result or
+ * its work when it returns; once the gate opens, each result is the CPU's.
+ * The strings are short so that the launches queued behind the gate, some
+ * 280 of them, stay well within what a stream holds without blocking the
+ * host. */
+static void interview_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    uint64_t seed = tk_seed(1), st = seed;
+    char a[100], b[150];
+    rand_string(a, sizeof a, 4, &st);
+    rand_string(b, sizeof b, 4, &st);
+    const size_t la[2] = {sizeof a, 0}, lb[2] = {sizeof b, 7};
+    const int want[2] = {ed_ref(a, la[0], b, lb[0]), 7};
+    ed_pair p[ED_NVERSIONS][2];
+    for (int how = 0; how < ED_NVERSIONS; how++)
+        for (int k = 0; k < 2; k++)
+            p[how][k] = ed_upload(how, a, la[k], b, lb[k]);
+    enum { N = 1000 };
+    int left[N], right[N];
+    unsigned char val[N];
+    make_tree(T_RANDOM, N, left, right, val, &st);
+    const uint64_t tree_want = tree_ref(left, right, val, N);
+    tree_dev t = tree_upload(left, right, val, N);
+    tk_gate g = tk_gate_close();
+    for (int how = 0; how < ED_NVERSIONS; how++)
+        for (int k = 0; k < 2; k++) TK_CUDA(ed_launch(&p[how][k], g.s));
+    TK_CUDA(tree_launch(&t, g.s));
+    for (int how = 0; how < ED_NVERSIONS; how++)
+        for (int k = 0; k < 2; k++) {
+            const ed_pair *q = &p[how][k];
+            int held = tk_still_poisoned(q->dd, sizeof(int)) &&
+                       (!q->work ||
+                        tk_still_poisoned(q->work, q->wi * sizeof(int)));
+            if (!held)
+                print_error("%s (lengths %zu, %zu) wrote before its stream "
+                            "ran\n", ed_launcher[how], q->la, q->lb);
+            assert_true(held);
+        }
+    assert_true(tk_still_poisoned(t.dsum, sizeof *t.dsum));
+    assert_true(tk_still_poisoned(t.work, TREE_WORK_BYTES(N)));
+    tk_gate_open(&g);
+    for (int how = 0; how < ED_NVERSIONS; how++)
+        for (int k = 0; k < 2; k++) {
+            int got = ed_result(&p[how][k]);
+            if (got != want[k])
+                print_error("%s on the gated stream: %d, expected %d (seed "
+                            "%llu)\n", ed_launcher[how], got, want[k],
+                            (unsigned long long)seed);
+            assert_int_equal(got, want[k]);
+        }
+    assert_true(tree_result(&t) == tree_want);
 }
 
 int main(void)
@@ -769,6 +883,7 @@ int main(void)
         cmocka_unit_test(tree_shapes),
         cmocka_unit_test(tree_unreachable_nodes),
         cmocka_unit_test(tree_malformed_stays_in_bounds),
+        cmocka_unit_test(interview_launchers_follow_the_stream),
     };
     return tk_run_tests("interview", tests);
 }

@@ -17,11 +17,11 @@ static void by_ranks_arguments(void **s)
     (void)s;
     uint32_t *a = EX_FAKE(uint32_t, 0x10000000), *b = EX_FAKE(uint32_t, 0x20000000);
     uint32_t *o = EX_FAKE(uint32_t, 0x30000000);
-    EX_REFUSED(merge_by_ranks_u32(NULL, 10, b, 10, o));
-    EX_REFUSED(merge_by_ranks_u32(a, 10, NULL, 10, o));
-    EX_REFUSED(merge_by_ranks_u32(a, 10, b, 10, NULL));
-    EX_REFUSED(merge_by_ranks_u32(a, 10, b, 10, a + 5));
-    EX_REFUSED(merge_by_ranks_u32(a, MERGE_MAX_N, b, 1, o));
+    EX_REFUSED(merge_by_ranks_u32(NULL, 10, b, 10, o, 0));
+    EX_REFUSED(merge_by_ranks_u32(a, 10, NULL, 10, o, 0));
+    EX_REFUSED(merge_by_ranks_u32(a, 10, b, 10, NULL, 0));
+    EX_REFUSED(merge_by_ranks_u32(a, 10, b, 10, a + 5, 0));
+    EX_REFUSED(merge_by_ranks_u32(a, MERGE_MAX_N, b, 1, o, 0));
 }
 
 static void by_ranks_sizes(void **s)
@@ -43,7 +43,7 @@ static void by_ranks_sizes(void **s)
                                                                    : h[na + j++];
             uint32_t *d = tk_dev_bytes(m * 4 + 4), *o = tk_dev_bytes(m * 4 + 4);
             tk_upload_bytes(d, h, m * 4);
-            EX_CUDA(merge_by_ranks_u32(d, na, d + na, nb, o));
+            EX_CUDA(merge_by_ranks_u32(d, na, d + na, nb, o, 0));
             tk_download_bytes(got, o, (m + 1) * 4);
             size_t bad = 0;
             for (size_t i = 0; i < m; i++)

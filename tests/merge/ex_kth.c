@@ -17,15 +17,15 @@ static void kth_arguments(void **s)
     (void)s;
     uint32_t *a = EX_FAKE(uint32_t, 0x10000000), *b = EX_FAKE(uint32_t, 0x20000000);
     uint32_t *r = EX_FAKE(uint32_t, 0x30000000);
-    EX_REFUSED(merge_kth_u32(a, 10, b, 10, 20, r));
-    EX_REFUSED(merge_kth_u32(NULL, 10, b, 10, 3, r));
-    EX_REFUSED(merge_kth_u32(a, 10, NULL, 10, 3, r));
-    EX_REFUSED(merge_kth_u32(a, 10, b, 10, 3, NULL));
-    EX_REFUSED(merge_kth_u32(NULL, 0, NULL, 0, 0, r));
-    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N + 1, b, 0, 3, r));
-    EX_REFUSED(merge_kth_u32(a, 0, b, MERGE_MAX_N + 1, 3, r));
-    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N, b, 1, 3, r));
-    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N, b, MERGE_MAX_N, 3, r));
+    EX_REFUSED(merge_kth_u32(a, 10, b, 10, 20, r, 0));
+    EX_REFUSED(merge_kth_u32(NULL, 10, b, 10, 3, r, 0));
+    EX_REFUSED(merge_kth_u32(a, 10, NULL, 10, 3, r, 0));
+    EX_REFUSED(merge_kth_u32(a, 10, b, 10, 3, NULL, 0));
+    EX_REFUSED(merge_kth_u32(NULL, 0, NULL, 0, 0, r, 0));
+    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N + 1, b, 0, 3, r, 0));
+    EX_REFUSED(merge_kth_u32(a, 0, b, MERGE_MAX_N + 1, 3, r, 0));
+    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N, b, 1, 3, r, 0));
+    EX_REFUSED(merge_kth_u32(a, MERGE_MAX_N, b, MERGE_MAX_N, 3, r, 0));
 }
 
 static void kth_sizes(void **s)
@@ -49,7 +49,7 @@ static void kth_sizes(void **s)
             for (size_t t = 0; t < (m <= 300 ? m : 3); t++) {
                 const size_t k = m <= 300 ? t : ks[t];
                 tk_poison(r, 4);
-                EX_CUDA(merge_kth_u32(d, na, d + na, nb, k, r));
+                EX_CUDA(merge_kth_u32(d, na, d + na, nb, k, r, 0));
                 tk_download_bytes(&got, r, 4);
                 if (got != want[k]) {
                     print_error("%s (%zu, %zu) k %zu seed %llu: %u, want %u\n",

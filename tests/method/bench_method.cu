@@ -20,7 +20,8 @@
 #include "method/probe.h"
 #include "variants.h"
 
-typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned *);
+typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned *,
+                               cudaStream_t);
 struct variant { const char *name; hist_fn fn; };
 #define VARIANT(name, fn, sixteen) {name, fn},
 static const variant variants[] = {METHOD_HISTOGRAMS(VARIANT)};
@@ -31,7 +32,7 @@ struct ctx {
 static cudaError_t run_hist(void *p)
 {
     ctx *c = (ctx *)p;
-    return c->fn(c->x, c->n, c->bins);
+    return c->fn(c->x, c->n, c->bins, 0);
 }
 static cudaError_t run_cub(void *p)
 {
@@ -71,7 +72,7 @@ static int ncu_mode(void)
     for (int same = 0; same < 2; same++) {
         fill(x, n, same);
         for (const variant &v : variants) {
-            BOOK_CHECK(v.fn(x, n, bins));
+            BOOK_CHECK(v.fn(x, n, bins, 0));
             BOOK_CHECK(cudaDeviceSynchronize());
         }
     }
@@ -213,7 +214,7 @@ static void probes(void)
     std::vector<double> per;
     for (int r = 0; r < 28; r++) {
         BOOK_CHECK(cudaEventRecord(a));
-        for (int i = 0; i < batch; i++) BOOK_CHECK(probe_empty(1, 32));
+        for (int i = 0; i < batch; i++) BOOK_CHECK(probe_empty(1, 32, 0));
         BOOK_CHECK(cudaEventRecord(b));
         BOOK_CHECK(cudaEventSynchronize(b));
         float ms;
@@ -227,7 +228,7 @@ static void probes(void)
     per.clear();
     for (int r = 0; r < 1010; r++) {
         double t0 = now_us();
-        BOOK_CHECK(probe_empty(1, 32));
+        BOOK_CHECK(probe_empty(1, 32, 0));
         BOOK_CHECK(cudaStreamSynchronize(0));
         if (r >= 10) per.push_back(now_us() - t0);
     }
@@ -248,7 +249,7 @@ static void probes(void)
     for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++) {
         per.clear();
         for (int r = 0; r < 28; r++) {
-            BOOK_CHECK(probe_chain(op, steps, 1, dt, dout));
+            BOOK_CHECK(probe_chain(op, steps, 1, dt, dout, 0));
             long long t;
             BOOK_CHECK(cudaMemcpy(&t, dt, sizeof t, cudaMemcpyDeviceToHost));
             if (r >= 3) per.push_back((double)t / steps);

@@ -13,12 +13,12 @@ static void nbins_bad_arguments_refused(void **s)
     (void)s;
     unsigned char *x = EX_FAKE(unsigned char, 256);
     unsigned *b = EX_FAKE(unsigned, 1 << 20);
-    EX_REFUSED(hist_nbins(NULL, 10, 64, b));
-    EX_REFUSED(hist_nbins(x, 10, 64, NULL));
-    EX_REFUSED(hist_nbins(x, 10, 0, b));
-    EX_REFUSED(hist_nbins(x, 10, -1, b));
-    EX_REFUSED(hist_nbins(x, 10, 257, b));
-    EX_REFUSED(hist_nbins(x, (size_t)1 << 32, 64, b));
+    EX_REFUSED(hist_nbins(NULL, 10, 64, b, 0));
+    EX_REFUSED(hist_nbins(x, 10, 64, NULL, 0));
+    EX_REFUSED(hist_nbins(x, 10, 0, b, 0));
+    EX_REFUSED(hist_nbins(x, 10, -1, b, 0));
+    EX_REFUSED(hist_nbins(x, 10, 257, b, 0));
+    EX_REFUSED(hist_nbins(x, (size_t)1 << 32, 64, b, 0));
 }
 
 static void check_nbins(const unsigned char *x, size_t n, int nbins,
@@ -29,7 +29,7 @@ static void check_nbins(const unsigned char *x, size_t n, int nbins,
     unsigned char *dx = tk_dev_bytes(n ? n : 1);
     unsigned *db = tk_dev_bytes((nbins + 1) * sizeof *db);     /* poisoned */
     if (n) tk_upload_bytes(dx, x, n);
-    EX_CUDA(hist_nbins(dx, n, nbins, db));
+    EX_CUDA(hist_nbins(dx, n, nbins, db, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(got, db, (nbins + 1) * sizeof *got);
     size_t bad = 0;

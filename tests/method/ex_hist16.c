@@ -13,9 +13,9 @@ static void hist16_bad_arguments_refused(void **s)
     (void)s;
     unsigned short *x = EX_FAKE(unsigned short, 256);
     unsigned *b = EX_FAKE(unsigned, 1 << 20);
-    EX_REFUSED(hist_u16(NULL, 10, b));
-    EX_REFUSED(hist_u16(x, 10, NULL));
-    EX_REFUSED(hist_u16(x, (size_t)1 << 32, b));
+    EX_REFUSED(hist_u16(NULL, 10, b, 0));
+    EX_REFUSED(hist_u16(x, 10, NULL, 0));
+    EX_REFUSED(hist_u16(x, (size_t)1 << 32, b, 0));
 }
 
 static void check_hist16(const unsigned short *x, size_t n, int kind,
@@ -28,7 +28,7 @@ static void check_hist16(const unsigned short *x, size_t n, int kind,
     unsigned short *dx = tk_dev_bytes((n ? n : 1) * sizeof *dx);
     unsigned *db = tk_dev_bytes(HIST16_BINS * sizeof *db);     /* poisoned */
     if (n) tk_upload_bytes(dx, x, n * sizeof *x);
-    EX_CUDA(hist_u16(dx, n, db));
+    EX_CUDA(hist_u16(dx, n, db, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(got, db, HIST16_BINS * sizeof *got);
     size_t bad = 0;

@@ -5,7 +5,8 @@
  * promise, on the CPU (before the launcher touches the device) and on the
  * GPU (a refused call leaves its outputs' poison); the latency chains'
  * results against the same recurrences on the CPU; the empty kernel's
- * checks. */
+ * checks; every launcher's work queued on the stream it is given, behind
+ * a closed gate. */
 #include "testkit.h"
 #include "method/hist.h"
 #include "method/probe.h"
@@ -13,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned *);
+typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned *,
+                               cudaStream_t);
 #define HISTOGRAM(name, fn, sixteen) {name, fn, sixteen},
 static const struct { const char *name; hist_fn fn; int sixteen; } hists[] = {
     METHOD_HISTOGRAMS(HISTOGRAM)
@@ -54,14 +56,11 @@ static void hist_ref(const unsigned char *x, size_t n, uint64_t *h)
     for (size_t i = 0; i < n; i++) h[x[i]]++;
 }
 
-/* Histogram f of the n bytes at dx against the reference; bins poisoned
- * first (the launcher must zero them).  Returns the number of wrong bins. */
-static size_t compare(int f, const unsigned char *dx, size_t n,
-                      const uint64_t *ref, const char *what, uint64_t seed)
+/* The bins histogram f wrote at dbins, for n bytes, against the
+ * reference.  Returns the number of wrong bins. */
+static size_t wrong_bins(int f, const unsigned *dbins, size_t n,
+                         const uint64_t *ref, const char *what, uint64_t seed)
 {
-    unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
-    TK_CUDA(hists[f].fn(dx, n, dbins));
-    TK_CUDA(cudaDeviceSynchronize());
     unsigned got[HIST_BINS];
     tk_download_bytes(got, dbins, sizeof got);
     size_t bad = 0;
@@ -70,6 +69,18 @@ static size_t compare(int f, const unsigned char *dx, size_t n,
             print_error("%s, %s, n %zu: bin %d is %u, expected %llu (seed "
                         "%llu)\n", hists[f].name, what, n, b, got[b],
                         (unsigned long long)ref[b], (unsigned long long)seed);
+    return bad;
+}
+
+/* Histogram f of the n bytes at dx against the reference; bins poisoned
+ * first (the launcher must zero them).  Returns the number of wrong bins. */
+static size_t compare(int f, const unsigned char *dx, size_t n,
+                      const uint64_t *ref, const char *what, uint64_t seed)
+{
+    unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
+    TK_CUDA(hists[f].fn(dx, n, dbins, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    size_t bad = wrong_bins(f, dbins, n, ref, what, seed);
     tk_free(dbins);
     return bad;
 }
@@ -116,6 +127,21 @@ static void shared_vec(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_shared_
 static void warp_copies(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_warp); }
 static void runs_aggregated(void **s) { (void)s; TK_REQUIRE_GPU(); sizes(hist_runs); }
 
+/* n uniform random bytes from seed, in device memory; their counts in
+ * ref. */
+static unsigned char *uniform_on_device(size_t n, uint64_t seed,
+                                        uint64_t *ref)
+{
+    uint64_t st = seed;
+    unsigned char *x = tk_malloc(n);
+    fill(x, n, IN_UNIFORM, &st);
+    unsigned char *dx = tk_dev_bytes(n);
+    tk_upload_bytes(dx, x, n);
+    hist_ref(x, n, ref);
+    free(x);
+    return dx;
+}
+
 /* 2^28 + 3 uniform bytes: many grid-stride rounds, a tail of three.  The
  * input is made, uploaded and counted on the CPU once for all five. */
 static void large_input(void **s)
@@ -124,14 +150,9 @@ static void large_input(void **s)
     TK_REQUIRE_GPU();
     TK_SKIP_UNDER_SANITIZER("2^28 bytes; the ladder covers the sanitizer's sizes");
     const size_t n = ((size_t)1 << 28) + 3;
-    uint64_t seed = tk_seed(1), st = seed;
-    unsigned char *x = tk_malloc(n);
-    fill(x, n, IN_UNIFORM, &st);
-    unsigned char *dx = tk_dev_bytes(n);
-    tk_upload_bytes(dx, x, n);
+    const uint64_t seed = tk_seed(1);
     uint64_t ref[HIST_BINS];
-    hist_ref(x, n, ref);
-    free(x);
+    unsigned char *dx = uniform_on_device(n, seed, ref);
     size_t bad = 0;
     for (int f = 0; f < NFN; f++) bad += compare(f, dx, n, ref, "uniform", seed);
     tk_free(dx);
@@ -147,28 +168,32 @@ static void bad_arguments_refused(void **s)
     unsigned *bins = (unsigned *)(uintptr_t)8192;
     for (int f = 0; f < NFN; f++) {
         hist_fn fn = hists[f].fn;
-        assert_int_equal(fn(NULL, 10, bins), cudaErrorInvalidValue);
-        assert_int_equal(fn(NULL, 0, bins), cudaErrorInvalidValue);
-        assert_int_equal(fn(x, 10, NULL), cudaErrorInvalidValue);
-        assert_int_equal(fn(x, (size_t)1 << 32, bins), cudaErrorInvalidValue);
-        assert_int_equal(fn(x, SIZE_MAX, bins), cudaErrorInvalidValue);
+        assert_int_equal(fn(NULL, 10, bins, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(NULL, 0, bins, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(x, 10, NULL, 0), cudaErrorInvalidValue);
+        assert_int_equal(fn(x, (size_t)1 << 32, bins, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(fn(x, SIZE_MAX, bins, 0), cudaErrorInvalidValue);
     }
     /* The sixteen-byte loads need 16-byte alignment: every other offset. */
     for (int f = 0; f < NFN; f++)
         for (size_t off = 1; hists[f].sixteen && off < 16; off++)
-            assert_int_equal(hists[f].fn(x + off, 10, bins),
+            assert_int_equal(hists[f].fn(x + off, 10, bins, 0),
                              cudaErrorInvalidValue);
-    assert_int_equal(probe_empty(0, 32), cudaErrorInvalidValue);
-    assert_int_equal(probe_empty(1, 0), cudaErrorInvalidValue);
-    assert_int_equal(probe_empty(1, 1025), cudaErrorInvalidValue);
-    assert_int_equal(probe_empty(0, 0), cudaErrorInvalidValue);
-    /* (a bad op is refused after the launcher has cleared the device's
-     * error state: refusals_write_nothing tests it) */
+    assert_int_equal(probe_empty(0, 32, 0), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(1, 0, 0), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(1, 1025, 0), cudaErrorInvalidValue);
+    assert_int_equal(probe_empty(0, 0, 0), cudaErrorInvalidValue);
     long long *dt = (long long *)(uintptr_t)16384;
     unsigned *dout = (unsigned *)(uintptr_t)32768;
-    assert_int_equal(probe_chain(0, 0, 1, dt, dout), cudaErrorInvalidValue);
-    assert_int_equal(probe_chain(0, 16, 1, NULL, dout), cudaErrorInvalidValue);
-    assert_int_equal(probe_chain(0, 16, 1, dt, NULL), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 0, 1, dt, dout, 0), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 16, 1, NULL, dout, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 16, 1, dt, NULL, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(3, 16, 1, dt, dout, 0), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(-1, 16, 1, dt, dout, 0),
+                     cudaErrorInvalidValue);
 }
 
 /* The same refusals on real buffers write nothing: the bins, the ticks
@@ -185,13 +210,14 @@ static void refusals_write_nothing(void **s)
     tk_upload_bytes(dx, x, sizeof x);
     unsigned *dbins = tk_dev_bytes(HIST_BINS * sizeof(unsigned));
     for (int f = 0; f < NFN; f++) {
-        assert_int_equal(hists[f].fn(NULL, 10, dbins), cudaErrorInvalidValue);
-        assert_int_equal(hists[f].fn(dx, (size_t)1 << 32, dbins),
+        assert_int_equal(hists[f].fn(NULL, 10, dbins, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(hists[f].fn(dx, (size_t)1 << 32, dbins, 0),
                          cudaErrorInvalidValue);
     }
     for (int f = 0; f < NFN; f++)
         for (size_t off = 1; hists[f].sixteen && off < 16; off++)
-            assert_int_equal(hists[f].fn(dx + off, 10, dbins),
+            assert_int_equal(hists[f].fn(dx + off, 10, dbins, 0),
                              cudaErrorInvalidValue);
     TK_CUDA(cudaDeviceSynchronize());
     unsigned got[HIST_BINS];
@@ -205,13 +231,15 @@ static void refusals_write_nothing(void **s)
     hist_ref(x + 3, 50, ref);
     assert_int_equal(compare(index_of(hist_shared), dx + 3, 50, ref,
                              "offset 3", seed), 0);
-    TK_CUDA(probe_empty(1, 1024));
+    TK_CUDA(probe_empty(1, 1024, 0));
     TK_CUDA(cudaDeviceSynchronize());
     long long *dt = tk_dev_bytes(sizeof *dt), ticks = 0;
     unsigned *dout = tk_dev_bytes(32 * sizeof *dout), lanes[32];
-    assert_int_equal(probe_chain(3, 16, 1, dt, dout), cudaErrorInvalidValue);
-    assert_int_equal(probe_chain(-1, 16, 1, dt, dout), cudaErrorInvalidValue);
-    assert_int_equal(probe_chain(0, 0, 1, dt, dout), cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(3, 16, 1, dt, dout, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(-1, 16, 1, dt, dout, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(probe_chain(0, 0, 1, dt, dout, 0), cudaErrorInvalidValue);
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&ticks, dt, sizeof ticks);
     tk_download_bytes(lanes, dout, sizeof lanes);
@@ -220,6 +248,37 @@ static void refusals_write_nothing(void **s)
     tk_free(dx);
     tk_free(dt);
     tk_free(dout);
+}
+
+/* What lane ends with after steps operations op of the chain with shift,
+ * by the same recurrence on the CPU. */
+static unsigned chain_want(int op, unsigned steps, unsigned shift,
+                           unsigned lane)
+{
+    unsigned src = (unsigned)((lane + (uint64_t)steps * shift) % 32);
+    if (op == PROBE_SHFL) return src * 7u + 1u;
+    if (op == PROBE_SHARED) return src;
+    unsigned want = lane * 7u + 1u;
+    for (unsigned i = 0; i < steps; i++) want = want * want + shift;
+    return want;
+}
+
+/* The chain's 32 lanes at dout and its ticks at dt against chain_want. */
+static void chain_check(int op, unsigned steps, unsigned shift,
+                        const long long *dt, const unsigned *dout)
+{
+    unsigned got[32];
+    long long ticks;
+    tk_download_bytes(got, dout, sizeof got);
+    tk_download_bytes(&ticks, dt, sizeof ticks);
+    assert_true(ticks > 0);
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned want = chain_want(op, steps, shift, lane);
+        if (got[lane] != want)
+            print_error("op %d, %u steps, lane %u: %u, expected %u\n", op,
+                        steps, lane, got[lane], want);
+        assert_int_equal(got[lane], want);
+    }
 }
 
 /* The chains compute what the CPU says: the clock timed the real chain. */
@@ -235,32 +294,80 @@ static void chains_compute_their_recurrence(void **s)
     for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++)
         for (size_t k = 0; k < nsteps; k++)
             for (unsigned shift = 1; shift <= 3; shift += 2) {
-                TK_CUDA(probe_chain(op, steps[k], shift, dt, dout));
+                TK_CUDA(probe_chain(op, steps[k], shift, dt, dout, 0));
                 TK_CUDA(cudaDeviceSynchronize());
-                unsigned got[32];
-                long long ticks;
-                tk_download_bytes(got, dout, sizeof got);
-                tk_download_bytes(&ticks, dt, sizeof ticks);
-                assert_true(ticks > 0);
-                for (unsigned lane = 0; lane < 32; lane++) {
-                    unsigned want;
-                    unsigned src = (unsigned)((lane + (uint64_t)steps[k] * shift) % 32);
-                    if (op == PROBE_SHFL) want = src * 7u + 1u;
-                    else if (op == PROBE_SHARED) want = src;
-                    else {
-                        want = lane * 7u + 1u;
-                        for (unsigned i = 0; i < steps[k]; i++)
-                            want = want * want + shift;
-                    }
-                    if (got[lane] != want)
-                        print_error("op %d, %u steps, lane %u: %u, expected "
-                                    "%u\n", op, steps[k], lane, got[lane],
-                                    want);
-                    assert_int_equal(got[lane], want);
-                }
+                chain_check(op, steps[k], shift, dt, dout);
             }
     tk_free(dt);
     tk_free(dout);
+}
+
+/* The empty kernel writes nothing a gate could hold back: a capture of a
+ * stream shows where its launch went.  A launch on any other stream would
+ * leave the captured graph without a node. */
+static void empty_kernel_follows_the_stream(void)
+{
+    cudaStream_t cs;
+    cudaGraph_t graph;
+    size_t nodes = 0;
+    TK_CUDA(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+    TK_CUDA(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+    cudaError_t e = probe_empty(2, 64, cs);
+    TK_CUDA(cudaStreamEndCapture(cs, &graph));
+    TK_CUDA(e);
+    TK_CUDA(cudaGraphGetNodes(graph, NULL, &nodes));
+    TK_CUDA(cudaGraphDestroy(graph));
+    TK_CUDA(cudaStreamDestroy(cs));
+    assert_int_equal(nodes, 1);
+}
+
+/* Stream order: every histogram and every chain, called on a stream held
+ * behind a closed gate, has written nothing when it returns: the zeroing
+ * of the bins, the kernels and the chains' stores all wait on that stream.
+ * After the gate opens, each result is the CPU's. */
+static void method_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const size_t n = 100003;            /* 16-byte loads and a tail of 3 */
+    const uint64_t seed = tk_seed(1);
+    uint64_t ref[HIST_BINS];
+    unsigned char *dx = uniform_on_device(n, seed, ref);
+    const size_t bytes = HIST_BINS * sizeof(unsigned);
+    unsigned *dbins[NFN], *dout[PROBE_SHARED + 1];
+    long long *dt[PROBE_SHARED + 1];
+    for (int f = 0; f < NFN; f++) dbins[f] = tk_dev_bytes(bytes);
+    for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++) {
+        dt[op] = tk_dev_bytes(sizeof *dt[op]);
+        dout[op] = tk_dev_bytes(32 * sizeof *dout[op]);
+    }
+    tk_gate g = tk_gate_close();
+    for (int f = 0; f < NFN; f++) TK_CUDA(hists[f].fn(dx, n, dbins[f], g.s));
+    for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++)
+        TK_CUDA(probe_chain(op, 17, 3, dt[op], dout[op], g.s));
+    for (int f = 0; f < NFN; f++) {
+        int held = tk_still_poisoned(dbins[f], bytes);
+        if (!held)
+            print_error("%s wrote its bins before its stream ran\n",
+                        hists[f].name);
+        assert_true(held);
+    }
+    for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++) {
+        assert_true(tk_still_poisoned(dt[op], sizeof *dt[op]));
+        assert_true(tk_still_poisoned(dout[op], 32 * sizeof *dout[op]));
+    }
+    tk_gate_open(&g);
+    for (int f = 0; f < NFN; f++) {
+        assert_int_equal(wrong_bins(f, dbins[f], n, ref, "gated", seed), 0);
+        tk_free(dbins[f]);
+    }
+    for (int op = PROBE_IMAD; op <= PROBE_SHARED; op++) {
+        chain_check(op, 17, 3, dt[op], dout[op]);
+        tk_free(dt[op]);
+        tk_free(dout[op]);
+    }
+    tk_free(dx);
+    empty_kernel_follows_the_stream();
 }
 
 int main(void)
@@ -275,6 +382,7 @@ int main(void)
         cmocka_unit_test(runs_aggregated),
         cmocka_unit_test(large_input),
         cmocka_unit_test(chains_compute_their_recurrence),
+        cmocka_unit_test(method_launchers_follow_the_stream),
     };
     return tk_run_tests("method", tests);
 }

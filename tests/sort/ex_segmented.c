@@ -21,13 +21,14 @@ static void segmented_arguments(void **s)
     unsigned *o = EX_FAKE(unsigned, 0x200000);
     void *w = EX_FAKE(void, 0x400000);
     size_t b = segmented_temp_bytes(100);
-    EX_REFUSED(segmented_sort_u32(NULL, q, o, 100, w, b));
-    EX_REFUSED(segmented_sort_u32(p, NULL, o, 100, w, b));
-    EX_REFUSED(segmented_sort_u32(p, q, NULL, 100, w, b));
-    EX_REFUSED(segmented_sort_u32(p, q, o, 100, NULL, b));
-    EX_REFUSED(segmented_sort_u32(p, q, o, 100, w, b - 1));
-    EX_REFUSED(segmented_sort_u32(p, q, o, 100, EX_FAKE(void, 0x400010), b));
-    EX_REFUSED(segmented_sort_u32(p, q, o, SORT_MAX_N + 1, w, (size_t)-1));
+    EX_REFUSED(segmented_sort_u32(NULL, q, o, 100, w, b, 0));
+    EX_REFUSED(segmented_sort_u32(p, NULL, o, 100, w, b, 0));
+    EX_REFUSED(segmented_sort_u32(p, q, NULL, 100, w, b, 0));
+    EX_REFUSED(segmented_sort_u32(p, q, o, 100, NULL, b, 0));
+    EX_REFUSED(segmented_sort_u32(p, q, o, 100, w, b - 1, 0));
+    EX_REFUSED(segmented_sort_u32(p, q, o, 100, EX_FAKE(void, 0x400010), b,
+                                  0));
+    EX_REFUSED(segmented_sort_u32(p, q, o, SORT_MAX_N + 1, w, (size_t)-1, 0));
 }
 
 static void segmented_sizes(void **s)
@@ -55,7 +56,7 @@ static void segmented_sizes(void **s)
             tk_upload_bytes(dk, k, n * 4);
             tk_upload_bytes(dg, g, n * 4);
             tk_poison(dout, n * 4 + 4);
-            EX_CUDA(segmented_sort_u32(dk, dg, dout, n, temp, tb));
+            EX_CUDA(segmented_sort_u32(dk, dg, dout, n, temp, tb, 0));
             EX_CUDA(cudaDeviceSynchronize());
             tk_download_bytes(got, dout, n * 4 + 4);
             size_t wrong = 0;

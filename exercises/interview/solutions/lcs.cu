@@ -26,7 +26,8 @@ __global__ void lcs_diagonal_kernel(const char *a, const char *b, int d,
 __global__ void lcs_zero_kernel(int *len) { *len = 0; }
 
 extern "C" cudaError_t lcs_diagonals(const char *a, size_t la, const char *b,
-                                     size_t lb, int *work, int *len)
+                                     size_t lb, int *work, int *len,
+                                     cudaStream_t stream)
 {
     if (!len || !work || la > ED_MAX_LEN || lb > ED_MAX_LEN ||
         (la > 0 && !a) || (lb > 0 && !b))
@@ -37,7 +38,7 @@ extern "C" cudaError_t lcs_diagonals(const char *a, size_t la, const char *b,
     }
     BOOK_CLEAR_TO_LAUNCH();
     if (la == 0) {
-        lcs_zero_kernel<<<1, 1>>>(len);
+        lcs_zero_kernel<<<1, 1, 0, stream>>>(len);
         return cudaGetLastError();
     }
     int m = (int)la, n = (int)lb;
@@ -45,10 +46,11 @@ extern "C" cudaError_t lcs_diagonals(const char *a, size_t la, const char *b,
     for (int d = 0; d <= m + n; d++) {
         int lo = d - n > 0 ? d - n : 0, hi = d < m ? d : m;
         unsigned grid = (unsigned)ceil_div((size_t)(hi - lo + 1), 256);
-        lcs_diagonal_kernel<<<grid, 256>>>(a, b, d, lo, hi, c[1], c[2], c[0]);
+        lcs_diagonal_kernel<<<grid, 256, 0, stream>>>(a, b, d, lo, hi, c[1],
+                                                      c[2], c[0]);
         int *t = c[2]; c[2] = c[1]; c[1] = c[0]; c[0] = t;
     }
     BOOK_TRY(cudaGetLastError());
     return cudaMemcpyAsync(len, c[1] + m, sizeof(int),
-                           cudaMemcpyDeviceToDevice);
+                           cudaMemcpyDeviceToDevice, stream);
 }

@@ -6,7 +6,8 @@
 // same in any order.  A well-formed tree never has more than n nodes in a
 // frontier nor more than n levels; the bounds only keep a malformed one
 // in range.  Levels cost a launch and a round trip each: this favours
-// wide, shallow trees (complete ones), not paths.
+// wide, shallow trees (complete ones), not paths.  The round trip waits
+// for the caller's stream only, never for the whole device.
 #include "common/book.h"
 #include "interview/tree.h"
 #include "interview/exercises.h"
@@ -46,7 +47,8 @@ extern "C" cudaError_t tree_path_sum_levels(const int *left,
                                             const int *right,
                                             const unsigned char *val,
                                             size_t n, void *work,
-                                            unsigned long long *sum)
+                                            unsigned long long *sum,
+                                            cudaStream_t stream)
 {
     if (!left || !right || !val || !work || !sum || n == 0 ||
         n >= ((size_t)1 << 31) || (uintptr_t)work % 8 != 0)
@@ -56,17 +58,18 @@ extern "C" cudaError_t tree_path_sum_levels(const int *left,
                                   (unsigned long long *)((char *)work + 16 * n)};
     unsigned *next = (unsigned *)((char *)work + 24 * n);     // <= 40n bytes
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(cudaMemsetAsync(sum, 0, sizeof *sum));
-    root_kernel<<<1, 1>>>(val, node[0], num[0]);
+    BOOK_TRY(cudaMemsetAsync(sum, 0, sizeof *sum, stream));
+    root_kernel<<<1, 1, 0, stream>>>(val, node[0], num[0]);
     unsigned count = 1;
     for (size_t level = 0; count > 0 && level < n; level++) {
         int c = (int)(level % 2);
-        BOOK_TRY(cudaMemsetAsync(next, 0, sizeof *next));
-        level_kernel<<<(unsigned)ceil_div(count, 256), 256>>>(
+        BOOK_TRY(cudaMemsetAsync(next, 0, sizeof *next, stream));
+        level_kernel<<<(unsigned)ceil_div(count, 256), 256, 0, stream>>>(
             left, right, val, (unsigned)n, node[c], num[c], count,
             node[1 - c], num[1 - c], next, sum);
-        BOOK_TRY(cudaMemcpy(&count, next, sizeof count,
-                            cudaMemcpyDeviceToHost));
+        BOOK_TRY(cudaMemcpyAsync(&count, next, sizeof count,
+                                 cudaMemcpyDeviceToHost, stream));
+        BOOK_TRY(cudaStreamSynchronize(stream));   // count is the host's
         if (count > n) count = (unsigned)n;    // malformed: drop the rest
     }
     return cudaGetLastError();

@@ -35,7 +35,7 @@ __global__ void merge_by_ranks_kernel(const uint32_t *a, size_t na,
 
 extern "C" cudaError_t merge_by_ranks_u32(const uint32_t *a, size_t na,
                                           const uint32_t *b, size_t nb,
-                                          uint32_t *out)
+                                          uint32_t *out, cudaStream_t stream)
 {
     if (na > MERGE_MAX_N || nb > MERGE_MAX_N || na + nb > MERGE_MAX_N)
         return cudaErrorInvalidValue;
@@ -46,7 +46,7 @@ extern "C" cudaError_t merge_by_ranks_u32(const uint32_t *a, size_t na,
         (nb && ranges_overlap(out, 4 * n, b, 4 * nb)))
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    merge_by_ranks_kernel<<<(unsigned)ceil_div(n, 256), 256>>>(a, na, b, nb,
-                                                              out);
+    merge_by_ranks_kernel<<<(unsigned)ceil_div(n, 256), 256, 0, stream>>>(
+        a, na, b, nb, out);
     return cudaGetLastError();
 }

@@ -21,12 +21,12 @@ __global__ void merge_kth_kernel(const uint32_t *a, size_t na,
 
 extern "C" cudaError_t merge_kth_u32(const uint32_t *a, size_t na,
                                      const uint32_t *b, size_t nb, size_t k,
-                                     uint32_t *result)
+                                     uint32_t *result, cudaStream_t stream)
 {
     if (na > MERGE_MAX_N || nb > MERGE_MAX_N || na + nb > MERGE_MAX_N ||
         k >= na + nb || !result || (na && !a) || (nb && !b))
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    merge_kth_kernel<<<1, 1>>>(a, na, b, nb, k, result);
+    merge_kth_kernel<<<1, 1, 0, stream>>>(a, na, b, nb, k, result);
     return cudaGetLastError();
 }

@@ -22,16 +22,18 @@ __global__ void hist_nbins_kernel(const unsigned char *x, size_t n,
 }
 
 extern "C" cudaError_t hist_nbins(const unsigned char *x, size_t n,
-                                  int nbins, unsigned *bins)
+                                  int nbins, unsigned *bins,
+                                  cudaStream_t stream)
 {
     if (!x || !bins || n >= ((size_t)1 << 32) || nbins < 1 || nbins > 256)
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(cudaMemsetAsync(bins, 0, (size_t)nbins * sizeof *bins));
+    BOOK_TRY(cudaMemsetAsync(bins, 0, (size_t)nbins * sizeof *bins,
+                             stream));
     if (n == 0) return cudaSuccess;
     size_t grid = ceil_div(n, 256);
     if (grid > 1024) grid = 1024;                 // grid-stride beyond
-    hist_nbins_kernel<<<(unsigned)grid, 256, nbins * sizeof(unsigned)>>>(
-        x, n, nbins, bins);
+    hist_nbins_kernel<<<(unsigned)grid, 256, nbins * sizeof(unsigned),
+                        stream>>>(x, n, nbins, bins);
     return cudaGetLastError();
 }

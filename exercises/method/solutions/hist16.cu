@@ -18,14 +18,14 @@ __global__ void hist16_kernel(const unsigned short *x, size_t n,
 }
 
 extern "C" cudaError_t hist_u16(const unsigned short *x, size_t n,
-                                unsigned *bins)
+                                unsigned *bins, cudaStream_t stream)
 {
     if (!x || !bins || n >= ((size_t)1 << 32)) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(cudaMemsetAsync(bins, 0, HIST16_BINS * sizeof *bins));
+    BOOK_TRY(cudaMemsetAsync(bins, 0, HIST16_BINS * sizeof *bins, stream));
     if (n == 0) return cudaSuccess;
     size_t grid = ceil_div(n, 256);
     if (grid > 4096) grid = 4096;                 // grid-stride beyond
-    hist16_kernel<<<(unsigned)grid, 256>>>(x, n, bins);
+    hist16_kernel<<<(unsigned)grid, 256, 0, stream>>>(x, n, bins);
     return cudaGetLastError();
 }

@@ -26,7 +26,8 @@ __global__ void segmented_unpack_kernel(const unsigned long long *packed,
 extern "C" cudaError_t segmented_sort_u32(const unsigned *keys,
                                           const unsigned *seg,
                                           unsigned *out, size_t n,
-                                          void *temp, size_t bytes)
+                                          void *temp, size_t bytes,
+                                          cudaStream_t stream)
 {
     if (n > SORT_MAX_N) return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
@@ -40,9 +41,9 @@ extern "C" cudaError_t segmented_sort_u32(const unsigned *keys,
     void *rest = (char *)temp + 2 * ex_round256(8 * n);
     const unsigned grid = (unsigned)(ceil_div(n, 256) < 4096
                                          ? ceil_div(n, 256) : 4096);
-    segmented_pack_kernel<<<grid, 256>>>(keys, seg, n, a);
+    segmented_pack_kernel<<<grid, 256, 0, stream>>>(keys, seg, n, a);
     BOOK_TRY(cudaGetLastError());
-    BOOK_TRY(sort_keys_u64(a, b, n, rest, sort_temp_bytes(n, 8, 0), 0));
-    segmented_unpack_kernel<<<grid, 256>>>(b, n, out);
+    BOOK_TRY(sort_keys_u64(a, b, n, rest, sort_temp_bytes(n, 8, 0), stream));
+    segmented_unpack_kernel<<<grid, 256, 0, stream>>>(b, n, out);
     return cudaGetLastError();
 }
