@@ -8,12 +8,13 @@
 
 extern "C" cudaError_t partition_gt(const int *in, int *out, size_t n,
                                     int threshold, size_t *count,
-                                    void *scratch, size_t bytes)
+                                    void *scratch, size_t bytes,
+                                    cudaStream_t stream)
 {
     (void)in; (void)out; (void)n; (void)threshold; (void)count;
-    (void)scratch; (void)bytes;
-    // TODO: refuse bad arguments and launch your kernels (scan_i32, from
-    // the scan chapter, is linked in).  Where does a rejected element go,
-    // given the scan of the flags at its index?
+    (void)scratch; (void)bytes; (void)stream;
+    // TODO: refuse bad arguments and launch your kernels on stream
+    // (scan_i32, from the scan chapter, is linked in).  Where does a
+    // rejected element go, given the scan of the flags at its index?
     return cudaErrorNotYetImplemented;
 }

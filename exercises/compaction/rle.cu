@@ -8,12 +8,12 @@
 
 extern "C" cudaError_t rle_i32(const int *in, size_t n, int *values,
                                int *lengths, size_t *runs, void *scratch,
-                               size_t bytes)
+                               size_t bytes, cudaStream_t stream)
 {
     (void)in; (void)n; (void)values; (void)lengths; (void)runs;
-    (void)scratch; (void)bytes;
-    // TODO: refuse bad arguments and launch your kernels (scan_i32, from
-    // the scan chapter, is linked in).  Which elements start a run, and
-    // which parts of find_repeats carry over?
+    (void)scratch; (void)bytes; (void)stream;
+    // TODO: refuse bad arguments and launch your kernels on stream
+    // (scan_i32, from the scan chapter, is linked in).  Which elements
+    // start a run, and which parts of find_repeats carry over?
     return cudaErrorNotYetImplemented;
 }

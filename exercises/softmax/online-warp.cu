@@ -7,11 +7,12 @@
 #include "softmax/exercises.h"
 
 extern "C" cudaError_t softmax_rows_online_warp(const float *x, float *y,
-                                                size_t rows, size_t cols)
+                                                size_t rows, size_t cols,
+                                                cudaStream_t stream)
 {
-    (void)x; (void)y; (void)rows; (void)cols;
-    // TODO: refuse bad arguments and launch a kernel: each lane keeps an
-    // (m, d) pair over its elements, the warp merges the pairs with
-    // shuffles, and a second pass writes e^(x - m) / d.
+    (void)x; (void)y; (void)rows; (void)cols; (void)stream;
+    // TODO: refuse bad arguments and launch a kernel on stream: each lane
+    // keeps an (m, d) pair over its elements, the warp merges the pairs
+    // with shuffles, and a second pass writes e^(x - m) / d.
     return cudaErrorNotYetImplemented;
 }

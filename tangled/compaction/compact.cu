@@ -26,6 +26,13 @@ static cudaError_t compact_check(const void *in, const void *out,
         return cudaErrorInvalidValue;
     return cudaSuccess;
 }
+// n = 0: nothing to scan, but the count is set to zero on the stream.
+static cudaError_t compact_none(size_t *count, cudaStream_t stream)
+{
+    if (!count) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    return cudaMemsetAsync(count, 0, sizeof *count, stream);
+}
 
 // <<Three-pass compaction kernels>>
 __global__ void compact_flags_kernel(const int *in, int *flags, size_t n,
@@ -49,21 +56,22 @@ __global__ void compact_scatter_kernel(const int *in, const int *flags,
 extern "C" cudaError_t compact_gt_three_pass(const int *in, int *out,
                                              size_t n, int threshold,
                                              size_t *count, void *scratch,
-                                             size_t bytes)
+                                             size_t bytes,
+                                             cudaStream_t stream)
 {
-    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
-                             : cudaErrorInvalidValue;
+    if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
     char *s = (char *)scratch;
     int *flags = (int *)s, *pos = (int *)(s + scan_align(n * sizeof(int)));
     char *rest = s + 2 * scan_align(n * sizeof(int));
     const unsigned grid = (unsigned)ceil_div(n, kCompactBlock);
     BOOK_CLEAR_TO_LAUNCH();
-    compact_flags_kernel<<<grid, kCompactBlock>>>(in, flags, n, threshold);
+    compact_flags_kernel<<<grid, kCompactBlock, 0, stream>>>(in, flags, n,
+                                                             threshold);
     BOOK_TRY(cudaGetLastError());
-    BOOK_TRY(scan_lookback<int>(flags, pos, n, true, rest, true));
-    compact_scatter_kernel<<<grid, kCompactBlock>>>(in, flags, pos, out, n,
-                                                    count);
+    BOOK_TRY(scan_lookback<int>(flags, pos, n, true, rest, true, stream));
+    compact_scatter_kernel<<<grid, kCompactBlock, 0, stream>>>(
+        in, flags, pos, out, n, count);
     return cudaGetLastError();
 }
 
@@ -102,17 +110,17 @@ compact_gt_kernel(const int *in, int *out, size_t n, int threshold,
 // <<Single-pass compaction launcher>>
 extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
                                   int threshold, size_t *count,
-                                  void *scratch, size_t bytes)
+                                  void *scratch, size_t bytes,
+                                  cudaStream_t stream)
 {
-    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
-                             : cudaErrorInvalidValue;
+    if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
-    compact_gt_kernel<<<(unsigned)tiles, kDevThreads>>>(
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    compact_gt_kernel<<<(unsigned)tiles, kDevThreads, 0, stream>>>(
         in, out, n, threshold, count, is_aligned(in, 16), c);
     return cudaGetLastError();
 }
@@ -168,17 +176,17 @@ compact_gt_staged_kernel(const int *in, int *out, size_t n, int threshold,
 template <bool PACK>
 static cudaError_t launch_staged(const int *in, int *out, size_t n,
                                  int threshold, size_t *count,
-                                 void *scratch, size_t bytes)
+                                 void *scratch, size_t bytes,
+                                 cudaStream_t stream)
 {
-    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
-                             : cudaErrorInvalidValue;
+    if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
-    const size_t tiles = ceil_div(n, st_tile<int>::elems);
+    const unsigned tiles = (unsigned)ceil_div(n, st_tile<int>::elems);
     const tile_status<int> st = lookback_status<int>((char *)scratch, n);
-    BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
     BOOK_TRY(st_opt_in<compact_gt_staged_kernel<PACK>>());
-    compact_gt_staged_kernel<PACK><<<(unsigned)tiles, kStThreads, kStBytes>>>(
+    BOOK_CLEAR_TO_LAUNCH();
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    compact_gt_staged_kernel<PACK><<<tiles, kStThreads, kStBytes, stream>>>(
         in, out, n, threshold, count, is_aligned(in, 16), st);
     return cudaGetLastError();
 }
@@ -186,18 +194,20 @@ static cudaError_t launch_staged(const int *in, int *out, size_t n,
 extern "C" cudaError_t compact_gt_staged_scatter(const int *in, int *out,
                                                  size_t n, int threshold,
                                                  size_t *count,
-                                                 void *scratch, size_t bytes)
+                                                 void *scratch, size_t bytes,
+                                                 cudaStream_t stream)
 {
     return launch_staged<false>(in, out, n, threshold, count, scratch,
-                                bytes);
+                                bytes, stream);
 }
 
 extern "C" cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
                                          int threshold, size_t *count,
-                                         void *scratch, size_t bytes)
+                                         void *scratch, size_t bytes,
+                                         cudaStream_t stream)
 {
     return launch_staged<true>(in, out, n, threshold, count, scratch,
-                               bytes);
+                               bytes, stream);
 }
 
 // <<Ballot compaction constants>>
@@ -298,17 +308,17 @@ compact_gt_ballot_kernel(const int *in, int *out, size_t n, int threshold,
 // <<Ballot compaction launcher>>
 extern "C" cudaError_t compact_gt_ballot(const int *in, int *out, size_t n,
                                          int threshold, size_t *count,
-                                         void *scratch, size_t bytes)
+                                         void *scratch, size_t bytes,
+                                         cudaStream_t stream)
 {
-    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
-                             : cudaErrorInvalidValue;
+    if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
-    const size_t tiles = ceil_div(n, kBaElems);
+    const unsigned tiles = (unsigned)ceil_div(n, kBaElems);
     const tile_status<int> st = lookback_status<int>((char *)scratch, n);
-    BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
     BOOK_TRY((st_opt_in<compact_gt_ballot_kernel, kBaBytes>()));
-    compact_gt_ballot_kernel<<<(unsigned)tiles, kStThreads, kBaBytes>>>(
+    BOOK_CLEAR_TO_LAUNCH();
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    compact_gt_ballot_kernel<<<tiles, kStThreads, kBaBytes, stream>>>(
         in, out, n, threshold, count, is_aligned(in, 16),
         is_aligned(out, 16), st);
     return cudaGetLastError();
@@ -355,17 +365,16 @@ find_repeats_kernel(const int *a, size_t n, size_t *idx, size_t *count,
 // <<Find repeats launcher>>
 extern "C" cudaError_t find_repeats(const int *a, size_t n, size_t *idx,
                                     size_t *count, void *scratch,
-                                    size_t bytes)
+                                    size_t bytes, cudaStream_t stream)
 {
-    if (n == 0) return count ? cudaMemsetAsync(count, 0, sizeof *count)
-                             : cudaErrorInvalidValue;
+    if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(a, idx, n, count, scratch, bytes));
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
     c.st = lookback_status<int>((char *)scratch, n);
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n));
-    find_repeats_kernel<<<(unsigned)tiles, kDevThreads>>>(
+    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    find_repeats_kernel<<<(unsigned)tiles, kDevThreads, 0, stream>>>(
         a, n, idx, count, is_aligned(a, 16), c);
     return cudaGetLastError();
 }

@@ -142,7 +142,8 @@ tiles_blelloch_kernel(const T *in, T *out, size_t n, bool exclusive)
 // <<Tile scan launchers>>
 template <typename T>
 static cudaError_t scan_tiles(const T *in, T *out, size_t n,
-                              scan_tile_algo algo, scan_kind kind)
+                              scan_tile_algo algo, scan_kind kind,
+                              cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!in || !out) return cudaErrorInvalidValue;
@@ -154,36 +155,40 @@ static cudaError_t scan_tiles(const T *in, T *out, size_t n,
     if (grid > kScanMaxGrid) return cudaErrorInvalidValue;
     const unsigned g = (unsigned)grid, b = SCAN_TILE, h = SCAN_TILE / 2;
     const bool ex = kind == SCAN_EXCLUSIVE;
+    // Every tile kernel takes the same arguments: g blocks of b or h.
+    const auto launch = [&](auto kernel, unsigned threads) {
+        kernel<<<g, threads, 0, stream>>>(in, out, n, ex);
+    };
     BOOK_CLEAR_TO_LAUNCH();
     switch (algo) {
-    case SCAN_TILE_HILLIS_STEELE:
-        tiles_hs_kernel<T><<<g, b>>>(in, out, n, ex); break;
-    case SCAN_TILE_WARPS:
-        tiles_warps_kernel<T, false><<<g, b>>>(in, out, n, ex); break;
+    case SCAN_TILE_HILLIS_STEELE: launch(tiles_hs_kernel<T>, b); break;
+    case SCAN_TILE_WARPS: launch(tiles_warps_kernel<T, false>, b); break;
     case SCAN_TILE_BLELLOCH:
-        tiles_blelloch_kernel<T, kPadRight><<<g, h>>>(in, out, n, ex); break;
+        launch(tiles_blelloch_kernel<T, kPadRight>, h); break;
     case SCAN_TILE_BLELLOCH_UNPADDED:
-        tiles_blelloch_kernel<T, kPadNone><<<g, h>>>(in, out, n, ex); break;
+        launch(tiles_blelloch_kernel<T, kPadNone>, h); break;
     case SCAN_TILE_BLELLOCH_GEMS:
-        tiles_blelloch_kernel<T, kPadGems><<<g, h>>>(in, out, n, ex); break;
+        launch(tiles_blelloch_kernel<T, kPadGems>, h); break;
     case SCAN_TILE_HS_ONE_BARRIER:
-        tiles_hs_one_barrier_kernel<T><<<g, b>>>(in, out, n, ex); break;
+        launch(tiles_hs_one_barrier_kernel<T>, b); break;
     case SCAN_TILE_WARPS_32BIT_INDEX:
-        tiles_warps_kernel<T, true><<<g, b>>>(in, out, n, ex); break;
+        launch(tiles_warps_kernel<T, true>, b); break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t scan_tiles_f32(const float *in, float *out, size_t n,
-                                      scan_tile_algo algo, scan_kind kind)
+                                      scan_tile_algo algo, scan_kind kind,
+                                      cudaStream_t stream)
 {
-    return scan_tiles(in, out, n, algo, kind);
+    return scan_tiles(in, out, n, algo, kind, stream);
 }
 extern "C" cudaError_t scan_tiles_i32(const int *in, int *out, size_t n,
-                                      scan_tile_algo algo, scan_kind kind)
+                                      scan_tile_algo algo, scan_kind kind,
+                                      cudaStream_t stream)
 {
-    return scan_tiles(in, out, n, algo, kind);
+    return scan_tiles(in, out, n, algo, kind, stream);
 }
 
 // <<Device-wide scan launchers>>
@@ -200,7 +205,8 @@ extern "C" size_t scan_scratch_bytes(size_t n, size_t elem_bytes)
 template <typename T>
 static cudaError_t scan_device(const T *in, T *out, size_t n,
                                scan_kind kind, scan_device_algo algo,
-                               void *scratch, size_t bytes)
+                               void *scratch, size_t bytes,
+                               cudaStream_t st)
 {
     if (n == 0) return cudaSuccess;
     if (!in || !out || !scratch || !is_aligned(scratch, 256))
@@ -213,37 +219,44 @@ static cudaError_t scan_device(const T *in, T *out, size_t n,
     const bool ex = kind == SCAN_EXCLUSIVE;
     char *s = (char *)scratch;
     switch (algo) {
-    case SCAN_PROPAGATE: return scan_propagate(in, out, n, ex, s);
+    case SCAN_PROPAGATE: return scan_propagate(in, out, n, ex, s, st);
     case SCAN_REDUCE_THEN_SCAN:
-        return scan_reduce_then_scan(in, out, n, ex, s);
-    case SCAN_LOOKBACK: return scan_lookback(in, out, n, ex, s, false);
-    case SCAN_LOOKBACK_PACKED: return scan_lookback(in, out, n, ex, s, true);
-    case SCAN_LOOKBACK_AHEAD: return scan_lookback_ahead(in, out, n, ex, s);
+        return scan_reduce_then_scan(in, out, n, ex, s, st);
+    case SCAN_LOOKBACK:
+        return scan_lookback(in, out, n, ex, s, false, st);
+    case SCAN_LOOKBACK_PACKED:
+        return scan_lookback(in, out, n, ex, s, true, st);
+    case SCAN_LOOKBACK_AHEAD:
+        return scan_lookback_ahead(in, out, n, ex, s, st);
     case SCAN_LOOKBACK_STAGED:          // packed for 32-bit values only
-        return scan_lookback_staged<T, sizeof(T) == 4>(in, out, n, ex, s);
+        return scan_lookback_staged<T, sizeof(T) == 4>(in, out, n, ex, s,
+                                                       st);
     case SCAN_LOOKBACK_PAIRED:
-        return scan_lookback_staged<T, true>(in, out, n, ex, s);
-    case SCAN_LOOKBACK_RAKED: return scan_lookback_raked(in, out, n, ex, s);
+        return scan_lookback_staged<T, true>(in, out, n, ex, s, st);
+    case SCAN_LOOKBACK_RAKED:
+        return scan_lookback_raked(in, out, n, ex, s, st);
     default: return cudaErrorInvalidValue;
     }
 }
 
 extern "C" cudaError_t scan_f32(const float *in, float *out, size_t n,
                                 scan_kind kind, scan_device_algo algo,
-                                void *scratch, size_t bytes)
+                                void *scratch, size_t bytes,
+                                cudaStream_t stream)
 {
-    return scan_device(in, out, n, kind, algo, scratch, bytes);
+    return scan_device(in, out, n, kind, algo, scratch, bytes, stream);
 }
 extern "C" cudaError_t scan_i32(const int *in, int *out, size_t n,
                                 scan_kind kind, scan_device_algo algo,
-                                void *scratch, size_t bytes)
+                                void *scratch, size_t bytes,
+                                cudaStream_t stream)
 {
-    return scan_device(in, out, n, kind, algo, scratch, bytes);
+    return scan_device(in, out, n, kind, algo, scratch, bytes, stream);
 }
 extern "C" cudaError_t scan_i64(const long long *in, long long *out,
                                 size_t n, scan_kind kind,
                                 scan_device_algo algo, void *scratch,
-                                size_t bytes)
+                                size_t bytes, cudaStream_t stream)
 {
-    return scan_device(in, out, n, kind, algo, scratch, bytes);
+    return scan_device(in, out, n, kind, algo, scratch, bytes, stream);
 }

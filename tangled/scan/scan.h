@@ -1,5 +1,7 @@
 /* scan.h -- prefix sums.  All pointers are device pointers; n counts
- * elements and may exceed 2^32. */
+ * elements and may exceed 2^32.  Every launcher takes the stream its work
+ * is queued on as its last argument (0: the default stream), and returns
+ * without waiting for it. */
 #ifndef SCAN_H
 #define SCAN_H
 #include <cuda_runtime_api.h>
@@ -49,19 +51,23 @@ typedef enum {
 
 // <<Scan launchers>>
 cudaError_t scan_tiles_f32(const float *in, float *out, size_t n,
-                           scan_tile_algo algo, scan_kind kind);
+                           scan_tile_algo algo, scan_kind kind,
+                           cudaStream_t stream);
 cudaError_t scan_tiles_i32(const int *in, int *out, size_t n,
-                           scan_tile_algo algo, scan_kind kind);
+                           scan_tile_algo algo, scan_kind kind,
+                           cudaStream_t stream);
 /* Scratch bytes any device-wide algorithm needs for n elements of
  * elem_bytes (4 or 8) each; scratch must be 256-byte aligned. */
 size_t scan_scratch_bytes(size_t n, size_t elem_bytes);
 cudaError_t scan_f32(const float *in, float *out, size_t n, scan_kind kind,
-                     scan_device_algo algo, void *scratch, size_t bytes);
+                     scan_device_algo algo, void *scratch, size_t bytes,
+                     cudaStream_t stream);
 cudaError_t scan_i32(const int *in, int *out, size_t n, scan_kind kind,
-                     scan_device_algo algo, void *scratch, size_t bytes);
+                     scan_device_algo algo, void *scratch, size_t bytes,
+                     cudaStream_t stream);
 cudaError_t scan_i64(const long long *in, long long *out, size_t n,
                      scan_kind kind, scan_device_algo algo, void *scratch,
-                     size_t bytes);
+                     size_t bytes, cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

@@ -42,10 +42,12 @@ template <typename T> tile_status<T> lookback_status(char *scratch,
     st.inclusive = (T *)(scratch + head + vals);
     return st;
 }
-// Every launch starts with tile number 0 and every status invalid.
-template <typename T> cudaError_t lookback_reset(char *scratch, size_t n)
+// Every launch starts with tile number 0 and every status invalid: the
+// reset is queued on the launch's stream, before its kernel.
+template <typename T>
+cudaError_t lookback_reset(char *scratch, size_t n, cudaStream_t stream)
 {
     const size_t tiles = ceil_div(n, dev_tile<T>::elems);
-    return cudaMemsetAsync(scratch, 0, 16 + 8 * tiles);
+    return cudaMemsetAsync(scratch, 0, 16 + 8 * tiles, stream);
 }
 #endif

@@ -134,20 +134,21 @@ template <typename K> static cudaError_t coop_plan(K kernel, FusedPlan *p)
     p->bytes = (size_t)share;
     return cudaSuccess;
 }
-// Launch kernel cooperatively: grid blocks of kSmBlock threads, bytes of
-// dynamic shared memory, args its arguments.  A grid the device refuses
-// (too large to be resident at once) runs as the two kernels instead.
+// Launch kernel cooperatively on stream: grid blocks of kSmBlock threads,
+// bytes of dynamic shared memory, args its arguments.  A grid the device
+// refuses (too large to be resident at once) runs as the two kernels
+// instead.
 template <typename K>
 static cudaError_t coop_launch(K kernel, size_t grid, void **args,
                                size_t bytes, const float *x, float *y,
-                               size_t n, void *work)
+                               size_t n, void *work, cudaStream_t stream)
 {
     BOOK_CLEAR_TO_LAUNCH();
     cudaError_t e = cudaLaunchCooperativeKernel(
-        kernel, dim3((unsigned)grid), dim3(kSmBlock), args, bytes, 0);
+        kernel, dim3((unsigned)grid), dim3(kSmBlock), args, bytes, stream);
     if (e == cudaErrorCooperativeLaunchTooLarge) {  // grid refused: 2 kernels
         (void)cudaGetLastError();
-        return softmax_whole(x, y, n, work);
+        return softmax_whole(x, y, n, work, stream);
     }
     BOOK_TRY(e);
     return cudaGetLastError();
@@ -160,7 +161,8 @@ template <bool PUSH4> static cudaError_t fused_plan(FusedPlan *p)
 // <<Launch the fused whole-array softmax>>
 template <bool PUSH4>
 static cudaError_t launch_fused(const float *x, float *y, size_t n,
-                                void *work, size_t cache_bytes)
+                                void *work, size_t cache_bytes,
+                                cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!x || !y || !work || !is_aligned(work, 8) || !softmax_apart(x, y, n))
@@ -168,7 +170,7 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     static per_device<FusedPlan> plans;   // planned once a device
     FusedPlan plan;
     BOOK_TRY(once_per_device(plans, fused_plan<PUSH4>, &plan));
-    if (plan.grid == 0) return softmax_whole(x, y, n, work);
+    if (plan.grid == 0) return softmax_whole(x, y, n, work, stream);
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
     if (grid > (size_t)plan.grid) grid = (size_t)plan.grid;
@@ -177,26 +179,29 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     md_t *part = (md_t *)work;
     void *args[] = {&x, &y, &n, &vec, &part, &cache4};
     return coop_launch(softmax_fused_kernel<PUSH4>, grid, args, plan.bytes,
-                       x, y, n, work);
+                       x, y, n, work, stream);
 }
 
 extern "C" cudaError_t softmax_whole_fused_pairs(const float *x, float *y,
-                                                 size_t n, void *work)
+                                                 size_t n, void *work,
+                                                 cudaStream_t stream)
 {
-    return launch_fused<false>(x, y, n, work, SIZE_MAX);
+    return launch_fused<false>(x, y, n, work, SIZE_MAX, stream);
 }
 
 extern "C" cudaError_t softmax_whole_fused(const float *x, float *y,
-                                           size_t n, void *work)
+                                           size_t n, void *work,
+                                           cudaStream_t stream)
 {
-    return launch_fused<true>(x, y, n, work, SIZE_MAX);
+    return launch_fused<true>(x, y, n, work, SIZE_MAX, stream);
 }
 
 extern "C" cudaError_t softmax_whole_fused_cache(const float *x, float *y,
                                                  size_t n, void *work,
-                                                 size_t cache_bytes)
+                                                 size_t cache_bytes,
+                                                 cudaStream_t stream)
 {
-    return launch_fused<true>(x, y, n, work, cache_bytes);
+    return launch_fused<true>(x, y, n, work, cache_bytes, stream);
 }
 
 // <<Softmax of one whole array, most of it on chip>>
@@ -327,7 +332,7 @@ template <bool FAST> static cudaError_t resident_plan(FusedPlan *p)
 template <bool FAST>
 static cudaError_t launch_resident(const float *x, float *y, size_t n,
                                    void *work, size_t reg_bytes,
-                                   size_t cache_bytes)
+                                   size_t cache_bytes, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!x || !y || !work || !is_aligned(work, 8) || !softmax_apart(x, y, n))
@@ -335,7 +340,7 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
     static per_device<FusedPlan> plans;   // planned once a device
     FusedPlan plan;
     BOOK_TRY(once_per_device(plans, resident_plan<FAST>, &plan));
-    if (plan.grid == 0) return softmax_whole(x, y, n, work);
+    if (plan.grid == 0) return softmax_whole(x, y, n, work, stream);
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
     if (grid > (size_t)plan.grid) grid = (size_t)plan.grid;
@@ -346,27 +351,32 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
     md_t *part = (md_t *)work;
     void *args[] = {&x, &y, &n, &vec, &part, &reg4, &cache4};
     return coop_launch(softmax_resident_kernel<kResidentR, FAST>, grid, args,
-                       plan.bytes, x, y, n, work);
+                       plan.bytes, x, y, n, work, stream);
 }
 
 // <<The resident launchers with C linkage>>
 extern "C" cudaError_t softmax_whole_resident(const float *x, float *y,
-                                              size_t n, void *work)
+                                              size_t n, void *work,
+                                              cudaStream_t stream)
 {
-    return launch_resident<false>(x, y, n, work, SIZE_MAX, SIZE_MAX);
+    return launch_resident<false>(x, y, n, work, SIZE_MAX, SIZE_MAX,
+                                  stream);
 }
 
 extern "C" cudaError_t softmax_whole_resident_fast(const float *x, float *y,
-                                                   size_t n, void *work)
+                                                   size_t n, void *work,
+                                                   cudaStream_t stream)
 {
-    return launch_resident<true>(x, y, n, work, SIZE_MAX, SIZE_MAX);
+    return launch_resident<true>(x, y, n, work, SIZE_MAX, SIZE_MAX, stream);
 }
 
 extern "C" cudaError_t softmax_whole_resident_cache(
     const float *x, float *y, size_t n, void *work, size_t reg_bytes,
-    size_t cache_bytes, int fast)
+    size_t cache_bytes, int fast, cudaStream_t stream)
 {
     if (fast)
-        return launch_resident<true>(x, y, n, work, reg_bytes, cache_bytes);
-    return launch_resident<false>(x, y, n, work, reg_bytes, cache_bytes);
+        return launch_resident<true>(x, y, n, work, reg_bytes, cache_bytes,
+                                     stream);
+    return launch_resident<false>(x, y, n, work, reg_bytes, cache_bytes,
+                                  stream);
 }

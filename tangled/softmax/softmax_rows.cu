@@ -22,13 +22,15 @@ __global__ void softmax_warp_kernel(const float *x, float *y, size_t rows,
 }
 
 extern "C" cudaError_t softmax_rows_warp(const float *x, float *y,
-                                         size_t rows, size_t cols)
+                                         size_t rows, size_t cols,
+                                         cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     size_t grid = ceil_div(rows, kSmRowsPerBlock);
     BOOK_TRY(softmax_check(x, y, rows, cols, grid));
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_warp_kernel<<<(unsigned)grid, kSmBlock>>>(x, y, rows, cols);
+    softmax_warp_kernel<<<(unsigned)grid, kSmBlock, 0, stream>>>(x, y, rows,
+                                                                 cols);
     return cudaGetLastError();
 }
 
@@ -62,17 +64,20 @@ __global__ void softmax_block_kernel(const float *x, float *y, size_t cols,
 
 // <<Softmax launchers for a block per row>>
 extern "C" cudaError_t softmax_rows_block(const float *x, float *y,
-                                          size_t rows, size_t cols)
+                                          size_t rows, size_t cols,
+                                          cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_block_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, false);
+    softmax_block_kernel<<<(unsigned)rows, kSmBlock, 0, stream>>>(x, y, cols,
+                                                                  false);
     return cudaGetLastError();
 }
 
-static cudaError_t rows_float4_on(const float *x, float *y, size_t rows,
-                                  size_t cols, cudaStream_t stream)
+extern "C" cudaError_t softmax_rows_float4(const float *x, float *y,
+                                           size_t rows, size_t cols,
+                                           cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
@@ -81,11 +86,6 @@ static cudaError_t rows_float4_on(const float *x, float *y, size_t rows,
     softmax_block_kernel<<<(unsigned)rows, kSmBlock, 0, stream>>>(x, y, cols,
                                                                   vec);
     return cudaGetLastError();
-}
-extern "C" cudaError_t softmax_rows_float4(const float *x, float *y,
-                                           size_t rows, size_t cols)
-{
-    return rows_float4_on(x, y, rows, cols, 0);
 }
 
 // <<Softmax: the row cached in registers>>
@@ -179,29 +179,30 @@ static cudaError_t launch_cached_block(const float *x, float *y,
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t softmax_rows_cached_async(const float *x, float *y,
-                                                 size_t rows, size_t cols,
-                                                 cudaStream_t st)
+extern "C" cudaError_t softmax_rows_cached(const float *x, float *y,
+                                           size_t rows, size_t cols,
+                                           cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
     if (cols % 4 != 0 || cols > 16384 || !is_aligned(x, 16) ||
         !is_aligned(y, 16))
-        return rows_float4_on(x, y, rows, cols, st);
+        return softmax_rows_float4(x, y, rows, cols, stream);
     unsigned c = (unsigned)cols;
-    if (c <= 128) return launch_cached_warp<1>(x, y, rows, c, st);
-    if (c <= 256) return launch_cached_warp<2>(x, y, rows, c, st);
-    if (c <= 512) return launch_cached_warp<4>(x, y, rows, c, st);
-    if (c <= 1024) return launch_cached_warp<8>(x, y, rows, c, st);
-    if (c <= 2048) return launch_cached_block<2>(x, y, rows, c, st);
-    if (c <= 4096) return launch_cached_block<4>(x, y, rows, c, st);
-    if (c <= 8192) return launch_cached_block<8>(x, y, rows, c, st);
-    return launch_cached_block<16>(x, y, rows, c, st);
+    if (c <= 128) return launch_cached_warp<1>(x, y, rows, c, stream);
+    if (c <= 256) return launch_cached_warp<2>(x, y, rows, c, stream);
+    if (c <= 512) return launch_cached_warp<4>(x, y, rows, c, stream);
+    if (c <= 1024) return launch_cached_warp<8>(x, y, rows, c, stream);
+    if (c <= 2048) return launch_cached_block<2>(x, y, rows, c, stream);
+    if (c <= 4096) return launch_cached_block<4>(x, y, rows, c, stream);
+    if (c <= 8192) return launch_cached_block<8>(x, y, rows, c, stream);
+    return launch_cached_block<16>(x, y, rows, c, stream);
 }
-extern "C" cudaError_t softmax_rows_cached(const float *x, float *y,
-                                           size_t rows, size_t cols)
+extern "C" cudaError_t softmax_rows_cached_async(const float *x, float *y,
+                                                 size_t rows, size_t cols,
+                                                 cudaStream_t stream)
 {
-    return softmax_rows_cached_async(x, y, rows, cols, 0);
+    return softmax_rows_cached(x, y, rows, cols, stream);
 }
 
 // <<Softmax: a block per row, one pass for (m, d)>>
@@ -228,12 +229,14 @@ __global__ void softmax_online_kernel(const float *x, float *y, size_t cols,
 }
 
 extern "C" cudaError_t softmax_rows_online(const float *x, float *y,
-                                           size_t rows, size_t cols)
+                                           size_t rows, size_t cols,
+                                           cudaStream_t stream)
 {
     if (rows == 0 || cols == 0) return cudaSuccess;
     BOOK_TRY(softmax_check(x, y, rows, cols, rows));
     bool vec = cols % 4 == 0 && is_aligned(x, 16) && is_aligned(y, 16);
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_online_kernel<<<(unsigned)rows, kSmBlock>>>(x, y, cols, vec);
+    softmax_online_kernel<<<(unsigned)rows, kSmBlock, 0, stream>>>(
+        x, y, cols, vec);
     return cudaGetLastError();
 }

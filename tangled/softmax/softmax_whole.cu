@@ -80,7 +80,7 @@ static cudaError_t whole_wave(int *wave)
 }
 template <int U, bool BACKWARD>
 static cudaError_t launch_whole(const float *x, float *y, size_t n,
-                                void *work)
+                                void *work, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!x || !y || !work || !is_aligned(work, 8) || !softmax_apart(x, y, n))
@@ -93,30 +93,32 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
     if (grid > (size_t)wave) grid = (size_t)wave;
     md_t *part = (md_t *)work;
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock>>>(x, n, vec,
-                                                             part);
+    softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock, 0, stream>>>(
+        x, n, vec, part);
     BOOK_TRY(cudaGetLastError());
-    softmax_normalize_kernel<U, BACKWARD><<<(unsigned)grid, kSmBlock>>>(
-        x, y, n, vec, part, (unsigned)grid);
+    softmax_normalize_kernel<U, BACKWARD>
+        <<<(unsigned)grid, kSmBlock, 0, stream>>>(x, y, n, vec, part,
+                                                  (unsigned)grid);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t softmax_whole_simple(const float *x, float *y,
-                                            size_t n, void *work)
+                                            size_t n, void *work,
+                                            cudaStream_t stream)
 {
-    return launch_whole<1, false>(x, y, n, work);
+    return launch_whole<1, false>(x, y, n, work, stream);
 }
 
 extern "C" cudaError_t softmax_whole_u4(const float *x, float *y, size_t n,
-                                        void *work)
+                                        void *work, cudaStream_t stream)
 {
-    return launch_whole<4, false>(x, y, n, work);
+    return launch_whole<4, false>(x, y, n, work, stream);
 }
 
 extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
-                                     void *work)
+                                     void *work, cudaStream_t stream)
 {
-    return launch_whole<4, true>(x, y, n, work);
+    return launch_whole<4, true>(x, y, n, work, stream);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>
@@ -137,13 +139,14 @@ __global__ void softmax_per_block_kernel(const float *x, float *y, size_t n)
 }
 
 extern "C" cudaError_t softmax_whole_per_block(const float *x, float *y,
-                                               size_t n)
+                                               size_t n, cudaStream_t stream)
 {
     if (n == 0) return cudaSuccess;
     if (!x || !y || !softmax_apart(x, y, n)) return cudaErrorInvalidValue;
     size_t grid = ceil_div(n, kChunk);
     if (grid > kSmMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_per_block_kernel<<<(unsigned)grid, kSmBlock>>>(x, y, n);
+    softmax_per_block_kernel<<<(unsigned)grid, kSmBlock, 0, stream>>>(x, y,
+                                                                      n);
     return cudaGetLastError();
 }

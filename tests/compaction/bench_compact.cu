@@ -20,10 +20,11 @@ struct greater_than {
 };
 
 static cudaError_t cub_select_if(const int *in, int *out, size_t n, int t,
-                                 size_t *count, void *scratch, size_t bytes)
+                                 size_t *count, void *scratch, size_t bytes,
+                                 cudaStream_t stream)
 {
     return cub::DeviceSelect::If(scratch, bytes, in, out, count, n,
-                                 greater_than{t});
+                                 greater_than{t}, stream);
 }
 // The variants (variants.h), one row each at every density; CUB, last, is
 // the reference.
@@ -48,9 +49,9 @@ static cudaError_t run(void *p)
     ctx *c = (ctx *)p;
     if (c->fn)
         return c->fn(c->in, (int *)c->out, c->n, 0, c->count, c->scratch,
-                     c->bytes);
+                     c->bytes, 0);
     return find_repeats(c->in, c->n, (size_t *)c->out, c->count, c->scratch,
-                        c->bytes);
+                        c->bytes, 0);
 }
 
 // x[i] > 0 with probability about `permille` / 1000; or, for repeats,
@@ -114,8 +115,10 @@ static int ncu_mode(int *in, void *out, size_t *count, void *scratch,
     for (int d = 0; d < 2; d++) {
         fill_density<<<1024, 256>>>(in, n, densities[d], false);
         BOOK_CHECK(cudaGetLastError());
-        BOOK_CHECK(compact_gt_staged(in, (int *)out, n, 0, count, scratch, sb));
-        BOOK_CHECK(compact_gt_ballot(in, (int *)out, n, 0, count, scratch, sb));
+        BOOK_CHECK(compact_gt_staged(in, (int *)out, n, 0, count, scratch, sb,
+                                     0));
+        BOOK_CHECK(compact_gt_ballot(in, (int *)out, n, 0, count, scratch, sb,
+                                     0));
         BOOK_CHECK(cudaDeviceSynchronize());
     }
     return 0;

@@ -14,14 +14,14 @@ static void partition_arguments(void **s)
     size_t *c = EX_FAKE(size_t, 512);
     void *w = EX_FAKE(void, 4096);
     size_t b = partition_scratch_bytes(100);
-    EX_REFUSED(partition_gt(NULL, p, 100, 0, c, w, b));
-    EX_REFUSED(partition_gt(p, NULL, 100, 0, c, w, b));
-    EX_REFUSED(partition_gt(p, p, 100, 0, NULL, w, b));
-    EX_REFUSED(partition_gt(p, p, 100, 0, c, NULL, b));
-    EX_REFUSED(partition_gt(p, p, 100, 0, c, w, b - 1));
-    EX_REFUSED(partition_gt(p, p, 100, 0, c, EX_FAKE(void, 4100), b));
+    EX_REFUSED(partition_gt(NULL, p, 100, 0, c, w, b, 0));
+    EX_REFUSED(partition_gt(p, NULL, 100, 0, c, w, b, 0));
+    EX_REFUSED(partition_gt(p, p, 100, 0, NULL, w, b, 0));
+    EX_REFUSED(partition_gt(p, p, 100, 0, c, NULL, b, 0));
+    EX_REFUSED(partition_gt(p, p, 100, 0, c, w, b - 1, 0));
+    EX_REFUSED(partition_gt(p, p, 100, 0, c, EX_FAKE(void, 4100), b, 0));
     EX_REFUSED(partition_gt(p, p, (size_t)1 << 31, 0, c, w,
-                            partition_scratch_bytes((size_t)1 << 31)));
+                            partition_scratch_bytes((size_t)1 << 31), 0));
 }
 
 static void partition_sizes(void **s)
@@ -49,7 +49,8 @@ static void partition_sizes(void **s)
             for (size_t i = 0; i < n; i++) if (!(x[i] > threshold[d])) want[j++] = x[i];
             tk_poison(dy, (n + 1) * sizeof(int));
             tk_poison(dc, sizeof(size_t));
-            EX_CUDA(partition_gt(dx, dy, n, threshold[d], dc, scratch, sb));
+            EX_CUDA(partition_gt(dx, dy, n, threshold[d], dc, scratch, sb,
+                                 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download_bytes(got, dy, (n + 1) * sizeof *got);
             tk_download_bytes(&count, dc, sizeof count);

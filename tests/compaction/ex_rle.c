@@ -14,14 +14,14 @@ static void rle_arguments(void **s)
     size_t *c = EX_FAKE(size_t, 512);
     void *w = EX_FAKE(void, 4096);
     size_t b = rle_scratch_bytes(100);
-    EX_REFUSED(rle_i32(NULL, 100, p, p, c, w, b));
-    EX_REFUSED(rle_i32(p, 100, NULL, p, c, w, b));
-    EX_REFUSED(rle_i32(p, 100, p, NULL, c, w, b));
-    EX_REFUSED(rle_i32(p, 100, p, p, NULL, w, b));
-    EX_REFUSED(rle_i32(p, 100, p, p, c, NULL, b));
-    EX_REFUSED(rle_i32(p, 100, p, p, c, w, b - 1));
+    EX_REFUSED(rle_i32(NULL, 100, p, p, c, w, b, 0));
+    EX_REFUSED(rle_i32(p, 100, NULL, p, c, w, b, 0));
+    EX_REFUSED(rle_i32(p, 100, p, NULL, c, w, b, 0));
+    EX_REFUSED(rle_i32(p, 100, p, p, NULL, w, b, 0));
+    EX_REFUSED(rle_i32(p, 100, p, p, c, NULL, b, 0));
+    EX_REFUSED(rle_i32(p, 100, p, p, c, w, b - 1, 0));
     EX_REFUSED(rle_i32(p, (size_t)1 << 31, p, p, c, w,
-                       rle_scratch_bytes((size_t)1 << 31)));
+                       rle_scratch_bytes((size_t)1 << 31), 0));
 }
 
 static void rle_sizes(void **s)
@@ -55,7 +55,7 @@ static void rle_sizes(void **s)
             tk_poison(dv, (n + 1) * sizeof(int));
             tk_poison(dl, (n + 1) * sizeof(int));
             tk_poison(dr, sizeof(size_t));
-            EX_CUDA(rle_i32(dx, n, dv, dl, dr, scratch, sb));
+            EX_CUDA(rle_i32(dx, n, dv, dl, dr, scratch, sb, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download_bytes(&runs, dr, sizeof runs);
             tk_download_bytes(gv, dv, (n + 1) * sizeof *gv);

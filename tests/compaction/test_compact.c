@@ -1,7 +1,7 @@
 /* test_compact.c -- the compaction chapter's tests: every compaction and
  * find_repeats against a CPU reference, at densities none, all,
  * alternating, 1%, 50% and 99%, at the scan chapter's sizes; bad
- * arguments. */
+ * arguments; every launcher's work queued on the stream it is given. */
 #include "testkit.h"
 #include "compaction/compact.h"
 #include "variants.h"     /* the compactions: C_THREE_PASS ... */
@@ -58,7 +58,7 @@ static size_t check_compact(int algo, size_t n, int d, int round)
     tk_upload_bytes(din + g_offset, x, n * sizeof *x);
     const compact_variant *v = &compact_variants[algo];
     cudaError_t e = v->fn(din + g_offset, dout + g_offset, n, THRESHOLD,
-                          dcount, scratch, sb);
+                          dcount, scratch, sb, 0);
     TK_SKIP_IF_NOT_SUPPORTED(e, "the staged compaction (over 64 KB of shared memory a block)");
     TK_CUDA(e);
     TK_CUDA(cudaDeviceSynchronize());
@@ -178,7 +178,7 @@ static size_t check_repeats(size_t n, double p, int round)
     dcount = tk_dev_bytes(sizeof *dcount);
     scratch = tk_dev_bytes(sb);
     tk_upload_bytes(da, a, n * sizeof *a);
-    TK_CUDA(find_repeats(da, n, didx, dcount, scratch, sb));
+    TK_CUDA(find_repeats(da, n, didx, dcount, scratch, sb, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(&count, dcount, sizeof count);
     tk_download_bytes(got, didx, n * sizeof *got);
@@ -234,7 +234,7 @@ static void find_repeats_example(void **s)
     dcount = tk_dev_bytes(sizeof count);
     scratch = tk_dev_bytes(sb);
     tk_upload_bytes(da, a, sizeof a);
-    TK_CUDA(find_repeats(da, 7, didx, dcount, scratch, sb));
+    TK_CUDA(find_repeats(da, 7, didx, dcount, scratch, sb, 0));
     tk_download_bytes(&count, dcount, sizeof count);
     assert_int_equal(count, 3);
     tk_download_bytes(got, didx, count * sizeof *got);
@@ -251,7 +251,7 @@ static void empty_input_counts_zero(void **s)
     TK_REQUIRE_GPU();
     size_t *dcount = NULL, count = 99;
     dcount = tk_dev_bytes(sizeof *dcount);
-    TK_CUDA(compact_gt(NULL, NULL, 0, 0, dcount, NULL, 0));
+    TK_CUDA(compact_gt(NULL, NULL, 0, 0, dcount, NULL, 0, 0));
     tk_download_bytes(&count, dcount, sizeof count);
     assert_int_equal(count, 0);
     tk_free(dcount);
@@ -261,10 +261,12 @@ static void empty_input_counts_zero(void **s)
  * out's place), for the table of refusals. */
 static cudaError_t repeats_as_compact(const int *in, int *out, size_t n,
                                       int threshold, size_t *count,
-                                      void *scratch, size_t bytes)
+                                      void *scratch, size_t bytes,
+                                      cudaStream_t s)
 {
     (void)threshold;
-    return find_repeats(in, n, (size_t *)(void *)out, count, scratch, bytes);
+    return find_repeats(in, n, (size_t *)(void *)out, count, scratch, bytes,
+                        s);
 }
 
 static void bad_arguments_refused(void **s)
@@ -274,29 +276,29 @@ static void bad_arguments_refused(void **s)
     size_t *c = (size_t *)(uintptr_t)512;
     void *sc = (void *)(uintptr_t)1024;
     size_t need = compact_scratch_bytes(1000);
-    assert_int_equal(compact_gt(NULL, p, 1000, 0, c, sc, need),
+    assert_int_equal(compact_gt(NULL, p, 1000, 0, c, sc, need, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(compact_gt(p, p, 1000, 0, NULL, sc, need),
+    assert_int_equal(compact_gt(p, p, 1000, 0, NULL, sc, need, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(compact_gt(p, p, 1000, 0, c, sc, need - 1),
+    assert_int_equal(compact_gt(p, p, 1000, 0, c, sc, need - 1, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(compact_gt_three_pass(p, p, 1000, 0, c,
-                                           (char *)sc + 4, need),
+                                           (char *)sc + 4, need, 0),
                      cudaErrorInvalidValue);
     for (int a = C_STAGED_SCATTER; a < C_COUNT; a++) {
         const compact_fn fn = compact_variants[a].fn;
-        assert_int_equal(fn(NULL, p, 1000, 0, c, sc, need),
+        assert_int_equal(fn(NULL, p, 1000, 0, c, sc, need, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(fn(p, p, 1000, 0, c, sc, need - 1),
+        assert_int_equal(fn(p, p, 1000, 0, c, sc, need - 1, 0),
                          cudaErrorInvalidValue);
         assert_int_equal(fn(p, p, (size_t)INT_MAX + 1, 0, c, sc,
-                            (size_t)-1), cudaErrorInvalidValue);
+                            (size_t)-1, 0), cudaErrorInvalidValue);
     }
     assert_int_equal(compact_gt(p, p, (size_t)INT_MAX + 1, 0, c, sc,
-                                (size_t)-1), cudaErrorInvalidValue);
-    assert_int_equal(find_repeats(p, 1000, NULL, c, sc, need),
+                                (size_t)-1, 0), cudaErrorInvalidValue);
+    assert_int_equal(find_repeats(p, 1000, NULL, c, sc, need, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(compact_gt(p, p, 0, 0, NULL, sc, need),
+    assert_int_equal(compact_gt(p, p, 0, 0, NULL, sc, need, 0),
                      cudaErrorInvalidValue);
     /* Every launcher, find_repeats too, on the header's terms: scratch
      * missing, not 256-byte aligned or short of compact_scratch_bytes(n);
@@ -305,26 +307,125 @@ static void bad_arguments_refused(void **s)
     for (int a = 0; a < C_COUNT; a++) all[a] = compact_variants[a].fn;
     all[C_COUNT] = repeats_as_compact;
     for (int a = 0; a <= C_COUNT; a++) {
-        assert_int_equal(all[a](p, p, 1000, 0, c, NULL, need),
+        assert_int_equal(all[a](p, p, 1000, 0, c, NULL, need, 0),
                          cudaErrorInvalidValue);
         for (size_t off = 4; off < 256; off *= 2)
             assert_int_equal(all[a](p, p, 1000, 0, c, (char *)sc + off,
-                                    need), cudaErrorInvalidValue);
-        assert_int_equal(all[a](p, p, 1000, 0, c, sc, need - 1),
+                                    need, 0), cudaErrorInvalidValue);
+        assert_int_equal(all[a](p, p, 1000, 0, c, sc, need - 1, 0),
                          cudaErrorInvalidValue);
         assert_int_equal(all[a](p, p, (size_t)INT_MAX + 1, 0, c, sc,
-                                (size_t)-1), cudaErrorInvalidValue);
-        assert_int_equal(all[a](p, p, SIZE_MAX, 0, c, sc, (size_t)-1),
+                                (size_t)-1, 0), cudaErrorInvalidValue);
+        assert_int_equal(all[a](p, p, SIZE_MAX, 0, c, sc, (size_t)-1, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all[a](NULL, p, 1000, 0, c, sc, need),
+        assert_int_equal(all[a](NULL, p, 1000, 0, c, sc, need, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all[a](p, NULL, 1000, 0, c, sc, need),
+        assert_int_equal(all[a](p, NULL, 1000, 0, c, sc, need, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all[a](p, p, 1000, 0, NULL, sc, need),
+        assert_int_equal(all[a](p, p, 1000, 0, NULL, sc, need, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(all[a](NULL, NULL, 0, 0, NULL, NULL, 0),
+        assert_int_equal(all[a](NULL, NULL, 0, 0, NULL, NULL, 0, 0),
                          cudaErrorInvalidValue);
     }
+}
+
+/* ---- GPU: stream order ------------------------------------------------ */
+
+/* Launcher a: the compactions of variants.h, then find_repeats (C_COUNT). */
+static compact_fn launcher_at(int a)
+{
+    return a < C_COUNT ? compact_variants[a].fn : repeats_as_compact;
+}
+/* What launcher a writes for x[0, n): the kept values, or the indices of
+ * repeats; returns their count. */
+static size_t expected(int a, const int *x, size_t n, void *want)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (a == C_COUNT && i + 1 < n && x[i] == x[i + 1])
+            ((size_t *)want)[k++] = i;
+        if (a < C_COUNT && x[i] > THRESHOLD) ((int *)want)[k++] = x[i];
+    }
+    return k;
+}
+
+/* Launcher a on n elements, in runs (each repeats the one before with
+ * probability 1/2) of values of either sign, queued on a stream held
+ * behind a closed gate: out, the count and the scratch are still the
+ * poison when the launcher has returned, and right once the gate opens;
+ * n = 0 sets only the count.  A first call on the default stream loads
+ * the kernels (loading one may wait for the whole device) and makes the
+ * staged kernels' opt-in; the buffers are poisoned again after it.
+ * Returns 0 where the GPU refuses a staged tile. */
+static int order_case(int a, size_t n)
+{
+    const size_t m = n ? n : 1, es = a == C_COUNT ? 8 : 4;
+    const size_t sb = compact_scratch_bytes(n);
+    const char *name = a < C_COUNT ? compact_variants[a].name : "repeats";
+    uint64_t seed = tk_seed(0), st = seed;
+    int *x = tk_malloc(m * sizeof *x);
+    void *want = tk_malloc(m * es), *got = tk_malloc(m * es);
+    for (size_t i = 0; i < n; i++)
+        x[i] = i > 0 && tk_next(&st) % 2 ? x[i - 1]
+                                         : (int)(tk_next(&st) % 2001) - 1000;
+    int *din = tk_dev_bytes(m * sizeof *din);
+    void *dout = tk_dev_bytes(m * es), *scratch = tk_dev_bytes(sb);
+    size_t *dcount = tk_dev_bytes(sizeof *dcount), count = 0;
+    tk_upload_bytes(din, x, n * sizeof *x);
+    const compact_fn fn = launcher_at(a);
+    cudaError_t e = fn(din, dout, n, THRESHOLD, dcount, scratch, sb, 0);
+    const int ran = !(a >= C_STAGED_SCATTER && a < C_COUNT &&
+                      e == cudaErrorNotSupported);
+    if (ran) {
+        TK_CUDA(e);
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_poison(dout, m * es);
+        tk_poison(dcount, sizeof *dcount);
+        tk_poison(scratch, sb);
+        tk_gate g = tk_gate_close();
+        e = fn(din, dout, n, THRESHOLD, dcount, scratch, sb, g.s);
+        int waited = tk_still_poisoned(dout, m * es) &&
+                     tk_still_poisoned(dcount, sizeof *dcount) &&
+                     tk_still_poisoned(scratch, sb);
+        tk_gate_open(&g);
+        TK_CUDA(e);
+        if (!waited)
+            print_error("%s, n %zu: it wrote before its stream let it\n",
+                        name, n);
+        assert_true(waited);
+        const size_t k = expected(a, x, n, want);
+        tk_download_bytes(&count, dcount, sizeof count);
+        tk_download_bytes(got, dout, k * es);
+        if (count != k)
+            print_error("%s, n %zu, on a gated stream: count %zu, expected "
+                        "%zu\n", name, n, count, k);
+        assert_int_equal(count, k);
+        assert_memory_equal(got, want, k * es);
+    }
+    tk_free(din);
+    tk_free(dout);
+    tk_free(dcount);
+    tk_free(scratch);
+    free(x);
+    free(want);
+    free(got);
+    return ran;
+}
+
+/* Every launcher queues all its work on the stream it is given, the
+ * count of an empty input too. */
+static void compaction_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    int refused = 0;
+    for (int a = 0; a <= C_COUNT; a++) {
+        refused += !order_case(a, 1000001);
+        order_case(a, 0);
+    }
+    if (refused)
+        print_message("%d staged compactions refused by this GPU (too "
+                      "little shared memory per block)\n", refused);
 }
 
 int main(void)
@@ -338,6 +439,7 @@ int main(void)
         cmocka_unit_test(ballot_densities),
         cmocka_unit_test(find_repeats_example),
         cmocka_unit_test(find_repeats_all_sizes),
+        cmocka_unit_test(compaction_launchers_follow_the_stream),
     };
     return tk_run_tests("compaction", tests);
 }

@@ -16,8 +16,9 @@
 #define COMPACT_ID(id, fn, name) id,
 enum { COMPACT_VARIANTS(COMPACT_ID) C_COUNT };
 #undef COMPACT_ID
+/* launcher(in, out, n, threshold, count, scratch, bytes, stream) */
 typedef cudaError_t (*compact_fn)(const int *, int *, size_t, int,
-                                  size_t *, void *, size_t);
+                                  size_t *, void *, size_t, cudaStream_t);
 typedef struct {
     compact_fn fn;
     const char *name;

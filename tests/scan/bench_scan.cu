@@ -35,20 +35,21 @@ static cudaError_t run(void *p)
         if (c->type == 0)
             return scan_tiles_f32((const float *)c->in, (float *)c->out,
                                   c->n, (scan_tile_algo)c->tile_algo,
-                                  SCAN_INCLUSIVE);
+                                  SCAN_INCLUSIVE, 0);
         return scan_tiles_i32((const int *)c->in, (int *)c->out, c->n,
-                              (scan_tile_algo)c->tile_algo, SCAN_INCLUSIVE);
+                              (scan_tile_algo)c->tile_algo, SCAN_INCLUSIVE,
+                              0);
     }
     if (c->dev_algo >= 0) {
         scan_device_algo a = (scan_device_algo)c->dev_algo;
         if (c->type == 0)
             return scan_f32((const float *)c->in, (float *)c->out, c->n,
-                            SCAN_INCLUSIVE, a, c->scratch, c->bytes);
+                            SCAN_INCLUSIVE, a, c->scratch, c->bytes, 0);
         if (c->type == 1)
             return scan_i32((const int *)c->in, (int *)c->out, c->n,
-                            SCAN_INCLUSIVE, a, c->scratch, c->bytes);
+                            SCAN_INCLUSIVE, a, c->scratch, c->bytes, 0);
         return scan_i64((const long long *)c->in, (long long *)c->out, c->n,
-                        SCAN_INCLUSIVE, a, c->scratch, c->bytes);
+                        SCAN_INCLUSIVE, a, c->scratch, c->bytes, 0);
     }
     size_t b = c->bytes;
     if (c->type == 0)
@@ -100,7 +101,7 @@ static int ncu_mode(const char *v)
     BOOK_CHECK(cudaMalloc(&in, n * sizeof(float)));
     BOOK_CHECK(cudaMalloc(&out, n * sizeof(float)));
     bk_fill_random(in, n, -1, 1, 7);
-    BOOK_CHECK(scan_tiles_f32(in, out, n, a, SCAN_INCLUSIVE));
+    BOOK_CHECK(scan_tiles_f32(in, out, n, a, SCAN_INCLUSIVE, 0));
     BOOK_CHECK(cudaDeviceSynchronize());
     BOOK_CHECK(cudaFree(in));
     BOOK_CHECK(cudaFree(out));

@@ -13,10 +13,10 @@ static void hs_double_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(scan_tiles_hs_double(NULL, p, 10, SCAN_INCLUSIVE));
-    EX_REFUSED(scan_tiles_hs_double(p, NULL, 10, SCAN_INCLUSIVE));
-    EX_REFUSED(scan_tiles_hs_double(p, p, 10, (scan_kind)7));
-    EX_CUDA(scan_tiles_hs_double(p, p, 0, SCAN_EXCLUSIVE));
+    EX_REFUSED(scan_tiles_hs_double(NULL, p, 10, SCAN_INCLUSIVE, 0));
+    EX_REFUSED(scan_tiles_hs_double(p, NULL, 10, SCAN_INCLUSIVE, 0));
+    EX_REFUSED(scan_tiles_hs_double(p, p, 10, (scan_kind)7, 0));
+    EX_CUDA(scan_tiles_hs_double(p, p, 0, SCAN_EXCLUSIVE, 0));
 }
 
 static void hs_double_sizes(void **s)
@@ -37,7 +37,8 @@ static void hs_double_sizes(void **s)
                 float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
                 tk_upload(dx, x, n);
                 EX_CUDA(scan_tiles_hs_double(dx, dy, n, excl ? SCAN_EXCLUSIVE
-                                                             : SCAN_INCLUSIVE));
+                                                             : SCAN_INCLUSIVE,
+                                             0));
                 TK_CUDA(cudaDeviceSynchronize());
                 tk_download(got, dy, n);
                 size_t bad = 0;

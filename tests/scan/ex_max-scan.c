@@ -14,14 +14,14 @@ static void max_scan_arguments(void **s)
     int *p = EX_FAKE(int, 256);
     void *w = EX_FAKE(void, 4096);
     size_t b = scan_max_scratch_bytes(1000);
-    EX_REFUSED(scan_max_i32(NULL, p, 1000, SCAN_INCLUSIVE, w, b));
-    EX_REFUSED(scan_max_i32(p, NULL, 1000, SCAN_INCLUSIVE, w, b));
-    EX_REFUSED(scan_max_i32(p, p, 1000, SCAN_INCLUSIVE, NULL, b));
-    EX_REFUSED(scan_max_i32(p, p, 1000, SCAN_INCLUSIVE, w, 0));
-    EX_REFUSED(scan_max_i32(p, p, 1000, (scan_kind)7, w, b));
+    EX_REFUSED(scan_max_i32(NULL, p, 1000, SCAN_INCLUSIVE, w, b, 0));
+    EX_REFUSED(scan_max_i32(p, NULL, 1000, SCAN_INCLUSIVE, w, b, 0));
+    EX_REFUSED(scan_max_i32(p, p, 1000, SCAN_INCLUSIVE, NULL, b, 0));
+    EX_REFUSED(scan_max_i32(p, p, 1000, SCAN_INCLUSIVE, w, 0, 0));
+    EX_REFUSED(scan_max_i32(p, p, 1000, (scan_kind)7, w, b, 0));
     EX_REFUSED(scan_max_i32(p, p, (size_t)1 << 31, SCAN_INCLUSIVE, w,
-                            scan_max_scratch_bytes((size_t)1 << 31)));
-    EX_CUDA(scan_max_i32(p, p, 0, SCAN_INCLUSIVE, w, b));
+                            scan_max_scratch_bytes((size_t)1 << 31), 0));
+    EX_CUDA(scan_max_i32(p, p, 0, SCAN_INCLUSIVE, w, b, 0));
 }
 
 static void max_scan_sizes(void **s)
@@ -42,7 +42,7 @@ static void max_scan_sizes(void **s)
                 tk_upload_bytes(dx, x, n * sizeof *x);
                 tk_poison(dy, n * sizeof *dy);
                 EX_CUDA(scan_max_i32(dx, dy, n, excl ? SCAN_EXCLUSIVE
-                                     : SCAN_INCLUSIVE, scratch, sb));
+                                     : SCAN_INCLUSIVE, scratch, sb, 0));
                 TK_CUDA(cudaDeviceSynchronize());
                 tk_download_bytes(got, dy, n * sizeof *got);
                 size_t bad = 0;

@@ -2,8 +2,8 @@
  * device-wide scan against the CPU reference (exact for integers, a
  * derived bound for floats), edge sizes, all-zero and all-one inputs,
  * 2^28 elements, an index past 2^32, bad arguments, the bank-conflict
- * model of the Blelloch padding, and the listings that are wrong on
- * purpose. */
+ * model of the Blelloch padding, the listings that are wrong on purpose,
+ * and every launcher's work queued on the stream it is given. */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "scan/scan.h"
@@ -81,18 +81,30 @@ static void fill_input(void *h, elem_t t, size_t n, int pattern,
     }
 }
 
+/* A tile algorithm (or NO_TILE and a device-wide one) on stream s. */
+static cudaError_t run_scan_on(elem_t t, int tile_algo,
+                               scan_device_algo algo, const void *in,
+                               void *out, size_t n, scan_kind kind,
+                               void *scratch, size_t bytes, cudaStream_t s)
+{
+    if (tile_algo != NO_TILE) {
+        const scan_tile_algo a = (scan_tile_algo)tile_algo;
+        if (t == T_F32) return scan_tiles_f32(in, out, n, a, kind, s);
+        return scan_tiles_i32(in, out, n, a, kind, s);
+    }
+    if (t == T_F32)
+        return scan_f32(in, out, n, kind, algo, scratch, bytes, s);
+    if (t == T_I32)
+        return scan_i32(in, out, n, kind, algo, scratch, bytes, s);
+    return scan_i64(in, out, n, kind, algo, scratch, bytes, s);
+}
+/* The same on the default stream, as every test but the order test. */
 static cudaError_t run_scan(elem_t t, int tile_algo, scan_device_algo algo,
                             const void *in, void *out, size_t n,
                             scan_kind kind, void *scratch, size_t bytes)
 {
-    if (tile_algo != NO_TILE) {
-        if (t == T_F32)
-            return scan_tiles_f32(in, out, n, (scan_tile_algo)tile_algo, kind);
-        return scan_tiles_i32(in, out, n, (scan_tile_algo)tile_algo, kind);
-    }
-    if (t == T_F32) return scan_f32(in, out, n, kind, algo, scratch, bytes);
-    if (t == T_I32) return scan_i32(in, out, n, kind, algo, scratch, bytes);
-    return scan_i64(in, out, n, kind, algo, scratch, bytes);
+    return run_scan_on(t, tile_algo, algo, in, out, n, kind, scratch, bytes,
+                       0);
 }
 
 /* The float tolerance of the chapter: h u sum|x_j| with
@@ -382,24 +394,28 @@ static void bad_arguments_refused(void **s)
     void *sc = (void *)(uintptr_t)256;
     size_t need = scan_scratch_bytes(1000, 4);
     assert_int_equal(scan_tiles_f32(NULL, p, 10, SCAN_TILE_WARPS,
-                                    SCAN_INCLUSIVE), cudaErrorInvalidValue);
+                                    SCAN_INCLUSIVE, 0),
+                     cudaErrorInvalidValue);
     assert_int_equal(scan_tiles_i32(q, NULL, 10, SCAN_TILE_WARPS,
-                                    SCAN_INCLUSIVE), cudaErrorInvalidValue);
+                                    SCAN_INCLUSIVE, 0),
+                     cudaErrorInvalidValue);
     assert_int_equal(scan_tiles_i32(q, q, 10, (scan_tile_algo)99,
-                                    SCAN_INCLUSIVE), cudaErrorInvalidValue);
+                                    SCAN_INCLUSIVE, 0),
+                     cudaErrorInvalidValue);
     assert_int_equal(scan_tiles_i32(q, q, 10, SCAN_TILE_WARPS,
-                                    (scan_kind)7), cudaErrorInvalidValue);
+                                    (scan_kind)7, 0), cudaErrorInvalidValue);
     assert_int_equal(scan_f32(p, p, 1000, SCAN_INCLUSIVE, SCAN_LOOKBACK,
-                              NULL, need), cudaErrorInvalidValue);
+                              NULL, need, 0), cudaErrorInvalidValue);
     assert_int_equal(scan_f32(p, p, 1000, SCAN_INCLUSIVE, SCAN_LOOKBACK, sc,
-                              need - 1), cudaErrorInvalidValue);
+                              need - 1, 0), cudaErrorInvalidValue);
     assert_int_equal(scan_f32(p, p, 1000, SCAN_INCLUSIVE, SCAN_LOOKBACK,
-                              (char *)sc + 16, need), cudaErrorInvalidValue);
+                              (char *)sc + 16, need, 0),
+                     cudaErrorInvalidValue);
     assert_int_equal(scan_i32(q, q, 1000, SCAN_INCLUSIVE,
-                              (scan_device_algo)9, sc, need),
+                              (scan_device_algo)9, sc, need, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(scan_i64(NULL, (long long *)q, 1000, SCAN_EXCLUSIVE,
-                              SCAN_PROPAGATE, sc, 1 << 20),
+                              SCAN_PROPAGATE, sc, 1 << 20, 0),
                      cudaErrorInvalidValue);
     /* Every tile algorithm, both types: a null in or out, or a bad kind. */
     for (int t = T_I32; t <= T_F32; t += T_F32 - T_I32)
@@ -449,9 +465,9 @@ static void empty_does_nothing(void **s)
 {
     (void)s;
     assert_int_equal(scan_tiles_f32(NULL, NULL, 0, SCAN_TILE_BLELLOCH,
-                                    SCAN_INCLUSIVE), cudaSuccess);
+                                    SCAN_INCLUSIVE, 0), cudaSuccess);
     assert_int_equal(scan_f32(NULL, NULL, 0, SCAN_INCLUSIVE, SCAN_LOOKBACK,
-                              NULL, 0), cudaSuccess);
+                              NULL, 0, 0), cudaSuccess);
 }
 
 /* Scratch: the look-back's counter, flags and two value arrays, or the
@@ -920,25 +936,26 @@ static void index_past_2_to_32(void **s)
     /* The single pass, whole array. */
     tk_poison(dout, n * sizeof *dout);
     TK_CUDA(scan_i32(din, dout, n, SCAN_INCLUSIVE, SCAN_LOOKBACK, scratch,
-                     sb));
+                     sb, 0));
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(check_big(dout, n, n, 0, &below), 0);
     /* The raked single pass, whole array. */
     tk_poison(dout, n * sizeof *dout);
     TK_CUDA(scan_i32(din, dout, n, SCAN_INCLUSIVE, SCAN_LOOKBACK_RAKED,
-                     scratch, sb));
+                     scratch, sb, 0));
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(check_big(dout, n, n, 0, &below), 0);
     /* The warp tile scan, tile by tile. */
     tk_poison(dout, n * sizeof *dout);
-    TK_CUDA(scan_tiles_i32(din, dout, n, SCAN_TILE_WARPS, SCAN_INCLUSIVE));
+    TK_CUDA(scan_tiles_i32(din, dout, n, SCAN_TILE_WARPS, SCAN_INCLUSIVE,
+                           0));
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(check_big(dout, n, SCAN_TILE, 0, &below), 0);
     /* Wrong on purpose: right below 2^32, every element past it unwritten
      * (still the poison, -1). */
     tk_poison(dout, n * sizeof *dout);
     TK_CUDA(scan_tiles_i32(din, dout, n, SCAN_TILE_WARPS_32BIT_INDEX,
-                           SCAN_INCLUSIVE));
+                           SCAN_INCLUSIVE, 0));
     TK_CUDA(cudaDeviceSynchronize());
     size_t past = check_big(dout, n, SCAN_TILE, (size_t)1 << 32, &below);
     assert_int_equal(below, 0);
@@ -946,6 +963,88 @@ static void index_past_2_to_32(void **s)
     tk_free(din);
     tk_free(dout);
     tk_free(scratch);
+}
+
+/* ---- GPU: stream order ------------------------------------------------ */
+
+/* One algorithm on one type, 10^6 + 1 small integers (exact for floats
+ * too), exclusive, queued on a stream held behind a closed gate: the
+ * output and the scratch are still the poison when the launcher has
+ * returned (a reset or a kernel on another stream would have written
+ * them), and the scan is right once the gate opens.  A first call on the
+ * default stream loads the kernels (loading one may wait for the whole
+ * device) and makes the staged kernels' opt-in; both buffers are poisoned
+ * again after it.  Returns 0 where the GPU refuses a staged tile, which
+ * only an algorithm with big_tile set may do. */
+static int order_case(elem_t t, int tile_algo, scan_device_algo algo,
+                      int big_tile)
+{
+    const size_t n = 1000001, es = esize(t), bytes = n * es;
+    const size_t sb = scan_scratch_bytes(n, es);
+    uint64_t seed = tk_seed(0), st = seed;
+    void *x = tk_malloc(bytes), *got = tk_malloc(bytes);
+    fill_input(x, t, n, P_SMALL_INTS, &st);
+    void *din = tk_dev_bytes(bytes), *dout = tk_dev_bytes(bytes);
+    void *scratch = tk_dev_bytes(sb);
+    tk_upload_bytes(din, x, bytes);
+    cudaError_t e = run_scan_on(t, tile_algo, algo, din, dout, n,
+                                SCAN_EXCLUSIVE, scratch, sb, 0);
+    const int ran = !(big_tile && e == cudaErrorNotSupported);
+    if (ran) {
+        TK_CUDA(e);
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_poison(dout, bytes);
+        tk_poison(scratch, sb);
+        tk_gate g = tk_gate_close();
+        e = run_scan_on(t, tile_algo, algo, din, dout, n, SCAN_EXCLUSIVE,
+                        scratch, sb, g.s);
+        int waited = tk_still_poisoned(dout, bytes) &&
+                     tk_still_poisoned(scratch, sb);
+        tk_gate_open(&g);
+        TK_CUDA(e);
+        char what[96];
+        snprintf(what, sizeof what, "%s scan of %s on a gated stream",
+                 tile_algo != NO_TILE ? "tile" : algo_name(algo), tname[t]);
+        if (!waited)
+            print_error("%s (tile algorithm %d): it wrote before its "
+                        "stream let it\n", what, tile_algo);
+        assert_true(waited);
+        tk_download_bytes(got, dout, bytes);
+        if (tile_algo == SCAN_TILE_HS_ONE_BARRIER)   /* races: it ran */
+            assert_false(tk_still_poisoned(dout, bytes));
+        else
+            assert_int_equal(compare_scan(t, x, got, n,
+                                          tile_algo != NO_TILE ? SCAN_TILE
+                                                               : n,
+                                          SCAN_EXCLUSIVE, 1, seed, what),
+                             0);
+    }
+    tk_free(din);
+    tk_free(dout);
+    tk_free(scratch);
+    free(x);
+    free(got);
+    return ran;
+}
+
+/* Every launcher queues all its work on the stream it is given: each tile
+ * algorithm, those wrong on purpose too, on ints and floats, and each
+ * device-wide algorithm (variants.h) on the three types. */
+static void scan_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int a = 0; a <= SCAN_TILE_WARPS_32BIT_INDEX; a++)
+        for (int t = T_I32; t <= T_F32; t += T_F32 - T_I32)
+            order_case((elem_t)t, a, SCAN_LOOKBACK, 0);
+    int refused = 0;
+    for (int a = 0; a < NALGOS; a++)
+        for (int t = 0; t < 3; t++)
+            refused += !order_case((elem_t)t, NO_TILE, algo_at(a),
+                                   scan_device_variants[a].big_tile);
+    if (refused)
+        print_message("%d staged scans refused by this GPU (over 64 KB of "
+                      "shared memory per block)\n", refused);
 }
 
 int main(void)
@@ -970,6 +1069,7 @@ int main(void)
         cmocka_unit_test(staged_on_every_gpu),
         cmocka_unit_test(hs_one_barrier_races),
         cmocka_unit_test(index_past_2_to_32),
+        cmocka_unit_test(scan_launchers_follow_the_stream),
     };
     return tk_run_tests("scan", tests);
 }

@@ -40,8 +40,9 @@ struct ctx {
 static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
-    if (k->whole) return k->whole(k->x, k->y, k->rows * k->cols, k->work);
-    return k->fn(k->x, k->y, k->rows, k->cols);
+    if (k->whole)
+        return k->whole(k->x, k->y, k->rows * k->cols, k->work, 0);
+    return k->fn(k->x, k->y, k->rows, k->cols, 0);
 }
 
 // An experiment, not a launcher: the L2's persisting set-aside given to

@@ -12,10 +12,10 @@ static void entropy_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(softmax_entropy_rows(NULL, p, 4, 4));
-    EX_REFUSED(softmax_entropy_rows(p, NULL, 4, 4));
-    EX_REFUSED(softmax_entropy_rows(p, p, 4, (size_t)1 << 31));
-    EX_CUDA(softmax_entropy_rows(p, p, 0, 4));
+    EX_REFUSED(softmax_entropy_rows(NULL, p, 4, 4, 0));
+    EX_REFUSED(softmax_entropy_rows(p, NULL, 4, 4, 0));
+    EX_REFUSED(softmax_entropy_rows(p, p, 4, (size_t)1 << 31, 0));
+    EX_CUDA(softmax_entropy_rows(p, p, 0, 4, 0));
 }
 
 static double entropy_ref(const float *x, size_t n)
@@ -35,7 +35,7 @@ static void check(size_t rows, size_t cols, int kind, int round)
     ex_fill_rows(x, rows, cols, kind, &st);
     float *dx = tk_dev_floats(n), *dh = tk_dev_floats(rows);
     tk_upload(dx, x, n);
-    EX_CUDA(softmax_entropy_rows(dx, dh, rows, cols));
+    EX_CUDA(softmax_entropy_rows(dx, dh, rows, cols, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(got, dh, rows);
     size_t bad = 0;

@@ -13,11 +13,11 @@ static void online_warp_arguments(void **s)
 {
     (void)s;
     float *p = EX_FAKE(float, 256);
-    EX_REFUSED(softmax_rows_online_warp(NULL, p, 4, 4));
-    EX_REFUSED(softmax_rows_online_warp(p, NULL, 4, 4));
-    EX_REFUSED(softmax_rows_online_warp(p, p, (size_t)1 << 31, 4));
-    EX_CUDA(softmax_rows_online_warp(p, p, 0, 4));
-    EX_CUDA(softmax_rows_online_warp(p, p, 4, 0));
+    EX_REFUSED(softmax_rows_online_warp(NULL, p, 4, 4, 0));
+    EX_REFUSED(softmax_rows_online_warp(p, NULL, 4, 4, 0));
+    EX_REFUSED(softmax_rows_online_warp(p, p, (size_t)1 << 31, 4, 0));
+    EX_CUDA(softmax_rows_online_warp(p, p, 0, 4, 0));
+    EX_CUDA(softmax_rows_online_warp(p, p, 4, 0, 0));
 }
 
 static void check(size_t rows, size_t cols, int kind, int round)
@@ -30,7 +30,7 @@ static void check(size_t rows, size_t cols, int kind, int round)
     for (size_t r = 0; r < rows; r++) softmax_ref(x + r * cols, ref + r * cols, cols);
     float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
     tk_upload(dx, x, n);
-    EX_CUDA(softmax_rows_online_warp(dx, dy, rows, cols));
+    EX_CUDA(softmax_rows_online_warp(dx, dy, rows, cols, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(got, dy, n);
     char what[128];

@@ -1,8 +1,8 @@
 /* test_softmax.c -- the softmax chapter's tests: the (m, d) algebra on the
  * CPU, the naive listing's overflow, every row launcher against the double
  * reference on random and edge rows, the whole-array softmax up to
- * 2^28 + 3 elements, and the per-block normalization that is wrong on
- * purpose. */
+ * 2^28 + 3 elements, the per-block normalization that is wrong on
+ * purpose, and every launcher's work queued on the stream it is given. */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
 #include "softmax/online_pair.h"
@@ -178,36 +178,18 @@ static void md_reduce_any_order(void **s)
 /* ---- CPU: arguments --------------------------------------------------- */
 
 typedef softmax_rows_fn rows_fn;
-/* softmax_rows_cached_async on a stream created non-blocking: not ordered
- * with the default stream the tests poison and copy on, so the device is
- * synchronized before the launch (cudaMemset and a pageable upload may
- * still be running) and the stream after it.  Without a device the
- * launcher refuses before it would use the stream. */
-static cudaError_t cached_on_own_stream(const float *x, float *y,
-                                        size_t rows, size_t cols)
-{
-    static cudaStream_t st;
-    static int made;
-    if (!made && tk_gpu_available()) {
-        if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) !=
-            cudaSuccess)
-            return cudaErrorUnknown;
-        made = 1;
-    }
-    if (made && cudaDeviceSynchronize() != cudaSuccess)
-        return cudaErrorUnknown;
-    cudaError_t e = softmax_rows_cached_async(x, y, rows, cols, st);
-    return e == cudaSuccess && made ? cudaStreamSynchronize(st) : e;
-}
 /* The chapter's row launchers (variants.h), numbered as the tests
- * rows_warp ... rows_online below number them, then the stream. */
+ * rows_warp ... rows_online below number them, then the cached launcher
+ * under its first name, which rows_cached_async runs on a stream of its
+ * own. */
 #define ROW_FN(name, fn) fn,
 #define ROW_NAME(name, fn) name,
 static const rows_fn row_fns[] = {SOFTMAX_ROW_VARIANTS(ROW_FN)
-                                  cached_on_own_stream};
+                                  softmax_rows_cached_async};
 static const char *row_names[] = {SOFTMAX_ROW_VARIANTS(ROW_NAME)
                                   "cached_async"};
 #define NFNS ((int)(sizeof row_fns / sizeof row_fns[0]))
+#define F_ASYNC (NFNS - 1)
 
 /* CPU-side: x and y are apart (q), so that each call is refused for the
  * reason it names and not because the two overlap. */
@@ -217,68 +199,70 @@ static void bad_arguments_refused(void **s)
     float *p = (float *)(uintptr_t)256;             /* never dereferenced */
     float *q = (float *)(uintptr_t)(1ull << 40);
     for (int f = 0; f < NFNS; f++) {
-        assert_int_equal(row_fns[f](NULL, q, 2, 2), cudaErrorInvalidValue);
-        assert_int_equal(row_fns[f](p, NULL, 2, 2), cudaErrorInvalidValue);
-        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 2, 4),
+        assert_int_equal(row_fns[f](NULL, q, 2, 2, 0), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](p, NULL, 2, 2, 0), cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 2, 4, 0),
                          cudaErrorInvalidValue);
         /* rows * cols fits in size_t, its bytes do not. */
-        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 8, 4),
+        assert_int_equal(row_fns[f](p, q, SIZE_MAX / 8, 4, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(row_fns[f](NULL, NULL, 0, 5), cudaSuccess);
-        assert_int_equal(row_fns[f](NULL, NULL, 5, 0), cudaSuccess);
+        assert_int_equal(row_fns[f](NULL, NULL, 0, 5, 0), cudaSuccess);
+        assert_int_equal(row_fns[f](NULL, NULL, 5, 0, 0), cudaSuccess);
     }
     /* More rows than a grid has blocks: 2^31 - 1 rows at most, a block a
      * row (the cached launcher keeps that limit for its warp kernels);
      * softmax_rows_warp, 8 rows a block, 8 (2^31 - 1). */
     for (int f = 1; f < NFNS; f++)
-        assert_int_equal(row_fns[f](p, q, (size_t)1 << 31, 1),
+        assert_int_equal(row_fns[f](p, q, (size_t)1 << 31, 1, 0),
                          cudaErrorInvalidValue);
-    assert_int_equal(softmax_rows_block(p, q, (size_t)1 << 32, 1),
+    assert_int_equal(softmax_rows_block(p, q, (size_t)1 << 32, 1, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(softmax_rows_warp(p, q, 8 * (((size_t)1 << 31) - 1) + 1,
-                                       1),
+                                       1, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole(p, q, 10, NULL), cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole(p, q, 10, (char *)p + 4),
+    assert_int_equal(softmax_whole(p, q, 10, NULL, 0), cudaErrorInvalidValue);
+    assert_int_equal(softmax_whole(p, q, 10, (char *)p + 4, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole(NULL, NULL, 0, NULL), cudaSuccess);
-    assert_int_equal(softmax_whole_simple(p, NULL, 10, p),
+    assert_int_equal(softmax_whole(NULL, NULL, 0, NULL, 0), cudaSuccess);
+    assert_int_equal(softmax_whole_simple(p, NULL, 10, p, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_u4(NULL, q, 10, p),
+    assert_int_equal(softmax_whole_u4(NULL, q, 10, p, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_per_block(NULL, q, 10),
+    assert_int_equal(softmax_whole_per_block(NULL, q, 10, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(p, q, 10, NULL),
+    assert_int_equal(softmax_whole_fused(p, q, 10, NULL, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(p, q, 10, (char *)p + 4),
+    assert_int_equal(softmax_whole_fused(p, q, 10, (char *)p + 4, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(NULL, q, 10, p),
+    assert_int_equal(softmax_whole_fused(NULL, q, 10, p, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(p, NULL, 10, p),
+    assert_int_equal(softmax_whole_fused(p, NULL, 10, p, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_fused(NULL, NULL, 0, NULL), cudaSuccess);
-    assert_int_equal(softmax_whole_fused_cache(p, NULL, 10, p, 1024),
+    assert_int_equal(softmax_whole_fused(NULL, NULL, 0, NULL, 0),
+                     cudaSuccess);
+    assert_int_equal(softmax_whole_fused_cache(p, NULL, 10, p, 1024, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(p, q, 10, NULL),
+    assert_int_equal(softmax_whole_resident(p, q, 10, NULL, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(p, q, 10, (char *)p + 4),
+    assert_int_equal(softmax_whole_resident(p, q, 10, (char *)p + 4, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(NULL, q, 10, p),
+    assert_int_equal(softmax_whole_resident(NULL, q, 10, p, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(p, NULL, 10, p),
+    assert_int_equal(softmax_whole_resident(p, NULL, 10, p, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident(NULL, NULL, 0, NULL),
+    assert_int_equal(softmax_whole_resident(NULL, NULL, 0, NULL, 0),
                      cudaSuccess);
     assert_int_equal(softmax_whole_resident_cache(NULL, q, 10, p, 16, 16,
-                                                  1),
+                                                  1, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident_cache(p, q, 10, NULL, 0, 0, 0),
+    assert_int_equal(softmax_whole_resident_cache(p, q, 10, NULL, 0, 0, 0,
+                                                  0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident_fast(p, NULL, 10, p),
+    assert_int_equal(softmax_whole_resident_fast(p, NULL, 10, p, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident_fast(p, q, 10, (char *)p + 2),
+    assert_int_equal(softmax_whole_resident_fast(p, q, 10, (char *)p + 2, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_resident_fast(NULL, NULL, 0, NULL),
+    assert_int_equal(softmax_whole_resident_fast(NULL, NULL, 0, NULL, 0),
                      cudaSuccess);
 }
 
@@ -306,10 +290,12 @@ static void fill_row(float *r, size_t cols, int p, uint64_t *st)
     }
 }
 
-/* Run fn on rows x cols (offset floats into the buffers), rows patterned
- * when edge is set; compare with the reference; return wrong elements. */
+/* Run fn on rows x cols (offset floats into the buffers) on stream s,
+ * rows patterned when edge is set; compare with the reference; return
+ * wrong elements. */
 static size_t check_rows(rows_fn fn, const char *name, size_t rows,
-                         size_t cols, int edge, size_t offset, int round)
+                         size_t cols, int edge, size_t offset, int round,
+                         cudaStream_t s)
 {
     uint64_t seed = tk_seed(round), st = seed;
     size_t n = rows * cols, m = n + offset;
@@ -321,7 +307,11 @@ static size_t check_rows(rows_fn fn, const char *name, size_t rows,
         softmax_ref(x + offset + r * cols, ref + r * cols, cols);
     float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m);
     tk_upload(dx, x, m);
-    TK_CUDA(fn(dx + offset, dy + offset, rows, cols));
+    /* A stream created non-blocking is not ordered with the default
+     * stream, where the poisoning memset and a pageable upload may still
+     * be running. */
+    if (s) TK_CUDA(cudaDeviceSynchronize());
+    TK_CUDA(fn(dx + offset, dy + offset, rows, cols, s));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy + offset, n);
     char what[96];
@@ -337,31 +327,41 @@ static const size_t widths[] = {1, 4, 31, 32, 33, 128, 1000, 1024, 1028,
                                 4096, 4097, 8192, 12288, 16384, 16388};
 #define NWIDTHS (sizeof widths / sizeof widths[0])
 
+/* Launcher f on every width, on the default stream, or for F_ASYNC on
+ * a stream created with cudaStreamNonBlocking. */
 static void rows_all_widths(int f)
 {
     TK_REQUIRE_GPU();
+    cudaStream_t s = 0;
+    if (f == F_ASYNC)
+        TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     size_t nw = tk_small() ? 9 : NWIDTHS;   /* up to 4097 under sanitizer */
     for (int round = 0; round < 2; round++)
         for (size_t k = 0; k < nw; k++) {
             size_t rows = widths[k] > 4096 ? 19 : 37;
             assert_int_equal(check_rows(row_fns[f], row_names[f], rows,
-                                        widths[k], 0, 0, round), 0);
+                                        widths[k], 0, 0, round, s), 0);
             assert_int_equal(check_rows(row_fns[f], row_names[f], 2 * NPAT,
-                                        widths[k], 1, 0, round), 0);
+                                        widths[k], 1, 0, round, s), 0);
         }
     /* Misaligned rows take the scalar path. */
-    assert_int_equal(check_rows(row_fns[f], row_names[f], 9, 1024, 1, 1, 0),
-                     0);
+    assert_int_equal(check_rows(row_fns[f], row_names[f], 9, 1024, 1, 1, 0,
+                                s), 0);
     if (!tk_small())  /* many rows: the grid of the warp kernels */
         assert_int_equal(check_rows(row_fns[f], row_names[f], 70001, 64, 0,
-                                    0, 0), 0);
+                                    0, 0, s), 0);
+    if (s) TK_CUDA(cudaStreamDestroy(s));
 }
 static void rows_warp(void **s) { (void)s; rows_all_widths(0); }
 static void rows_block(void **s) { (void)s; rows_all_widths(1); }
 static void rows_float4(void **s) { (void)s; rows_all_widths(2); }
 static void rows_cached(void **s) { (void)s; rows_all_widths(3); }
 static void rows_online(void **s) { (void)s; rows_all_widths(4); }
-static void rows_cached_async(void **s) { (void)s; rows_all_widths(5); }
+static void rows_cached_async(void **s)
+{
+    (void)s;
+    rows_all_widths(F_ASYNC);
+}
 
 /* ---- GPU: one whole array ------------------------------------------------ */
 
@@ -376,40 +376,45 @@ static whole_fn whole_under_test = softmax_whole;
  * the re-read path too (the sanitizer runs only get small arrays), and the
  * cached head ends in the middle of a step of the loop. */
 static cudaError_t fused_small_cache(const float *x, float *y, size_t n,
-                                     void *work)
+                                     void *work, cudaStream_t s)
 {
-    return softmax_whole_fused_cache(x, y, n, work, 65 * 16);
+    return softmax_whole_fused_cache(x, y, n, work, 65 * 16, s);
 }
 /* The resident kernel with 777 float4s a block in registers (three steps
  * of 256 and part of a fourth) and 65 in shared memory: small arrays take
  * all three paths, and each part ends in the middle of a step. */
 static cudaError_t resident_small_cache(const float *x, float *y, size_t n,
-                                        void *work)
+                                        void *work, cudaStream_t s)
 {
     return softmax_whole_resident_cache(x, y, n, work, 777 * 16, 65 * 16,
-                                        0);
+                                        0, s);
 }
 static cudaError_t resident_fast_small_cache(const float *x, float *y,
-                                             size_t n, void *work)
+                                             size_t n, void *work,
+                                             cudaStream_t s)
 {
     return softmax_whole_resident_cache(x, y, n, work, 777 * 16, 65 * 16,
-                                        1);
+                                        1, s);
 }
 /* Registers only, no shared memory: the rest is read again from L2.  A
  * block's slice passes its 2048 float4s in registers only from about 10^7
  * elements on, so the sanitizer's small runs see that re-read path through
  * resident_small_cache (on 300007 elements), not here. */
 static cudaError_t resident_no_smem(const float *x, float *y, size_t n,
-                                    void *work)
+                                    void *work, cudaStream_t s)
 {
-    return softmax_whole_resident_cache(x, y, n, work, SIZE_MAX, 0, 0);
+    return softmax_whole_resident_cache(x, y, n, work, SIZE_MAX, 0, 0, s);
 }
 /* The chapter's whole-array launchers (variants.h), then the settings
  * of their _cache forms above. */
 #define WHOLE_FN(name, fn) fn,
+#define WHOLE_NAME(name, fn) name,
 static const whole_fn whole_fns[] = {
     SOFTMAX_WHOLE_VARIANTS(WHOLE_FN) fused_small_cache, resident_small_cache,
     resident_no_smem, resident_fast_small_cache};
+static const char *whole_names[] = {
+    SOFTMAX_WHOLE_VARIANTS(WHOLE_NAME) "fused_small_cache",
+    "resident_small_cache", "resident_no_smem", "resident_fast_small_cache"};
 #define NWHOLE ((int)(sizeof whole_fns / sizeof whole_fns[0]))
 
 /* CPU-side: every whole-array launcher (and the test's _cache settings)
@@ -421,13 +426,16 @@ static void whole_bad_arguments_refused(void **s)
     float *p = (float *)(uintptr_t)256;
     float *q = (float *)(uintptr_t)(1ull << 40);    /* apart from p */
     for (int f = 0; f < NWHOLE; f++) {
-        assert_int_equal(whole_fns[f](NULL, q, 10, p), cudaErrorInvalidValue);
-        assert_int_equal(whole_fns[f](p, NULL, 10, p), cudaErrorInvalidValue);
-        assert_int_equal(whole_fns[f](p, q, 10, NULL), cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](NULL, q, 10, p, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, NULL, 10, p, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(whole_fns[f](p, q, 10, NULL, 0),
+                         cudaErrorInvalidValue);
         for (size_t off = 1; off < 8; off++)
-            assert_int_equal(whole_fns[f](p, q, 10, (char *)p + off),
+            assert_int_equal(whole_fns[f](p, q, 10, (char *)p + off, 0),
                              cudaErrorInvalidValue);
-        assert_int_equal(whole_fns[f](NULL, NULL, 0, NULL), cudaSuccess);
+        assert_int_equal(whole_fns[f](NULL, NULL, 0, NULL, 0), cudaSuccess);
     }
 }
 
@@ -447,29 +455,29 @@ static void overlap_refused(void **s)
     float *xs[] = {p + 1, p + n - 1};               /* y = p */
     for (int f = 0; f < NFNS; f++) {
         for (int k = 0; k < 3; k++)
-            assert_int_equal(row_fns[f](p, ys[k], rows, cols),
+            assert_int_equal(row_fns[f](p, ys[k], rows, cols, 0),
                              cudaErrorInvalidValue);
         for (int k = 0; k < 2; k++)
-            assert_int_equal(row_fns[f](xs[k], p, rows, cols),
+            assert_int_equal(row_fns[f](xs[k], p, rows, cols, 0),
                              cudaErrorInvalidValue);
     }
     for (int f = 0; f < NWHOLE; f++) {
         for (int k = 0; k < 3; k++)
-            assert_int_equal(whole_fns[f](p, ys[k], n, w),
+            assert_int_equal(whole_fns[f](p, ys[k], n, w, 0),
                              cudaErrorInvalidValue);
         for (int k = 0; k < 2; k++)
-            assert_int_equal(whole_fns[f](xs[k], p, n, w),
+            assert_int_equal(whole_fns[f](xs[k], p, n, w, 0),
                              cudaErrorInvalidValue);
-        assert_int_equal(whole_fns[f](p, q, SIZE_MAX / 2, w),
+        assert_int_equal(whole_fns[f](p, q, SIZE_MAX / 2, w, 0),
                          cudaErrorInvalidValue);
     }
     for (int k = 0; k < 3; k++)
-        assert_int_equal(softmax_whole_per_block(p, ys[k], n),
+        assert_int_equal(softmax_whole_per_block(p, ys[k], n, 0),
                          cudaErrorInvalidValue);
     for (int k = 0; k < 2; k++)
-        assert_int_equal(softmax_whole_per_block(xs[k], p, n),
+        assert_int_equal(softmax_whole_per_block(xs[k], p, n, 0),
                          cudaErrorInvalidValue);
-    assert_int_equal(softmax_whole_per_block(p, q, SIZE_MAX / 2),
+    assert_int_equal(softmax_whole_per_block(p, q, SIZE_MAX / 2, 0),
                      cudaErrorInvalidValue);
 }
 
@@ -510,7 +518,7 @@ static size_t check_whole(size_t n, int kind, size_t offset, double rtol,
     float *dx = tk_dev_floats(m), *dy = tk_dev_floats(m), *work;
     work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
     tk_upload(dx, x, m);
-    TK_CUDA(whole_under_test(dx + offset, dy + offset, n, work));
+    TK_CUDA(whole_under_test(dx + offset, dy + offset, n, work, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy + offset, n);
     size_t bad = compare_whole(xs, y, n, kind, rtol, seed);
@@ -592,7 +600,7 @@ struct whole_job {
 static void whole_job_run(void *p)
 {
     struct whole_job *j = p;
-    j->launched = j->fn(j->dx, j->dy, j->n, j->work);
+    j->launched = j->fn(j->dx, j->dy, j->n, j->work, 0);
     j->synced = cudaDeviceSynchronize();
 }
 
@@ -663,7 +671,7 @@ static void whole_fast_wide_range(void **s)
     float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
     void *work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
     tk_upload(dx, x, n);
-    TK_CUDA(softmax_whole_resident_fast(dx, dy, n, work));
+    TK_CUDA(softmax_whole_resident_fast(dx, dy, n, work, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy, n);
     assert_int_equal(compare_whole(x, y, n, 0, RTOL, seed), 0);
@@ -685,7 +693,7 @@ static void per_block_sums_to_one_per_block(void **s)
     softmax_ref(x, ref, n);
     float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
     tk_upload(dx, x, n);
-    TK_CUDA(softmax_whole_per_block(dx, dy, n));
+    TK_CUDA(softmax_whole_per_block(dx, dy, n, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy, n);
     double total = 0;
@@ -721,19 +729,20 @@ static void overlap_on_device(void **s)
     void *work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
     tk_upload(d, h, 2 * n);
     for (int f = 0; f < NFNS; f++) {
-        assert_int_equal(row_fns[f](d, d, rows, cols), cudaErrorInvalidValue);
-        assert_int_equal(row_fns[f](d, d + 1, rows, cols),
+        assert_int_equal(row_fns[f](d, d, rows, cols, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(row_fns[f](d + n - 1, d, rows, cols),
+        assert_int_equal(row_fns[f](d, d + 1, rows, cols, 0),
+                         cudaErrorInvalidValue);
+        assert_int_equal(row_fns[f](d + n - 1, d, rows, cols, 0),
                          cudaErrorInvalidValue);
     }
     for (int f = 0; f < NWHOLE; f++) {
-        assert_int_equal(whole_fns[f](d, d + 4, n, work),
+        assert_int_equal(whole_fns[f](d, d + 4, n, work, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(whole_fns[f](d + n - 1, d, n, work),
+        assert_int_equal(whole_fns[f](d + n - 1, d, n, work, 0),
                          cudaErrorInvalidValue);
     }
-    assert_int_equal(softmax_whole_per_block(d, d + n - 1, n),
+    assert_int_equal(softmax_whole_per_block(d, d + n - 1, n, 0),
                      cudaErrorInvalidValue);
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(g, d, 2 * n);
@@ -744,8 +753,8 @@ static void overlap_on_device(void **s)
             const float *hx = h + (below ? n : 0);
             tk_upload(x, hx, n);
             tk_poison(y, n * sizeof *y);
-            if (f < NFNS) TK_CUDA(row_fns[f](x, y, rows, cols));
-            else TK_CUDA(whole_fns[f - NFNS](x, y, n, work));
+            if (f < NFNS) TK_CUDA(row_fns[f](x, y, rows, cols, 0));
+            else TK_CUDA(whole_fns[f - NFNS](x, y, n, work, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(g, d, 2 * n);
             const float *gx = g + (below ? n : 0), *gy = g + (below ? 0 : n);
@@ -764,6 +773,87 @@ static void overlap_on_device(void **s)
         }
     tk_free(d); tk_free(work);
     free(h); free(g); free(ref);
+}
+
+/* ---- GPU: stream order ------------------------------------------------ */
+
+/* Launcher k of the order test: the row launchers (row_fns), the
+ * whole-array ones with the tests' _cache settings (whole_fns), then the
+ * per-block listing that is wrong on purpose, on stream s. */
+#define K_PER_BLOCK (NFNS + NWHOLE)
+static cudaError_t order_call(int k, const float *x, float *y, size_t rows,
+                              size_t cols, void *work, cudaStream_t s)
+{
+    if (k < NFNS) return row_fns[k](x, y, rows, cols, s);
+    if (k < K_PER_BLOCK)
+        return whole_fns[k - NFNS](x, y, rows * cols, work, s);
+    return softmax_whole_per_block(x, y, rows * cols, s);
+}
+
+/* Launcher k on rows x cols floats (one array for the whole-array ones),
+ * queued on a stream held behind a closed gate: y and the work buffer are
+ * still the poison when the launcher has returned (a kernel on another
+ * stream would have written them), and y is right once the gate opens.
+ * A first call on the default stream loads the kernels (loading one may
+ * wait for the whole device) and makes the launchers' plans for the
+ * device; both buffers are poisoned again after it. */
+static void order_case(int k, size_t rows, size_t cols)
+{
+    uint64_t seed = tk_seed(0), st = seed;
+    const size_t n = rows * cols;
+    const char *name = k < NFNS          ? row_names[k]
+                       : k < K_PER_BLOCK ? whole_names[k - NFNS]
+                                         : "per_block";
+    float *x = tk_malloc(n * sizeof *x), *y = tk_malloc(n * sizeof *y);
+    double *ref = tk_malloc(n * sizeof *ref);
+    tk_fill(x, n, -10, 10, &st);
+    float *dx = tk_dev_floats(n), *dy = tk_dev_floats(n);
+    void *work = tk_dev_bytes(SOFTMAX_WORK_BYTES);
+    tk_upload(dx, x, n);
+    TK_CUDA(order_call(k, dx, dy, rows, cols, work, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_poison(dy, n * sizeof *dy);
+    tk_poison(work, SOFTMAX_WORK_BYTES);
+    tk_gate g = tk_gate_close();
+    cudaError_t e = order_call(k, dx, dy, rows, cols, work, g.s);
+    int waited = tk_still_poisoned(dy, n * sizeof *dy) &&
+                 tk_still_poisoned(work, SOFTMAX_WORK_BYTES);
+    tk_gate_open(&g);
+    TK_CUDA(e);
+    if (!waited)
+        print_error("softmax %s %zux%zu wrote before its stream let it\n",
+                    name, rows, cols);
+    assert_true(waited);
+    tk_download(y, dy, n);
+    char what[96];
+    snprintf(what, sizeof what, "softmax %s %zux%zu on a gated stream", name,
+             rows, cols);
+    if (k < NFNS) {
+        for (size_t r = 0; r < rows; r++)
+            softmax_ref(x + r * cols, ref + r * cols, cols);
+        assert_int_equal(tk_compare(what, y, ref, n, ATOL, RTOL, seed), 0);
+    } else if (k < K_PER_BLOCK) {
+        assert_int_equal(compare_whole(x, y, n, 0, RTOL, seed), 0);
+    } else {                  /* wrong on purpose: only that it ran */
+        assert_false(tk_still_poisoned(dy, n * sizeof *dy));
+    }
+    tk_free(dx); tk_free(dy); tk_free(work);
+    free(x); free(y); free(ref);
+}
+
+/* Every launcher of the chapter queues all its work on the stream it is
+ * given: the row launchers at widths that take every path of the cached
+ * one (an odd width goes to the float4 kernel, 1024 to a warp per row,
+ * 4096 to a block per row), the whole-array ones on 300007 floats. */
+static void softmax_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    static const size_t cols[] = {33, 1024, 4096};
+    for (int k = 0; k < NFNS; k++)
+        for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+            order_case(k, 37, cols[c]);
+    for (int k = NFNS; k <= K_PER_BLOCK; k++) order_case(k, 1, 300007);
 }
 
 int main(void)
@@ -792,6 +882,7 @@ int main(void)
         cmocka_unit_test(per_block_sums_to_one_per_block),
         cmocka_unit_test(overlap_on_device),
         cmocka_unit_test(whole_on_every_gpu),
+        cmocka_unit_test(softmax_launchers_follow_the_stream),
     };
     return tk_run_tests("softmax", tests);
 }

@@ -5,9 +5,9 @@
 #define SOFTMAX_VARIANTS_H
 #include "softmax/softmax.h"
 
-/* Softmax of each row: launcher(x, y, rows, cols). */
+/* Softmax of each row: launcher(x, y, rows, cols, stream). */
 typedef cudaError_t (*softmax_rows_fn)(const float *, float *, size_t,
-                                       size_t);
+                                       size_t, cudaStream_t);
 #define SOFTMAX_ROW_VARIANTS(X)                                            \
     X("warp", softmax_rows_warp)                                           \
     X("block", softmax_rows_block)                                         \
@@ -15,10 +15,10 @@ typedef cudaError_t (*softmax_rows_fn)(const float *, float *, size_t,
     X("cached", softmax_rows_cached)                                       \
     X("online", softmax_rows_online)
 
-/* One distribution over a whole array: launcher(x, y, n, work), in the
- * order of the chapter's table. */
+/* One distribution over a whole array: launcher(x, y, n, work, stream),
+ * in the order of the chapter's table. */
 typedef cudaError_t (*softmax_whole_fn)(const float *, float *, size_t,
-                                        void *);
+                                        void *, cudaStream_t);
 #define SOFTMAX_WHOLE_VARIANTS(X)                                          \
     X("whole-simple", softmax_whole_simple)                                \
     X("whole-u4", softmax_whole_u4)                                        \

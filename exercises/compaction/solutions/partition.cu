@@ -32,24 +32,26 @@ __global__ void partition_empty_kernel(size_t *count) { *count = 0; }
 
 extern "C" cudaError_t partition_gt(const int *in, int *out, size_t n,
                                     int threshold, size_t *count,
-                                    void *scratch, size_t bytes)
+                                    void *scratch, size_t bytes,
+                                    cudaStream_t stream)
 {
     if (!in || !out || !count || !scratch || n >= ((size_t)1 << 31) ||
         bytes < partition_scratch_bytes(n) || !is_aligned(scratch, 256))
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     if (n == 0) {
-        partition_empty_kernel<<<1, 1>>>(count);
+        partition_empty_kernel<<<1, 1, 0, stream>>>(count);
         return cudaGetLastError();
     }
     int *flag = (int *)scratch;
     int *pos = (int *)((char *)scratch + ex_round256(4 * n));
     void *scan_scratch = (char *)scratch + 2 * ex_round256(4 * n);
     unsigned grid = (unsigned)ceil_div(n, 256);
-    partition_flags_kernel<<<grid, 256>>>(in, n, threshold, flag);
+    partition_flags_kernel<<<grid, 256, 0, stream>>>(in, n, threshold, flag);
     BOOK_TRY(cudaGetLastError());
     BOOK_TRY(scan_i32(flag, pos, n, SCAN_EXCLUSIVE, SCAN_PROPAGATE,
-                      scan_scratch, scan_scratch_bytes(n, 4)));
-    partition_scatter_kernel<<<grid, 256>>>(in, n, flag, pos, out, count);
+                      scan_scratch, scan_scratch_bytes(n, 4), stream));
+    partition_scatter_kernel<<<grid, 256, 0, stream>>>(in, n, flag, pos, out,
+                                                       count);
     return cudaGetLastError();
 }

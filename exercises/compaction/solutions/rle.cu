@@ -40,7 +40,7 @@ __global__ void rle_empty_kernel(size_t *runs) { *runs = 0; }
 
 extern "C" cudaError_t rle_i32(const int *in, size_t n, int *values,
                                int *lengths, size_t *runs, void *scratch,
-                               size_t bytes)
+                               size_t bytes, cudaStream_t stream)
 {
     if (!in || !values || !lengths || !runs || !scratch ||
         n >= ((size_t)1 << 31) || bytes < rle_scratch_bytes(n) ||
@@ -48,7 +48,7 @@ extern "C" cudaError_t rle_i32(const int *in, size_t n, int *values,
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     if (n == 0) {
-        rle_empty_kernel<<<1, 1>>>(runs);
+        rle_empty_kernel<<<1, 1, 0, stream>>>(runs);
         return cudaGetLastError();
     }
     size_t arr = ex_round256(4 * n);
@@ -57,12 +57,14 @@ extern "C" cudaError_t rle_i32(const int *in, size_t n, int *values,
     int *start = (int *)((char *)scratch + 2 * arr);
     void *scan_scratch = (char *)scratch + 3 * arr;
     unsigned grid = (unsigned)ceil_div(n, 256);
-    rle_heads_kernel<<<grid, 256>>>(in, n, head);
+    rle_heads_kernel<<<grid, 256, 0, stream>>>(in, n, head);
     BOOK_TRY(cudaGetLastError());
     BOOK_TRY(scan_i32(head, pos, n, SCAN_EXCLUSIVE, SCAN_PROPAGATE,
-                      scan_scratch, scan_scratch_bytes(n, 4)));
-    rle_starts_kernel<<<grid, 256>>>(in, n, head, pos, values, start, runs);
+                      scan_scratch, scan_scratch_bytes(n, 4), stream));
+    rle_starts_kernel<<<grid, 256, 0, stream>>>(in, n, head, pos, values,
+                                                start, runs);
     BOOK_TRY(cudaGetLastError());
-    rle_lengths_kernel<<<grid, 256>>>(n, head, pos, start, lengths);
+    rle_lengths_kernel<<<grid, 256, 0, stream>>>(n, head, pos, start,
+                                                 lengths);
     return cudaGetLastError();
 }

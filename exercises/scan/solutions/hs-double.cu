@@ -27,7 +27,8 @@ __global__ void hs_double_kernel(const float *in, float *out, size_t n,
 }
 
 extern "C" cudaError_t scan_tiles_hs_double(const float *in, float *out,
-                                            size_t n, scan_kind kind)
+                                            size_t n, scan_kind kind,
+                                            cudaStream_t stream)
 {
     if (kind != SCAN_INCLUSIVE && kind != SCAN_EXCLUSIVE)
         return cudaErrorInvalidValue;
@@ -36,7 +37,7 @@ extern "C" cudaError_t scan_tiles_hs_double(const float *in, float *out,
     size_t grid = ceil_div(n, SCAN_TILE);
     if (grid > 2147483647u) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    hs_double_kernel<<<(unsigned)grid, SCAN_TILE>>>(in, out, n,
-                                                    kind == SCAN_EXCLUSIVE);
+    hs_double_kernel<<<(unsigned)grid, SCAN_TILE, 0, stream>>>(
+        in, out, n, kind == SCAN_EXCLUSIVE);
     return cudaGetLastError();
 }

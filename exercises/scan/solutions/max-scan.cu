@@ -66,7 +66,7 @@ __global__ void max_add_prefix_kernel(int *out, size_t n, const int *prefix)
 
 extern "C" cudaError_t scan_max_i32(const int *in, int *out, size_t n,
                                     scan_kind kind, void *scratch,
-                                    size_t bytes)
+                                    size_t bytes, cudaStream_t stream)
 {
     if (kind != SCAN_INCLUSIVE && kind != SCAN_EXCLUSIVE)
         return cudaErrorInvalidValue;
@@ -77,10 +77,12 @@ extern "C" cudaError_t scan_max_i32(const int *in, int *out, size_t n,
     size_t tiles = ceil_div(n, kMaxTile);
     int *tile_max = (int *)scratch;
     BOOK_CLEAR_TO_LAUNCH();
-    max_tiles_kernel<<<(unsigned)tiles, kMaxTile>>>(in, out, n,
-                                                    kind == SCAN_EXCLUSIVE,
-                                                    tile_max);
-    max_prefixes_kernel<<<1, kMaxTile>>>(tile_max, tiles);
-    max_add_prefix_kernel<<<(unsigned)tiles, kMaxTile>>>(out, n, tile_max);
+    max_tiles_kernel<<<(unsigned)tiles, kMaxTile, 0, stream>>>(
+        in, out, n, kind == SCAN_EXCLUSIVE, tile_max);
+    BOOK_TRY(cudaGetLastError());
+    max_prefixes_kernel<<<1, kMaxTile, 0, stream>>>(tile_max, tiles);
+    BOOK_TRY(cudaGetLastError());
+    max_add_prefix_kernel<<<(unsigned)tiles, kMaxTile, 0, stream>>>(
+        out, n, tile_max);
     return cudaGetLastError();
 }

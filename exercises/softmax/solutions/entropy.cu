@@ -43,12 +43,14 @@ __global__ void entropy_kernel(const float *x, float *h, size_t rows,
 }
 
 extern "C" cudaError_t softmax_entropy_rows(const float *x, float *h,
-                                            size_t rows, size_t cols)
+                                            size_t rows, size_t cols,
+                                            cudaStream_t stream)
 {
     const size_t lim = (size_t)1 << 31;
     if (rows == 0 || cols == 0) return cudaSuccess;
     if (!x || !h || rows >= lim || cols >= lim) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    entropy_kernel<<<(unsigned)ceil_div(rows, 8), 256>>>(x, h, rows, cols);
+    entropy_kernel<<<(unsigned)ceil_div(rows, 8), 256, 0, stream>>>(
+        x, h, rows, cols);
     return cudaGetLastError();
 }

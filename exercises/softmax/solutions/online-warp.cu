@@ -42,13 +42,14 @@ __global__ void softmax_online_warp_kernel(const float *x, float *y,
 }
 
 extern "C" cudaError_t softmax_rows_online_warp(const float *x, float *y,
-                                                size_t rows, size_t cols)
+                                                size_t rows, size_t cols,
+                                                cudaStream_t stream)
 {
     const size_t lim = (size_t)1 << 31;
     if (rows == 0 || cols == 0) return cudaSuccess;
     if (!x || !y || rows >= lim || cols >= lim) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    softmax_online_warp_kernel<<<(unsigned)ceil_div(rows, 8), 256>>>(
-        x, y, rows, cols);
+    const unsigned grid = (unsigned)ceil_div(rows, 8);
+    softmax_online_warp_kernel<<<grid, 256, 0, stream>>>(x, y, rows, cols);
     return cudaGetLastError();
 }
