@@ -310,7 +310,7 @@ extern "C" cudaError_t render_binned(const circle *circles, size_t n,
                                                  height);
     BOOK_TRY(cudaGetLastError());
     BOOK_TRY(scan_lookback<int>(flags, pos, e, true, (char *)scratch + 3 * a,
-                                  true));
+                                  true, stream));
     const dim3 scatter(blocks, (unsigned)(g.nx * g.ny));   // y: the bin
     bin_scatter_kernel<<<scatter, 256, 0, stream>>>(flags, pos, n, lists);
     BOOK_TRY(cudaGetLastError());
