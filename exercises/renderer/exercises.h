@@ -3,7 +3,9 @@
  * tests/renderer/ex_NAME.c tests them.  Device pointers; the image
  * and the limits as in render.h: 1 <= width, height <= RENDER_MAX_SIDE,
  * n <= RENDER_MAX_CIRCLES, the list may be NULL when n is 0.  Bad
- * arguments: cudaErrorInvalidValue, nothing launched. */
+ * arguments: cudaErrorInvalidValue, nothing launched.  As every launcher
+ * of the book, each takes the stream its work is queued on as its last
+ * argument (0: the default stream), and returns without waiting for it. */
 #ifndef EX_RENDERER_H
 #define EX_RENDERER_H
 #include <cuda_runtime_api.h>
@@ -27,14 +29,15 @@ typedef struct {
 } shape;
 cudaError_t render_shapes(const shape *shapes, size_t n, render_mode mode,
                           rgba background, rgba *image, int width,
-                          int height);
+                          int height, cudaStream_t stream);
 /* Exercise 3 (tile-count): counts[k] = the number of RENDER_TILE x
  * RENDER_TILE tiles of the width x height image (the last row and column
  * of tiles cut by the image's edge) that circle k's box (sh_box) meets
  * (sh_box_meets): the first step of building the lists without the flag
  * matrix.  counts has n entries. */
 cudaError_t render_tile_counts(const circle *circles, size_t n, int width,
-                               int height, unsigned *counts);
+                               int height, unsigned *counts,
+                               cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

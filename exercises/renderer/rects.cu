@@ -9,11 +9,12 @@
 
 extern "C" cudaError_t render_shapes(const shape *shapes, size_t n,
                                      render_mode mode, rgba background,
-                                     rgba *image, int width, int height)
+                                     rgba *image, int width, int height,
+                                     cudaStream_t stream)
 {
     (void)shapes; (void)n; (void)mode; (void)background; (void)image;
-    (void)width; (void)height;
-    // TODO: refuse bad arguments, then launch your kernel.  What is a
-    // rectangle's covering test, and what must stay in list order?
+    (void)width; (void)height; (void)stream;
+    // TODO: refuse bad arguments, then launch your kernel on stream.  What
+    // is a rectangle's covering test, and what must stay in list order?
     return cudaErrorNotYetImplemented;
 }

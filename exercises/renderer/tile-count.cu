@@ -9,10 +9,12 @@
 
 extern "C" cudaError_t render_tile_counts(const circle *circles, size_t n,
                                           int width, int height,
-                                          unsigned *counts)
+                                          unsigned *counts,
+                                          cudaStream_t stream)
 {
     (void)circles; (void)n; (void)width; (void)height; (void)counts;
-    // TODO: refuse bad arguments, then launch your kernel.  Which tiles
-    // does a box of pixels [x0, x1) x [y0, y1) meet?
+    (void)stream;
+    // TODO: refuse bad arguments, then launch your kernel on stream.
+    // Which tiles does a box of pixels [x0, x1) x [y0, y1) meet?
     return cudaErrorNotYetImplemented;
 }

@@ -15,14 +15,15 @@ __global__ void conv1d_naive_kernel(const float *x, const float *w,
 }
 
 extern "C" cudaError_t conv1d_naive(const float *x, size_t n,
-                                    const float *w, size_t k, float *y)
+                                    const float *w, size_t k, float *y,
+                                    cudaStream_t stream)
 {
     size_t m;
     BOOK_TRY(conv1d_args(x, n, w, k, y, CONV_MAX_N, &m));
     if (m == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    conv1d_naive_kernel<<<(unsigned)ceil_div(m, kConvBlock), kConvBlock>>>(
-        x, w, k, y, m);
+    unsigned grid = (unsigned)ceil_div(m, kConvBlock);
+    conv1d_naive_kernel<<<grid, kConvBlock, 0, stream>>>(x, w, k, y, m);
     return cudaGetLastError();
 }
 
@@ -38,15 +39,17 @@ __global__ void conv1d_const_kernel(const float *x, unsigned k, float *y,
 }
 
 extern "C" cudaError_t conv1d_const(const float *x, size_t n,
-                                    const float *w, size_t k, float *y)
+                                    const float *w, size_t k, float *y,
+                                    cudaStream_t stream)
 {
     size_t m;
     BOOK_TRY(conv1d_args(x, n, w, k, y, CONV_MAX_TAPS, &m));
     if (m == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(filter_to_constant(w, k));
-    conv1d_const_kernel<<<(unsigned)ceil_div(m, kConvBlock), kConvBlock>>>(
-        x, (unsigned)k, y, m);
+    BOOK_TRY(filter_to_constant(w, k, stream));
+    unsigned grid = (unsigned)ceil_div(m, kConvBlock);
+    conv1d_const_kernel<<<grid, kConvBlock, 0, stream>>>(x, (unsigned)k, y,
+                                                         m);
     return cudaGetLastError();
 }
 
@@ -67,15 +70,16 @@ __global__ void conv1d_rotated_kernel(const float *x, unsigned k, float *y,
 
 extern "C" cudaError_t conv1d_const_rotated(const float *x, size_t n,
                                             const float *w, size_t k,
-                                            float *y)
+                                            float *y, cudaStream_t stream)
 {
     size_t m;
     BOOK_TRY(conv1d_args(x, n, w, k, y, CONV_MAX_TAPS, &m));
     if (m == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(filter_to_constant(w, k));
-    conv1d_rotated_kernel<<<(unsigned)ceil_div(m, kConvBlock),
-                            kConvBlock>>>(x, (unsigned)k, y, m);
+    BOOK_TRY(filter_to_constant(w, k, stream));
+    unsigned grid = (unsigned)ceil_div(m, kConvBlock);
+    conv1d_rotated_kernel<<<grid, kConvBlock, 0, stream>>>(x, (unsigned)k, y,
+                                                           m);
     return cudaGetLastError();
 }
 
@@ -95,15 +99,15 @@ __global__ void conv1d_same_kernel(const float *x, size_t n, unsigned k,
 }
 
 extern "C" cudaError_t conv1d_same(const float *x, size_t n, const float *w,
-                                   size_t k, float *y)
+                                   size_t k, float *y, cudaStream_t stream)
 {
     size_t m;
     BOOK_TRY(conv1d_args(x, n, w, k, y, CONV_MAX_TAPS, &m));
     BOOK_TRY(conv_args(x, n, w, k, y, n));    // n outputs, not m
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(filter_to_constant(w, k));
-    conv1d_same_kernel<<<(unsigned)ceil_div(n, kConvBlock), kConvBlock>>>(
-        x, n, (unsigned)k, y);
+    BOOK_TRY(filter_to_constant(w, k, stream));
+    unsigned grid = (unsigned)ceil_div(n, kConvBlock);
+    conv1d_same_kernel<<<grid, kConvBlock, 0, stream>>>(x, n, (unsigned)k, y);
     return cudaGetLastError();
 }
 
@@ -125,16 +129,18 @@ __global__ void conv1d_tiled_kernel(const float *x, size_t n, unsigned k,
 }
 
 extern "C" cudaError_t conv1d_tiled(const float *x, size_t n,
-                                    const float *w, size_t k, float *y)
+                                    const float *w, size_t k, float *y,
+                                    cudaStream_t stream)
 {
     size_t m;
     BOOK_TRY(conv1d_args(x, n, w, k, y, CONV_MAX_TAPS, &m));
     if (m == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(filter_to_constant(w, k));
+    BOOK_TRY(filter_to_constant(w, k, stream));
     size_t bytes = (kConvBlock + k - 1) * sizeof(float);   // < 48 KB
-    conv1d_tiled_kernel<<<(unsigned)ceil_div(m, kConvBlock), kConvBlock,
-                          bytes>>>(x, n, (unsigned)k, y, m);
+    unsigned grid = (unsigned)ceil_div(m, kConvBlock);
+    conv1d_tiled_kernel<<<grid, kConvBlock, bytes, stream>>>(
+        x, n, (unsigned)k, y, m);
     return cudaGetLastError();
 }
 
@@ -156,15 +162,17 @@ conv1d_window_kernel(const float *x, size_t n, unsigned k, float *y, size_t m)
 }
 
 extern "C" cudaError_t conv1d_window(const float *x, size_t n,
-                                     const float *w, size_t k, float *y)
+                                     const float *w, size_t k, float *y,
+                                     cudaStream_t stream)
 {
     size_t m;
     BOOK_TRY(conv1d_args(x, n, w, k, y, CONV_MAX_TAPS, &m));
     if (m == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(filter_to_constant(w, k));
+    BOOK_TRY(filter_to_constant(w, k, stream));
     size_t bytes = skew(kWinOut + (unsigned)k) * sizeof(float);  // < 48 KB
-    conv1d_window_kernel<<<(unsigned)ceil_div(m, kWinOut), kWinBlock,
-                           bytes>>>(x, n, (unsigned)k, y, m);
+    unsigned grid = (unsigned)ceil_div(m, kWinOut);
+    conv1d_window_kernel<<<grid, kWinBlock, bytes, stream>>>(
+        x, n, (unsigned)k, y, m);
     return cudaGetLastError();
 }

@@ -17,7 +17,7 @@ __global__ void conv2d_naive_kernel(const float *x, size_t w, const float *f,
 }
 extern "C" cudaError_t conv2d_naive(const float *x, size_t h, size_t w,
                                     const float *f, size_t kh, size_t kw,
-                                    float *y)
+                                    float *y, cudaStream_t stream)
 {
     size_t ho, wo;
     BOOK_TRY(conv2d_args(x, h, w, f, kh, kw, y, CONV_MAX_N, &ho, &wo));
@@ -25,7 +25,8 @@ extern "C" cudaError_t conv2d_naive(const float *x, size_t h, size_t w,
     BOOK_CLEAR_TO_LAUNCH();
     dim3 block(32, kRows2);
     dim3 grid((unsigned)ceil_div(wo, 32), (unsigned)ceil_div(ho, kRows2));
-    conv2d_naive_kernel<<<grid, block>>>(x, w, f, kh, kw, y, ho, wo);
+    conv2d_naive_kernel<<<grid, block, 0, stream>>>(x, w, f, kh, kw, y, ho,
+                                                    wo);
     return cudaGetLastError();
 }
 
@@ -54,17 +55,17 @@ __global__ void conv2d_tiled_kernel(const float *x, size_t h, size_t w,
 }
 extern "C" cudaError_t conv2d_tiled(const float *x, size_t h, size_t w,
                                     const float *f, size_t kh, size_t kw,
-                                    float *y)
+                                    float *y, cudaStream_t stream)
 {
     size_t ho, wo;
     BOOK_TRY(conv2d_args(x, h, w, f, kh, kw, y, CONV2D_MAX_K, &ho, &wo));
     if (ho == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(filter_to_constant(f, kh * kw));
+    BOOK_TRY(filter_to_constant(f, kh * kw, stream));
     size_t bytes = (kRows2 + kh - 1) * (32 + kw - 1) * sizeof(float);
     dim3 block(32, kRows2);
     dim3 grid((unsigned)ceil_div(wo, 32), (unsigned)ceil_div(ho, kRows2));
-    conv2d_tiled_kernel<<<grid, block, bytes>>>(
+    conv2d_tiled_kernel<<<grid, block, bytes, stream>>>(
         x, h, w, (unsigned)kh, (unsigned)kw, y, ho, wo);
     return cudaGetLastError();
 }
@@ -96,7 +97,7 @@ conv2d_blocked_kernel(const float *x, size_t h, size_t w, unsigned kh,
 }
 extern "C" cudaError_t conv2d_blocked(const float *x, size_t h, size_t w,
                                       const float *f, size_t kh, size_t kw,
-                                      float *y)
+                                      float *y, cudaStream_t stream)
 {
     size_t ho, wo;
     BOOK_TRY(conv2d_args(x, h, w, f, kh, kw, y, CONV2D_MAX_K, &ho, &wo));
@@ -108,10 +109,10 @@ extern "C" cudaError_t conv2d_blocked(const float *x, size_t h, size_t w,
         BOOK_TRY(cudaFuncSetAttribute(
             conv2d_blocked_kernel,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-    BOOK_TRY(filter_to_constant(f, kh * kw));
+    BOOK_TRY(filter_to_constant(f, kh * kw, stream));
     dim3 block(kBx, kRows2);
     dim3 grid((unsigned)ceil_div(wo, kBcols), (unsigned)ceil_div(ho, kRows2));
-    conv2d_blocked_kernel<<<grid, block, bytes>>>(
+    conv2d_blocked_kernel<<<grid, block, bytes, stream>>>(
         x, h, w, (unsigned)kh, (unsigned)kw, y, ho, wo, pitch);
     return cudaGetLastError();
 }
@@ -121,16 +122,17 @@ extern "C" cudaError_t conv2d_blocked(const float *x, size_t h, size_t w,
 // kernel, which takes any filter.
 static cudaError_t separable_pass(const float *x, size_t h, size_t w,
                                   const float *f, size_t kh, size_t kw,
-                                  float *y)
+                                  float *y, cudaStream_t stream)
 {
     if (kh <= CONV2D_MAX_K && kw <= CONV2D_MAX_K)
-        return conv2d_blocked(x, h, w, f, kh, kw, y);
-    return conv2d_naive(x, h, w, f, kh, kw, y);
+        return conv2d_blocked(x, h, w, f, kh, kw, y, stream);
+    return conv2d_naive(x, h, w, f, kh, kw, y, stream);
 }
 extern "C" cudaError_t conv2d_separable(const float *x, size_t h, size_t w,
                                         const float *fcol, size_t kh,
                                         const float *frow, size_t kw,
-                                        float *work, float *y)
+                                        float *work, float *y,
+                                        cudaStream_t stream)
 {
     if (!h || !w || !kh || !kw || h > CONV_MAX_N / w)
         return cudaErrorInvalidValue;
@@ -143,8 +145,9 @@ extern "C" cudaError_t conv2d_separable(const float *x, size_t h, size_t w,
     BOOK_TRY(conv_args(x, h * w, fcol, kh, work, h * wo));   // work: x, fcol
     BOOK_TRY(conv_args(frow, kw, y, ho * wo, work, h * wo)); // work: frow, y
     if (ho == 0) return cudaSuccess;
-    BOOK_TRY(separable_pass(x, h, w, frow, 1, kw, work));    // along rows
-    return separable_pass(work, h, wo, fcol, kh, 1, y);      // down columns
+    BOOK_CLEAR_TO_LAUNCH();
+    BOOK_TRY(separable_pass(x, h, w, frow, 1, kw, work, stream)); // rows
+    return separable_pass(work, h, wo, fcol, kh, 1, y, stream);   // columns
 }
 
 // <<Wrong on purpose: the seed's tiled 2D kernel>>
@@ -170,19 +173,20 @@ __global__ void conv2d_seed_kernel(const float *x, int h, int w,
 }
 extern "C" cudaError_t conv2d_tiled_seed(const float *x, size_t h,
                                          size_t w, const float *f, size_t k,
-                                         float *y)
+                                         float *y, cudaStream_t stream)
 {
     size_t ho, wo;
     BOOK_TRY(conv2d_args(x, h, w, f, k, k, y, kSeedBlock, &ho, &wo));
     if (ho == 0) return cudaSuccess;
     if (h > INT32_MAX / w) return cudaErrorInvalidValue;   // int indices
-    BOOK_CLEAR_TO_LAUNCH();
     unsigned out = kSeedBlock - (unsigned)k + 1;
     if (ceil_div(ho, out) > 65535) return cudaErrorInvalidValue;  // grid y
+    BOOK_CLEAR_TO_LAUNCH();
     dim3 block(kSeedBlock, kSeedBlock);
     dim3 grid((unsigned)ceil_div(wo, out), (unsigned)ceil_div(ho, out));
-    // WRONG: the tile needs kSeedBlock * kSeedBlock floats, but no size
-    // reaches the launch, which gives the extern array 0 bytes.
-    conv2d_seed_kernel<<<grid, block>>>(x, (int)h, (int)w, f, (int)k, y);
+    // WRONG: the tile needs kSeedBlock * kSeedBlock floats, but the size
+    // the launch gives the extern array, its third parameter, is 0 bytes.
+    conv2d_seed_kernel<<<grid, block, 0, stream>>>(x, (int)h, (int)w, f,
+                                                   (int)k, y);
     return cudaGetLastError();
 }

@@ -169,20 +169,21 @@ rows_kernels_for(std::integer_sequence<int, K...>)
 }
 static constexpr auto kRowsKernels =
     rows_kernels_for(std::make_integer_sequence<int, CONV2D_MAX_K>{});
-// The kh x kw filter f into c_filter, rows pitch floats apart.
+// The kh x kw filter f into c_filter, rows pitch floats apart, on stream.
 static cudaError_t filter_to_constant_2d(const float *f, size_t kh,
-                                         size_t kw, size_t pitch)
+                                         size_t kw, size_t pitch,
+                                         cudaStream_t stream)
 {
     void *c;
     BOOK_TRY(cudaGetSymbolAddress(&c, c_filter));
     return cudaMemcpy2DAsync(c, pitch * sizeof(float), f, kw * sizeof(float),
                              kw * sizeof(float), kh,
-                             cudaMemcpyDeviceToDevice, 0);
+                             cudaMemcpyDeviceToDevice, stream);
 }
 
 extern "C" cudaError_t conv2d_rows(const float *x, size_t h, size_t w,
                                    const float *f, size_t kh, size_t kw,
-                                   float *y)
+                                   float *y, cudaStream_t stream)
 {
     size_t ho, wo;
     BOOK_TRY(conv2d_args(x, h, w, f, kh, kw, y, CONV2D_MAX_K, &ho, &wo));
@@ -193,11 +194,13 @@ extern "C" cudaError_t conv2d_rows(const float *x, size_t h, size_t w,
     if (bytes > 48 * 1024)
         BOOK_TRY(cudaFuncSetAttribute(
             k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-    BOOK_TRY(filter_to_constant_2d(f, kh, kw, patch_pitch((unsigned)kw)));
+    BOOK_TRY(filter_to_constant_2d(f, kh, kw, patch_pitch((unsigned)kw),
+                                   stream));
     bool vin = is_aligned(x, 16) && w % 4 == 0;
     bool vout = is_aligned(y, 16) && wo % 4 == 0;
     dim3 block(kPx, kPy);
     dim3 grid((unsigned)ceil_div(wo, kPcols), (unsigned)ceil_div(ho, kProws));
-    k<<<grid, block, bytes>>>(x, h, w, (unsigned)kh, y, ho, wo, vin, vout);
+    k<<<grid, block, bytes, stream>>>(x, h, w, (unsigned)kh, y, ho, wo, vin,
+                                      vout);
     return cudaGetLastError();
 }

@@ -35,12 +35,13 @@ static inline cudaError_t conv1d_args(const float *x, size_t n,
 // <<The filter in constant memory>>
 static __constant__ float c_filter[CONV_MAX_TAPS];   // a copy in each .cu
 
-// Copy taps floats of a device filter into c_filter, ordered on the
-// default stream before the launch that follows.
-static inline cudaError_t filter_to_constant(const float *w, size_t taps)
+// Copy taps floats of a device filter into c_filter, ordered on stream
+// before the launch that follows.
+static inline cudaError_t filter_to_constant(const float *w, size_t taps,
+                                             cudaStream_t stream)
 {
     return cudaMemcpyToSymbolAsync(c_filter, w, taps * sizeof(float), 0,
-                                   cudaMemcpyDeviceToDevice, 0);
+                                   cudaMemcpyDeviceToDevice, stream);
 }
 
 // <<The register window>>

@@ -74,13 +74,15 @@ __global__ void per_circle_wrong_kernel(const circle *cs, size_t n,
 }
 extern "C" cudaError_t render_per_circle_wrong(
     const circle *circles, size_t n, render_mode mode, rgba background,
-    rgba *image, int width, int height)
+    rgba *image, int width, int height, cudaStream_t stream)
 {
     BOOK_TRY(render_check(circles, n, mode, image, width, height));
     BOOK_CLEAR_TO_LAUNCH();
-    clear_kernel<<<1024, 256>>>(image, (size_t)width * height, background);
+    clear_kernel<<<1024, 256, 0, stream>>>(image, (size_t)width * height,
+                                           background);
+    const unsigned blocks = (unsigned)ceil_div(n, 256);
     if (n > 0)
-        per_circle_wrong_kernel<<<(unsigned)ceil_div(n, 256), 256>>>(
+        per_circle_wrong_kernel<<<blocks, 256, 0, stream>>>(
             circles, n, mode, image, width, height, 1.0f / (float)width,
             1.0f / (float)height);
     return cudaGetLastError();
@@ -104,11 +106,12 @@ __global__ void per_pixel_kernel(const circle *cs, size_t n,
 }
 extern "C" cudaError_t render_per_pixel(const circle *circles, size_t n,
                                         render_mode mode, rgba background,
-                                        rgba *image, int width, int height)
+                                        rgba *image, int width, int height,
+                                        cudaStream_t stream)
 {
     BOOK_TRY(render_check(circles, n, mode, image, width, height));
     BOOK_CLEAR_TO_LAUNCH();
-    per_pixel_kernel<<<tile_grid(width, height), kThreads>>>(
+    per_pixel_kernel<<<tile_grid(width, height), kThreads, 0, stream>>>(
         circles, n, mode, background, image, width, height,
         1.0f / (float)width, 1.0f / (float)height);
     return cudaGetLastError();
@@ -143,11 +146,12 @@ __global__ void tile_batch_kernel(const circle *cs, size_t n,
 }
 extern "C" cudaError_t render_tile_batch(const circle *circles, size_t n,
                                          render_mode mode, rgba background,
-                                         rgba *image, int width, int height)
+                                         rgba *image, int width, int height,
+                                         cudaStream_t stream)
 {
     BOOK_TRY(render_check(circles, n, mode, image, width, height));
     BOOK_CLEAR_TO_LAUNCH();
-    tile_batch_kernel<<<tile_grid(width, height), kThreads>>>(
+    tile_batch_kernel<<<tile_grid(width, height), kThreads, 0, stream>>>(
         circles, n, mode, background, image, width, height,
         1.0f / (float)width, 1.0f / (float)height);
     return cudaGetLastError();
@@ -211,11 +215,12 @@ __global__ void tile_scan_kernel(const circle *cs, size_t n,
 }
 extern "C" cudaError_t render_tile_scan(const circle *circles, size_t n,
                                         render_mode mode, rgba background,
-                                        rgba *image, int width, int height)
+                                        rgba *image, int width, int height,
+                                        cudaStream_t stream)
 {
     BOOK_TRY(render_check(circles, n, mode, image, width, height));
     BOOK_CLEAR_TO_LAUNCH();
-    tile_scan_kernel<<<tile_grid(width, height), kThreads>>>(
+    tile_scan_kernel<<<tile_grid(width, height), kThreads, 0, stream>>>(
         circles, n, mode, background, image, width, height,
         1.0f / (float)width, 1.0f / (float)height);
     return cudaGetLastError();
@@ -284,11 +289,12 @@ extern "C" size_t render_binned_scratch_bytes(size_t n, int width,
 extern "C" cudaError_t render_binned(const circle *circles, size_t n,
                                      render_mode mode, rgba background,
                                      rgba *image, int width, int height,
-                                     void *scratch, size_t bytes)
+                                     void *scratch, size_t bytes,
+                                     cudaStream_t stream)
 {
     if (n < RENDER_BIN_MIN)
         return render_tile_scan(circles, n, mode, background, image, width,
-                                height);
+                                height, stream);
     BOOK_TRY(render_check(circles, n, mode, image, width, height));
     const size_t need = render_binned_scratch_bytes(n, width, height);
     if (!scratch || !is_aligned(scratch, 256) || bytes < need)
@@ -300,14 +306,15 @@ extern "C" cudaError_t render_binned(const circle *circles, size_t n,
     int *flags = (int *)scratch, *pos = (int *)((char *)scratch + a);
     int *lists = (int *)((char *)scratch + 2 * a);
     const unsigned blocks = (unsigned)ceil_div(n, 256);
-    bin_flags_kernel<<<blocks, 256>>>(circles, n, g, flags, width, height);
+    bin_flags_kernel<<<blocks, 256, 0, stream>>>(circles, n, g, flags, width,
+                                                 height);
     BOOK_TRY(cudaGetLastError());
     BOOK_TRY(scan_lookback<int>(flags, pos, e, true, (char *)scratch + 3 * a,
-                                  true));
-    bin_scatter_kernel<<<dim3(blocks, (unsigned)(g.nx * g.ny)), 256>>>(
-        flags, pos, n, lists);
+                                  true, stream));
+    const dim3 scatter(blocks, (unsigned)(g.nx * g.ny));   // y: the bin
+    bin_scatter_kernel<<<scatter, 256, 0, stream>>>(flags, pos, n, lists);
     BOOK_TRY(cudaGetLastError());
-    bin_shade_kernel<<<tile_grid(width, height), kThreads>>>(
+    bin_shade_kernel<<<tile_grid(width, height), kThreads, 0, stream>>>(
         circles, flags, pos, lists, n, g, mode, background, image, width,
         height, 1.0f / (float)width, 1.0f / (float)height);
     return cudaGetLastError();

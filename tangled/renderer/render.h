@@ -4,7 +4,9 @@
  * row by row from the top; 1 <= width, height <= RENDER_MAX_SIDE;
  * n <= RENDER_MAX_CIRCLES (circles may be NULL when n is 0); mode is
  * RENDER_FLAT or RENDER_SNOW.  Bad arguments: cudaErrorInvalidValue,
- * nothing launched.  All launch on the default stream. */
+ * nothing launched.  Every launcher takes the stream its work is queued
+ * on as its last argument (0: the default stream), and returns without
+ * waiting for it. */
 #ifndef RENDER_H
 #define RENDER_H
 #include <cuda_runtime_api.h>
@@ -18,19 +20,23 @@ extern "C" {
 /* Wrong on purpose: a thread per circle; blends race and reorder. */
 cudaError_t render_per_circle_wrong(const circle *circles, size_t n,
                                     render_mode mode, rgba background,
-                                    rgba *image, int width, int height);
+                                    rgba *image, int width, int height,
+                                    cudaStream_t stream);
 /* A thread per pixel, every circle in order. */
 cudaError_t render_per_pixel(const circle *circles, size_t n,
                              render_mode mode, rgba background,
-                             rgba *image, int width, int height);
+                             rgba *image, int width, int height,
+                             cudaStream_t stream);
 /* A block per tile, batches of circles in shared memory. */
 cudaError_t render_tile_batch(const circle *circles, size_t n,
                               render_mode mode, rgba background,
-                              rgba *image, int width, int height);
+                              rgba *image, int width, int height,
+                              cudaStream_t stream);
 /* The same, each batch's hits packed by a block-wide scan. */
 cudaError_t render_tile_scan(const circle *circles, size_t n,
                              render_mode mode, rgba background,
-                             rgba *image, int width, int height);
+                             rgba *image, int width, int height,
+                             cudaStream_t stream);
 /* Global binning: per-bin lists by scan and stable compaction.  scratch
  * (device, 256-byte aligned) holds render_binned_scratch_bytes(n, width,
  * height) bytes; it may be NULL when that is 0.  Below RENDER_BIN_MIN
@@ -39,7 +45,8 @@ cudaError_t render_tile_scan(const circle *circles, size_t n,
 size_t render_binned_scratch_bytes(size_t n, int width, int height);
 cudaError_t render_binned(const circle *circles, size_t n, render_mode mode,
                           rgba background, rgba *image, int width,
-                          int height, void *scratch, size_t bytes);
+                          int height, void *scratch, size_t bytes,
+                          cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

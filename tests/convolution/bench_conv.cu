@@ -275,9 +275,9 @@ static cudaError_t run_cudnn(const ctx *k)
 // A kind's launcher for the case: the 1D one of variants.h for a 1D case,
 // its 2D one otherwise; the separable filter and cuDNN beside them.
 #define CONV_RUN_1D(id, name, fn) \
-    case id: return fn(k->x, n, k->f, kk, k->y);
+    case id: return fn(k->x, n, k->f, kk, k->y, 0);
 #define CONV_RUN_2D(id, name, fn) \
-    case id: return fn(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y);
+    case id: return fn(k->x, c.h, c.w, k->f, c.kh, c.kw, k->y, 0);
 static cudaError_t run(void *p)
 {
     ctx *k = (ctx *)p;
@@ -285,7 +285,7 @@ static cudaError_t run(void *p)
     size_t n = c.w, kk = c.kw;
     if (k->v == SEPARABLE)
         return conv2d_separable(k->x, c.h, c.w, k->g, c.kh, k->g, c.kw,
-                                k->work, k->y);
+                                k->work, k->y, 0);
 #ifdef HAVE_CUDNN_H
     if (k->v == CUDNN) return run_cudnn(k);
 #endif

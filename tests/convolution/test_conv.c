@@ -3,8 +3,9 @@
  * the double reference on random inputs over edge sizes and filters, bad
  * arguments, pointers off 16-byte alignment, a size where (n - k + 1) k
  * passes 2^31, inputs and outputs past 2^31 elements in 1D and 2D, the
- * separable Gaussian against the direct kernel, and the seed's tiled
- * kernel, wrong on purpose (last: it may leave the context unusable).
+ * separable Gaussian against the direct kernel, every launcher's stream
+ * order (behind a closed gate), and the seed's tiled kernel, wrong on
+ * purpose (last: it may leave the context unusable).
  * Tolerance: |got - ref| <= 2 k u sum_j |x w| + 1e-30, u = 2^-24, where k
  * is the number of taps (kh + kw for the separable filter). */
 #define _POSIX_C_SOURCE 200809L
@@ -91,7 +92,7 @@ static void one_case_1d(size_t n, size_t k)
             char what[96];
             snprintf(what, sizeof what, "%s n=%zu k=%zu", k1[v].name, n, k);
             tk_poison(dy, n * 4);
-            TK_CUDA(k1[v].fn(dx, n, dw, k, dy));
+            TK_CUDA(k1[v].fn(dx, n, dw, k, dy, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(y, dy, n);
             assert_int_equal(check(what, y, ref, a, m, k, seed), 0);
@@ -99,7 +100,7 @@ static void one_case_1d(size_t n, size_t k)
         }
         conv1d_ref(x, n, w, k, (k - 1) / 2, n, ref, a);
         tk_poison(dy, n * 4);
-        TK_CUDA(conv1d_same(dx, n, dw, k, dy));
+        TK_CUDA(conv1d_same(dx, n, dw, k, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, n);
         assert_int_equal(check("same", y, ref, a, n, k, seed), 0);
@@ -147,7 +148,7 @@ static void conv1d_naive_long_filter(void **s)
         float *dy = tk_dev_floats(m + 1);
         tk_upload(dx, x, n);
         tk_upload(dw, w, k);
-        TK_CUDA(conv1d_naive(dx, n, dw, k, dy));
+        TK_CUDA(conv1d_naive(dx, n, dw, k, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, m + 1);
         assert_int_equal(check("naive, long filter", y, ref, a, m, k, seed),
@@ -166,7 +167,7 @@ static void conv1d_empty(void **s)
     float *dx = tk_dev_floats(8), *dw = tk_dev_floats(9), *dy = tk_dev_floats(8);
     float y[8];
     for (size_t v = 0; v < N1; v++) {
-        assert_int_equal(k1[v].fn(dx, 8, dw, 9, dy), cudaSuccess);
+        assert_int_equal(k1[v].fn(dx, 8, dw, 9, dy, 0), cudaSuccess);
         tk_download(y, dy, 8);
         for (int i = 0; i < 8; i++) assert_true(isnan(y[i]));
     }
@@ -194,39 +195,41 @@ static void conv1d_bad_arguments(void **s)
     const cudaError_t bad = cudaErrorInvalidValue;
     for (size_t v = 0; v < N1; v++) {
         c1_fn f = k1[v].fn;
-        assert_int_equal(f(NULL, 100, dw, 3, dy), bad);
-        assert_int_equal(f(dx, 100, NULL, 3, dy), bad);
-        assert_int_equal(f(dx, 100, dw, 3, NULL), bad);
-        assert_int_equal(f(dx, 0, dw, 3, dy), bad);
-        assert_int_equal(f(dx, 100, dw, 0, dy), bad);
-        assert_int_equal(f(dx, CONV_MAX_N + 1, dw, 3, dy), bad);
-        assert_int_equal(f((const float *)((char *)dx + 1), 50, dw, 3, dy), bad);
-        assert_int_equal(f(dx, 50, (const float *)((char *)dw + 2), 3, dy), bad);
-        assert_int_equal(f(dx, 50, dw, 3, (float *)((char *)dy + 1)), bad);
-        assert_int_equal(f(dx, 100, dw, 3, dx + 10), bad);      /* overlap */
-        assert_int_equal(f(dx, 100, dw, 3, dw + 2), bad);
+        assert_int_equal(f(NULL, 100, dw, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 100, NULL, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 100, dw, 3, NULL, 0), bad);
+        assert_int_equal(f(dx, 0, dw, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 100, dw, 0, dy, 0), bad);
+        assert_int_equal(f(dx, CONV_MAX_N + 1, dw, 3, dy, 0), bad);
+        assert_int_equal(f((const float *)((char *)dx + 1), 50, dw, 3, dy, 0),
+                         bad);
+        assert_int_equal(f(dx, 50, (const float *)((char *)dw + 2), 3, dy, 0),
+                         bad);
+        assert_int_equal(f(dx, 50, dw, 3, (float *)((char *)dy + 1), 0), bad);
+        assert_int_equal(f(dx, 100, dw, 3, dx + 10, 0), bad);   /* overlap */
+        assert_int_equal(f(dx, 100, dw, 3, dw + 2, 0), bad);
         if (f != conv1d_naive)
-            assert_int_equal(f(dx, 100, dw, CONV_MAX_TAPS + 1, dy), bad);
+            assert_int_equal(f(dx, 100, dw, CONV_MAX_TAPS + 1, dy, 0), bad);
     }
     /* same: the same refusals, and its output is n floats, not m. */
-    assert_int_equal(conv1d_same(dx, 100, dw, CONV_MAX_TAPS + 1, dy), bad);
-    assert_int_equal(conv1d_same(NULL, 100, dw, 3, dy), bad);
-    assert_int_equal(conv1d_same(dx, 100, NULL, 3, dy), bad);
-    assert_int_equal(conv1d_same(dx, 100, dw, 3, NULL), bad);
-    assert_int_equal(conv1d_same(dx, 0, dw, 3, dy), bad);
-    assert_int_equal(conv1d_same(dx, 100, dw, 0, dy), bad);
-    assert_int_equal(conv1d_same(dx, CONV_MAX_N + 1, dw, 3, dy), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, CONV_MAX_TAPS + 1, dy, 0), bad);
+    assert_int_equal(conv1d_same(NULL, 100, dw, 3, dy, 0), bad);
+    assert_int_equal(conv1d_same(dx, 100, NULL, 3, dy, 0), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 3, NULL, 0), bad);
+    assert_int_equal(conv1d_same(dx, 0, dw, 3, dy, 0), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 0, dy, 0), bad);
+    assert_int_equal(conv1d_same(dx, CONV_MAX_N + 1, dw, 3, dy, 0), bad);
     assert_int_equal(conv1d_same((const float *)((char *)dx + 1), 50, dw, 3,
-                                 dy), bad);
+                                 dy, 0), bad);
     assert_int_equal(conv1d_same(dx, 50, (const float *)((char *)dw + 2), 3,
-                                 dy), bad);
-    assert_int_equal(conv1d_same(dx, 50, dw, 3, (float *)((char *)dy + 1)),
+                                 dy, 0), bad);
+    assert_int_equal(conv1d_same(dx, 50, dw, 3, (float *)((char *)dy + 1), 0),
                      bad);
-    assert_int_equal(conv1d_same(dx, 100, dw, 3, dx + 99), bad);
-    assert_int_equal(conv1d_same(dx, 100, dw, 3, dw + 2), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 3, dx + 99, 0), bad);
+    assert_int_equal(conv1d_same(dx, 100, dw, 3, dw + 2, 0), bad);
     /* x at dx + 60, n = 40, k = 5; y at dx + 22: its m = 36 valid
      * outputs would end 2 floats before x, same's n = 40 end 2 inside. */
-    assert_int_equal(conv1d_same(dx + 60, 40, dw, 5, dx + 22), bad);
+    assert_int_equal(conv1d_same(dx + 60, 40, dw, 5, dx + 22, 0), bad);
     refused_wrote_nothing(dy, 100);
     tk_free(dx); tk_free(dw); tk_free(dy);
 }
@@ -249,7 +252,7 @@ static void conv1d_offset_pointers(void **s)
     tk_upload(dw + 3, w, k);
     for (size_t v = 0; v < N1; v++) {
         tk_poison(dy, (m + 2) * 4);
-        TK_CUDA(k1[v].fn(dx + 1, n, dw + 3, k, dy + 1));
+        TK_CUDA(k1[v].fn(dx + 1, n, dw + 3, k, dy + 1, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy + 1, m);
         assert_int_equal(check(k1[v].name, y, ref, a, m, k, seed), 0);
@@ -275,7 +278,7 @@ static void conv1d_product_past_2_31(void **s)
     tk_upload(dw, w, k);
     for (size_t v = 0; v < N1; v++) {
         tk_poison(dy, m * 4);
-        TK_CUDA(k1[v].fn(dx, n, dw, k, dy));
+        TK_CUDA(k1[v].fn(dx, n, dw, k, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, m);
         size_t bad = 0;
@@ -381,12 +384,12 @@ static void conv1d_past_2_31(void **s)
         char what[96];
         snprintf(what, sizeof what, "%s n=2^31+4099 k=33", k1[v].name);
         tk_poison(dy, (n + 1) * 4);
-        TK_CUDA(k1[v].fn(dx, n, dw, k, dy));
+        TK_CUDA(k1[v].fn(dx, n, dw, k, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         bad += check_blocks_1d(what, dy, m, n, w, k, 0, salt, seed);
     }
     tk_poison(dy, (n + 1) * 4);
-    TK_CUDA(conv1d_same(dx, n, dw, k, dy));
+    TK_CUDA(conv1d_same(dx, n, dw, k, dy, 0));
     TK_CUDA(cudaDeviceSynchronize());
     bad += check_blocks_1d("same n=2^31+4099 k=33", dy, n, n, w, k,
                            (k - 1) / 2, salt, seed);
@@ -424,7 +427,7 @@ static void one_case_2d(size_t h, size_t w, size_t kh, size_t kw)
         snprintf(what, sizeof what, "%s %zux%zu, %zux%zu", k2[v].name, h, w,
                  kh, kw);
         tk_poison(dy, hw * 4);
-        TK_CUDA(k2[v].fn(dx, h, w, df, kh, kw, dy));
+        TK_CUDA(k2[v].fn(dx, h, w, df, kh, kw, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, hw);
         assert_int_equal(check(what, y, ref, a, ho * wo, kh * kw, seed), 0);
@@ -477,29 +480,29 @@ static void conv2d_bad_arguments(void **s)
     const cudaError_t bad = cudaErrorInvalidValue;
     for (size_t v = 0; v < N2; v++) {
         c2_fn f = k2[v].fn;
-        assert_int_equal(f(NULL, 64, 64, df, 3, 3, dy), bad);
-        assert_int_equal(f(dx, 64, 64, NULL, 3, 3, dy), bad);
-        assert_int_equal(f(dx, 64, 64, df, 3, 3, NULL), bad);
-        assert_int_equal(f(dx, 0, 64, df, 3, 3, dy), bad);
-        assert_int_equal(f(dx, 64, 0, df, 3, 3, dy), bad);
-        assert_int_equal(f(dx, 64, 64, df, 0, 3, dy), bad);
-        assert_int_equal(f(dx, 64, 64, df, 3, 0, dy), bad);
-        assert_int_equal(f(dx, CONV2D_MAX_ROWS + 3, 1, df, 3, 1, dy), bad);
-        assert_int_equal(f(dx, CONV_MAX_N, 2, df, 3, 1, dy), bad);
-        assert_int_equal(f(dx, 1, CONV2D_MAX_COLS + 1, df, 1, 1, dy), bad);
-        assert_int_equal(f((const float *)((char *)dx + 2), 8, 8, df, 3, 3, dy),
-                         bad);
-        assert_int_equal(f(dx, 8, 8, (const float *)((char *)df + 2), 3, 3, dy),
-                         bad);
-        assert_int_equal(f(dx, 8, 8, df, 3, 3, (float *)((char *)dy + 2)),
+        assert_int_equal(f(NULL, 64, 64, df, 3, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 64, 64, NULL, 3, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 3, NULL, 0), bad);
+        assert_int_equal(f(dx, 0, 64, df, 3, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 64, 0, df, 3, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 64, 64, df, 0, 3, dy, 0), bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 0, dy, 0), bad);
+        assert_int_equal(f(dx, CONV2D_MAX_ROWS + 3, 1, df, 3, 1, dy, 0), bad);
+        assert_int_equal(f(dx, CONV_MAX_N, 2, df, 3, 1, dy, 0), bad);
+        assert_int_equal(f(dx, 1, CONV2D_MAX_COLS + 1, df, 1, 1, dy, 0), bad);
+        assert_int_equal(f((const float *)((char *)dx + 2), 8, 8, df, 3, 3, dy,
+                           0), bad);
+        assert_int_equal(f(dx, 8, 8, (const float *)((char *)df + 2), 3, 3, dy,
+                           0), bad);
+        assert_int_equal(f(dx, 8, 8, df, 3, 3, (float *)((char *)dy + 2), 0),
                          bad);
         assert_int_equal(f(dx, 8, 8, (const float *)((char *)df + 1), 3, 3,
-                           (float *)((char *)dy + 3)), bad);
-        assert_int_equal(f(dx, 64, 64, df, 3, 3, dx + 5), bad);
-        assert_int_equal(f(dx, 64, 64, df, 3, 3, df + 2), bad);
+                           (float *)((char *)dy + 3), 0), bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 3, dx + 5, 0), bad);
+        assert_int_equal(f(dx, 64, 64, df, 3, 3, df + 2, 0), bad);
         if (f != conv2d_naive) {
-            assert_int_equal(f(dx, 64, 64, df, 33, 3, dy), bad);
-            assert_int_equal(f(dx, 64, 64, df, 3, 33, dy), bad);
+            assert_int_equal(f(dx, 64, 64, df, 33, 3, dy, 0), bad);
+            assert_int_equal(f(dx, 64, 64, df, 3, 33, dy, 0), bad);
         }
     }
     /* The seed's launcher (wrong only in its launch) checks the same, for
@@ -508,31 +511,31 @@ static void conv2d_bad_arguments(void **s)
      * output rows.  Those two are tried on addresses that no buffer holds,
      * 2^44 bytes apart, so that no overlap can be the reason; it must
      * refuse before it touches them. */
-    assert_int_equal(conv2d_tiled_seed(NULL, 64, 64, df, 3, dy), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, NULL, 3, dy), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, NULL), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 0, 64, df, 3, dy), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 64, 0, df, 3, dy), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 0, dy), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 33, dy), bad);
+    assert_int_equal(conv2d_tiled_seed(NULL, 64, 64, df, 3, dy, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, NULL, 3, dy, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, NULL, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 0, 64, df, 3, dy, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 0, df, 3, dy, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 0, dy, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 33, dy, 0), bad);
     assert_int_equal(conv2d_tiled_seed(dx, CONV2D_MAX_ROWS + 3, 3, df, 3,
-                                       dy), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, CONV_MAX_N, 2, df, 1, dy), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 1, CONV2D_MAX_COLS + 1, df, 1, dy),
-                     bad);
+                                       dy, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, CONV_MAX_N, 2, df, 1, dy, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 1, CONV2D_MAX_COLS + 1, df, 1, dy,
+                                       0), bad);
     assert_int_equal(conv2d_tiled_seed((const float *)((char *)dx + 2), 8, 8,
-                                       df, 3, dy), bad);
+                                       df, 3, dy, 0), bad);
     assert_int_equal(conv2d_tiled_seed(dx, 8, 8,
-                                       (const float *)((char *)df + 2), 3, dy),
-                     bad);
+                                       (const float *)((char *)df + 2), 3, dy,
+                                       0), bad);
     assert_int_equal(conv2d_tiled_seed(dx, 8, 8, df, 3,
-                                       (float *)((char *)dy + 2)), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, dx + 5), bad);
-    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, df + 2), bad);
+                                       (float *)((char *)dy + 2), 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, dx + 5, 0), bad);
+    assert_int_equal(conv2d_tiled_seed(dx, 64, 64, df, 3, df + 2, 0), bad);
     assert_int_equal(conv2d_tiled_seed(FAR(1), 46341, 46341, FAR(2), 5,
-                                       FAR(3)), bad);   /* h w > 2^31 - 1 */
+                                       FAR(3), 0), bad); /* h w > 2^31 - 1 */
     assert_int_equal(conv2d_tiled_seed(FAR(1), 65567, 32, FAR(2), 32,
-                                       FAR(3)), bad);   /* 65536 grid rows */
+                                       FAR(3), 0), bad); /* 65536 grid rows */
     refused_wrote_nothing(dy, 4096);
     tk_free(dx); tk_free(df); tk_free(dy);
 }
@@ -552,7 +555,7 @@ static void separable_bad_arguments(void **s)
     float *dy = tk_dev_floats(4096);
     const cudaError_t bad = cudaErrorInvalidValue;
 #define SEP(x, h, w, c, kh, r, kw, wk, y) \
-    assert_int_equal(conv2d_separable(x, h, w, c, kh, r, kw, wk, y), bad)
+    assert_int_equal(conv2d_separable(x, h, w, c, kh, r, kw, wk, y, 0), bad)
     SEP(NULL, 64, 64, dc, 3, dr, 5, dw, dy);
     SEP(dx, 64, 64, NULL, 3, dr, 5, dw, dy);
     SEP(dx, 64, 64, dc, 3, NULL, 5, dw, dy);
@@ -615,7 +618,7 @@ static void conv2d_offset_pointers(void **s)
             char what[96];
             snprintf(what, sizeof what, "%s x+%d y+%d", k2[v].name, xo, yo);
             tk_poison(dy, (ho * wo + 4) * 4);
-            TK_CUDA(k2[v].fn(dx + xo, h, w, df + 1, kh, kw, dy + yo));
+            TK_CUDA(k2[v].fn(dx + xo, h, w, df + 1, kh, kw, dy + yo, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(y, dy + yo, ho * wo);
             assert_int_equal(check(what, y, ref, a, ho * wo, kh * kw, seed), 0);
@@ -653,8 +656,8 @@ static void conv_adjacent_buffers(void **s)
         conv1d_ref(x, n, w, k, same ? (k - 1) / 2 : 0, ny, ref, a);
         for (size_t v = 0; v < (same ? 1 : N1); v++) {
             tk_poison(dy, ny * 4);
-            TK_CUDA(same ? conv1d_same(dx, n, dw, k, dy)
-                         : k1[v].fn(dx, n, dw, k, dy));
+            TK_CUDA(same ? conv1d_same(dx, n, dw, k, dy, 0)
+                         : k1[v].fn(dx, n, dw, k, dy, 0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(y, dy, ny);
             assert_int_equal(check(same ? "same" : k1[v].name, y, ref, a, ny,
@@ -685,7 +688,7 @@ static void conv_adjacent_buffers(void **s)
     tk_upload(dx, x, hw);
     for (size_t v = 0; v < N2; v++) {
         tk_poison(dy, ho * wo * 4);
-        TK_CUDA(k2[v].fn(dx, h, wd, df, kh, kw, dy));
+        TK_CUDA(k2[v].fn(dx, h, wd, df, kh, kw, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, ho * wo);
         assert_int_equal(check(k2[v].name, y, ref, a, ho * wo, kh * kw, seed),
@@ -769,7 +772,7 @@ static void conv2d_past_2_31(void **s)
         char what[96];
         snprintf(what, sizeof what, "%s 32800x65537, 5x5", k2[v].name);
         tk_poison(dy, (ho * wo + 1) * 4);
-        TK_CUDA(k2[v].fn(dx, h, w, df, kh, kw, dy));
+        TK_CUDA(k2[v].fn(dx, h, w, df, kh, kw, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         bad += check_rows_2d(what, dy, h, w, f, kh, kw, salt, kh * kw, seed);
     }
@@ -784,7 +787,7 @@ static void conv2d_past_2_31(void **s)
     tk_upload(dfc, fc, kh);
     tk_upload(dfr, fr, kw);
     tk_poison(dy, (ho * wo + 1) * 4);
-    TK_CUDA(conv2d_separable(dx, h, w, dfc, kh, dfr, kw, dwork, dy));
+    TK_CUDA(conv2d_separable(dx, h, w, dfc, kh, dfr, kw, dwork, dy, 0));
     TK_CUDA(cudaDeviceSynchronize());
     bad += check_rows_2d("separable 32800x65537, 5x5", dy, h, w, f, kh, kw,
                          salt, kh + kw + 1, seed);
@@ -832,10 +835,10 @@ static void separable_matches_direct(void **s)
         tk_upload(dx, x, hw);
         tk_upload(dg, g, k);
         tk_upload(df, f, k * k);
-        TK_CUDA(conv2d_separable(dx, h, w, dg, k, dg, k, dwork, dy));
+        TK_CUDA(conv2d_separable(dx, h, w, dg, k, dg, k, dwork, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, ho * wo);
-        TK_CUDA(conv2d_blocked(dx, h, w, df, k, k, dy));
+        TK_CUDA(conv2d_blocked(dx, h, w, df, k, k, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(yd, dy, ho * wo);
         /* g_i g_j rounded to float differs from f_ij by at most u |f_ij|. */
@@ -904,7 +907,7 @@ static void one_case_separable(size_t h, size_t w, size_t kh, size_t kw,
     tk_upload(dr, fr, kw);
     char what[96];
     snprintf(what, sizeof what, "separable %zux%zu, %zux%zu", h, w, kh, kw);
-    TK_CUDA(conv2d_separable(dx, h, w, dc, kh, dr, kw, dwork, dy));
+    TK_CUDA(conv2d_separable(dx, h, w, dc, kh, dr, kw, dwork, dy, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download(y, dy, ho * wo);
     assert_int_equal(check(what, y, ref, a, ho * wo, kh + kw, seed), 0);
@@ -918,7 +921,7 @@ static void one_case_separable(size_t h, size_t w, size_t kh, size_t kw,
             for (size_t j = 0; j < kw; j++) f[i * kw + j] = fc[i] * fr[j];
         tk_upload(df, f, kh * kw);
         tk_poison(dy, (ho * wo + 1) * 4);
-        TK_CUDA(conv2d_naive(dx, h, w, df, kh, kw, dy));
+        TK_CUDA(conv2d_naive(dx, h, w, df, kh, kw, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, ho * wo);
         snprintf(what, sizeof what, "naive %zux%zu, %zux%zu", h, w, kh, kw);
@@ -953,8 +956,8 @@ static void separable_wide_filters(void **s)
     float *dx = tk_dev_floats(600), *dc = tk_dev_floats(64);
     float *dr = tk_dev_floats(64), *dw = tk_dev_floats(600);
     float *dy = tk_dev_floats(600);
-    TK_CUDA(conv2d_separable(dx, 20, 30, dc, 21, dr, 5, dw, dy));
-    TK_CUDA(conv2d_separable(dx, 20, 30, dc, 5, dr, 31, dw, dy));
+    TK_CUDA(conv2d_separable(dx, 20, 30, dc, 21, dr, 5, dw, dy, 0));
+    TK_CUDA(conv2d_separable(dx, 20, 30, dc, 5, dr, 31, dw, dy, 0));
     TK_CUDA(cudaDeviceSynchronize());
     float y[600];                      /* nothing written */
     tk_download(y, dy, 600);
@@ -999,7 +1002,7 @@ static void separable_adjacent_buffers(void **s)
         tk_upload(dr, fr, kw);
         tk_upload(dc, fc, kh);
         tk_upload(dx, x, hw);
-        TK_CUDA(conv2d_separable(dx, h, w, dc, kh, dr, kw, dwork, dy));
+        TK_CUDA(conv2d_separable(dx, h, w, dc, kh, dr, kw, dwork, dy, 0));
         TK_CUDA(cudaDeviceSynchronize());
         tk_download(y, dy, ho * wo);
         assert_int_equal(check(order ? "separable, y first"
@@ -1016,16 +1019,140 @@ static void separable_adjacent_buffers(void **s)
     free(x); free(fc); free(fr); free(y); free(back); free(ref); free(a);
 }
 
+/* ---- stream order ------------------------------------------------------ */
+
+/* The stream test's inputs: a 1D signal and a 2D image, two filters for
+ * each (filter c at c times its length), two outputs and one work. */
+enum { SO_N = 5000, SO_K = 33, SO_H = 70, SO_W = 300, SO_KH = 5, SO_KW = 7 };
+enum { SO_M = SO_N - SO_K + 1, SO_HO = SO_H - SO_KH + 1 };
+enum { SO_WO = SO_W - SO_KW + 1, SO_Y = SO_HO * SO_WO };
+typedef struct { float *x, *w, *img, *f, *fc, *fr, *work, *y[2]; } order_bufs;
+#define ORDER_CALLS (N1 + 1 + N2 + 1)
+
+/* Call j of the stream test with filter c into y[c], on stream s: the 1D
+ * table, same, the 2D table, then the separable filter. */
+static cudaError_t order_call(size_t j, const order_bufs *b, int c,
+                              cudaStream_t s)
+{
+    const float *w = b->w + c * SO_K, *f = b->f + c * SO_KH * SO_KW;
+    if (j < N1) return k1[j].fn(b->x, SO_N, w, SO_K, b->y[c], s);
+    if (j == N1) return conv1d_same(b->x, SO_N, w, SO_K, b->y[c], s);
+    if (j < N1 + 1 + N2)
+        return k2[j - N1 - 1].fn(b->img, SO_H, SO_W, f, SO_KH, SO_KW,
+                                 b->y[c], s);
+    return conv2d_separable(b->img, SO_H, SO_W, b->fc + c * SO_KH, SO_KH,
+                            b->fr + c * SO_KW, SO_KW, b->work, b->y[c], s);
+}
+
+/* Every launcher queues all its work on the stream it is given.  Two calls
+ * of it, with two filters, wait on a stream behind a closed gate: neither
+ * has written y (nor the separable filter's work) when they return, and
+ * once the gate opens each result is its filter's reference.  A copy into
+ * constant memory made off the stream would give both kernels the second
+ * filter.  The seed's launcher, which may fault, is tried the same way in
+ * wrong_seed_tiled_2d. */
+static void convolution_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    uint64_t seed = tk_seed(1), st = seed;
+    float *x = tk_malloc(SO_N * 4), *w = tk_malloc(2 * SO_K * 4);
+    float *img = tk_malloc(SO_H * SO_W * 4);
+    float *f = tk_malloc(2 * SO_KH * SO_KW * 4), *y = tk_malloc(SO_Y * 4);
+    float fc[2 * SO_KH], fr[2 * SO_KW];
+    double *ref[2][4], *a[2][4];
+    tk_fill(x, SO_N, -1, 1, &st);
+    tk_fill(w, 2 * SO_K, -1, 1, &st);
+    tk_fill(img, SO_H * SO_W, -1, 1, &st);
+    tk_fill(f, 2 * SO_KH * SO_KW, -1, 1, &st);
+    tk_fill(fc, 2 * SO_KH, -1, 1, &st);
+    tk_fill(fr, 2 * SO_KW, -1, 1, &st);
+    for (int c = 0; c < 2; c++) {
+        for (int r = 0; r < 4; r++) {
+            ref[c][r] = tk_malloc(SO_Y * 8);
+            a[c][r] = tk_malloc(SO_Y * 8);
+        }
+        const float *wc = w + c * SO_K, *fcc = f + c * SO_KH * SO_KW;
+        conv1d_ref(x, SO_N, wc, SO_K, 0, SO_M, ref[c][0], a[c][0]);
+        conv1d_ref(x, SO_N, wc, SO_K, (SO_K - 1) / 2, SO_N, ref[c][1],
+                   a[c][1]);
+        for (size_t i = 0; i < SO_Y; i++)
+            ref[c][2][i] = conv2d_ref_at(img, SO_W, fcc, SO_KH, SO_KW,
+                                         i / SO_WO, i % SO_WO, &a[c][2][i]);
+        separable_ref(img, SO_H, SO_W, fc + c * SO_KH, SO_KH, fr + c * SO_KW,
+                      SO_KW, ref[c][3], a[c][3]);
+    }
+    order_bufs b = {tk_dev_floats(SO_N), tk_dev_floats(2 * SO_K),
+                    tk_dev_floats(SO_H * SO_W),
+                    tk_dev_floats(2 * SO_KH * SO_KW),
+                    tk_dev_floats(2 * SO_KH), tk_dev_floats(2 * SO_KW),
+                    tk_dev_floats(SO_H * SO_WO),
+                    {tk_dev_floats(SO_Y), tk_dev_floats(SO_Y)}};
+    tk_upload(b.x, x, SO_N);
+    tk_upload(b.w, w, 2 * SO_K);
+    tk_upload(b.img, img, SO_H * SO_W);
+    tk_upload(b.f, f, 2 * SO_KH * SO_KW);
+    tk_upload(b.fc, fc, 2 * SO_KH);
+    tk_upload(b.fr, fr, 2 * SO_KW);
+    for (size_t j = 0; j < ORDER_CALLS; j++) {
+        /* Which reference: valid 1D, same, 2D, separable. */
+        const int r = j < N1 ? 0 : j == N1 ? 1 : j < ORDER_CALLS - 1 ? 2 : 3;
+        const size_t outs[4] = {SO_M, SO_N, SO_Y, SO_Y};
+        const double taps[4] = {SO_K, SO_K, SO_KH * SO_KW, SO_KH + SO_KW};
+        const char *name = r == 0 ? k1[j].name : r == 1 ? "same"
+                         : r == 2 ? k2[j - N1 - 1].name : "separable";
+        tk_poison(b.y[0], SO_Y * 4);
+        tk_poison(b.y[1], SO_Y * 4);
+        tk_poison(b.work, SO_H * SO_WO * 4);
+        tk_gate g = tk_gate_close();
+        TK_CUDA(order_call(j, &b, 0, g.s));
+        TK_CUDA(order_call(j, &b, 1, g.s));
+        assert_true(tk_still_poisoned(b.y[0], SO_Y * 4));
+        assert_true(tk_still_poisoned(b.y[1], SO_Y * 4));
+        assert_true(tk_still_poisoned(b.work, SO_H * SO_WO * 4));
+        tk_gate_open(&g);
+        for (int c = 0; c < 2; c++) {
+            tk_download(y, b.y[c], outs[r]);
+            assert_int_equal(check(name, y, ref[c][r], a[c][r], outs[r],
+                                   taps[r], seed), 0);
+        }
+    }
+    tk_free(b.x); tk_free(b.w); tk_free(b.img); tk_free(b.f);
+    tk_free(b.fc); tk_free(b.fr); tk_free(b.work);
+    tk_free(b.y[0]); tk_free(b.y[1]);
+    for (int c = 0; c < 2; c++)
+        for (int r = 0; r < 4; r++) { free(ref[c][r]); free(a[c][r]); }
+    free(x); free(w); free(img); free(f); free(y);
+}
+
 /* ---- wrong on purpose --------------------------------------------------- */
+
+/* tk_gate_open for a kernel behind the gate that may fault: opens the
+ * gate, returns the status of g's stream, and frees the gate only if the
+ * context survived (after a fault, nothing can be freed). */
+static cudaError_t gate_open_status(tk_gate *g)
+{
+    __atomic_store_n(g->flag, 1, __ATOMIC_RELEASE);      /* as tk_gate_open */
+    cudaError_t e = cudaStreamSynchronize(g->s);
+    if (e == cudaSuccess) {
+        TK_CUDA(cudaStreamDestroy(g->s));
+        TK_CUDA(cudaFreeHost(g->flag));
+    }
+    return e;
+}
 
 /* The seed's tiled kernel gets no shared memory for its tile.  It either
  * faults (the launch or the synchronization reports an error) or, where
  * the hardware lets the writes through, blocks overwrite one another's
  * tiles and the outputs are wrong.  Either way it fails the reference; the
  * test asserts that, after checking that no earlier error is pending, and
- * accepts as a failure only a memory fault or wrong outputs.  Runs last: a fault leaves the context unusable.
- * Under make sanitize it runs alone under memcheck, which must report
- * the out-of-bounds shared writes (sanitize.expect). */
+ * accepts as a failure only a memory fault or wrong outputs.  Before
+ * that, its launch too must follow its stream: queued behind a closed
+ * gate, it has written nothing when the launcher returns.  Runs last: a
+ * fault leaves the context unusable.  Under make sanitize it runs alone
+ * under memcheck (BOOK_EXPECT_FINDING, on stream 0: the tool runs kernels
+ * one at a time, so no gate), which must report the out-of-bounds shared
+ * writes (sanitize.expect). */
 static void wrong_seed_tiled_2d(void **s)
 {
     (void)s;
@@ -1052,8 +1179,17 @@ static void wrong_seed_tiled_2d(void **s)
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     assert_int_equal(cudaGetLastError(), cudaSuccess);
     tk_poison(dy, ho * wo * 4);
-    cudaError_t e = conv2d_tiled_seed(dx, h, w, df, k, dy);
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    cudaError_t e;
+    if (tk_env("BOOK_EXPECT_FINDING")) {
+        e = conv2d_tiled_seed(dx, h, w, df, k, dy, 0);
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    } else {
+        tk_gate g = tk_gate_close();
+        e = conv2d_tiled_seed(dx, h, w, df, k, dy, g.s);
+        assert_true(tk_still_poisoned(dy, ho * wo * 4));
+        const cudaError_t opened = gate_open_status(&g);
+        if (e == cudaSuccess) e = opened;
+    }
     if (e != cudaSuccess) {
         /* Only a fault of the kernel's memory accesses counts: an argument
          * error (the launcher refusing a valid call) or a launch that could
@@ -1098,7 +1234,13 @@ int main(void)
         cmocka_unit_test(separable_wide_filters),
         cmocka_unit_test(separable_adjacent_buffers),
         cmocka_unit_test(conv2d_past_2_31),
+        cmocka_unit_test(convolution_launchers_follow_the_stream),
         cmocka_unit_test(wrong_seed_tiled_2d),
     };
+    /* Every kernel loaded when the context starts: with lazy loading, a
+     * kernel's first launch loads it, which may wait for the device, and
+     * so for a closed gate (the seed's kernel is first launched behind
+     * one). */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     return tk_run_tests("convolution", tests);
 }

@@ -22,7 +22,7 @@
     X(ROWS, "rows", conv2d_rows)
 
 typedef cudaError_t (*c1_fn)(const float *, size_t, const float *, size_t,
-                             float *);
+                             float *, cudaStream_t);
 typedef cudaError_t (*c2_fn)(const float *, size_t, size_t, const float *,
-                             size_t, size_t, float *);
+                             size_t, size_t, float *, cudaStream_t);
 #endif

@@ -41,7 +41,7 @@ static cudaError_t run(void *p)
 {
     const ctx *x = (const ctx *)p;
     return render_variant(x->v, x->c, x->n, x->mode, x->bg, x->img, x->w,
-                          x->h, x->scratch, x->bytes);
+                          x->h, x->scratch, x->bytes, 0);
 }
 
 // Separately rounded multiplies and adds a second: 8 independent chains.

@@ -17,16 +17,16 @@ static void rects_bad_arguments_refused(void **s)
     (void)s;
     shape *d = EX_FAKE(shape, 256);
     rgba *img = EX_FAKE(rgba, 1 << 20), bg = {0, 0, 0, 1};
-    EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, NULL, 64, 64));
-    EX_REFUSED(render_shapes(NULL, 10, RENDER_FLAT, bg, img, 64, 64));
-    EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, img, 0, 64));
-    EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, img, 64, 0));
+    EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, NULL, 64, 64, 0));
+    EX_REFUSED(render_shapes(NULL, 10, RENDER_FLAT, bg, img, 64, 64, 0));
+    EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, img, 0, 64, 0));
+    EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, img, 64, 0, 0));
     EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, img,
-                             RENDER_MAX_SIDE + 1, 64));
+                             RENDER_MAX_SIDE + 1, 64, 0));
     EX_REFUSED(render_shapes(d, 10, RENDER_FLAT, bg, img, 64,
-                             RENDER_MAX_SIDE + 1));
+                             RENDER_MAX_SIDE + 1, 0));
     EX_REFUSED(render_shapes(d, (size_t)RENDER_MAX_CIRCLES + 1, RENDER_FLAT,
-                             bg, img, 64, 64));
+                             bg, img, 64, 64, 0));
 }
 
 /* The reference: shape after shape, every pixel it may cover. */
@@ -97,7 +97,7 @@ static void check_shapes(const char *what, const shape *s, size_t n,
     shape *ds = n ? tk_dev_bytes(n * sizeof *ds) : NULL;
     rgba *di = tk_dev_bytes((size_t)w * h * sizeof *di);       /* poisoned */
     if (n) tk_upload_bytes(ds, s, n * sizeof *s);
-    EX_CUDA(render_shapes(ds, n, mode, bg, di, w, h));
+    EX_CUDA(render_shapes(ds, n, mode, bg, di, w, h, 0));
     TK_CUDA(cudaDeviceSynchronize());
     tk_download_bytes(got, di, (size_t)w * h * sizeof *got);
     size_t bad = 0;

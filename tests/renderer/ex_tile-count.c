@@ -17,14 +17,14 @@ static void tile_count_bad_arguments_refused(void **s)
     (void)s;
     circle *c = EX_FAKE(circle, 256);
     unsigned *k = EX_FAKE(unsigned, 1 << 20);
-    EX_REFUSED(render_tile_counts(NULL, 10, 64, 64, k));
-    EX_REFUSED(render_tile_counts(c, 10, 64, 64, NULL));
-    EX_REFUSED(render_tile_counts(c, 10, 0, 64, k));
-    EX_REFUSED(render_tile_counts(c, 10, 64, 0, k));
-    EX_REFUSED(render_tile_counts(c, 10, RENDER_MAX_SIDE + 1, 64, k));
-    EX_REFUSED(render_tile_counts(c, 10, 64, -1, k));
+    EX_REFUSED(render_tile_counts(NULL, 10, 64, 64, k, 0));
+    EX_REFUSED(render_tile_counts(c, 10, 64, 64, NULL, 0));
+    EX_REFUSED(render_tile_counts(c, 10, 0, 64, k, 0));
+    EX_REFUSED(render_tile_counts(c, 10, 64, 0, k, 0));
+    EX_REFUSED(render_tile_counts(c, 10, RENDER_MAX_SIDE + 1, 64, k, 0));
+    EX_REFUSED(render_tile_counts(c, 10, 64, -1, k, 0));
     EX_REFUSED(render_tile_counts(c, (size_t)RENDER_MAX_CIRCLES + 1, 64, 64,
-                                  k));
+                                  k, 0));
 }
 
 static void check_counts(const char *what, const circle *c, size_t n, int w,
@@ -46,7 +46,7 @@ static void check_counts(const char *what, const circle *c, size_t n, int w,
     if (n) tk_upload_bytes(dc, c, n * sizeof *c);
     unsigned guard;
     tk_download_bytes(&guard, dk + n, sizeof guard);
-    EX_CUDA(render_tile_counts(dc, n, w, h, dk));
+    EX_CUDA(render_tile_counts(dc, n, w, h, dk, 0));
     TK_CUDA(cudaDeviceSynchronize());
     unsigned after;
     if (n) tk_download_bytes(got, dk, n * sizeof *got);

@@ -3,8 +3,10 @@
  * pixel, the float reference stays within its derived bound of one in
  * double, bad arguments are refused.  GPU side: every correct renderer is
  * bit-identical to the reference on every scene at 250 x 190 and on rand10k
- * at 1024 x 1024, on empty and edge scenes and odd sizes; the per-circle
+ * at 1024 x 1024, on empty and edge scenes and odd sizes; every renderer
+ * queues its work on its stream (behind a closed gate); the per-circle
  * renderer differs from it, and only where circles overlap. */
+#define _POSIX_C_SOURCE 200809L    /* setenv */
 #include "testkit.h"
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +28,8 @@ static cudaError_t gpu_render(int v, const circle *c, size_t n,
     if (n) tk_upload_bytes(dc, c, n * sizeof *c);
     size_t sb = render_binned_scratch_bytes(n, w, h);
     void *scratch = sb ? tk_dev_bytes(sb) : NULL;
-    cudaError_t e = render_variant(v, dc, n, mode, bg, di, w, h, scratch, sb);
+    cudaError_t e = render_variant(v, dc, n, mode, bg, di, w, h, scratch, sb,
+                                   0);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e == cudaSuccess)
         tk_download_bytes(got, di, (size_t)w * h * sizeof *got);
@@ -209,7 +212,7 @@ static void bad_arguments_refused(void **s)
     rgba *im = (rgba *)(uintptr_t)(1u << 20);
     const rgba bg = {0, 0, 0, 1};
     /* Every renderer but the binned one (below), scratch unused. */
-#define F(...) render_variant(v, __VA_ARGS__, NULL, 0)
+#define F(...) render_variant(v, __VA_ARGS__, NULL, 0, 0)
     for (int v = 0; v < V_COUNT; v++) {
         if (v == V_BINNED) continue;
         assert_int_equal(F(c, 10, RENDER_FLAT, bg, NULL, 8, 8),
@@ -241,16 +244,16 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(render_binned_scratch_bytes(100, 100, 100), 0);
     assert_int_equal(render_binned_scratch_bytes(n, 0, 100), 0);
     assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, 100, 100, sc,
-                                   need - 1), cudaErrorInvalidValue);
+                                   need - 1, 0), cudaErrorInvalidValue);
     assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, 100, 100, NULL,
-                                   need), cudaErrorInvalidValue);
+                                   need, 0), cudaErrorInvalidValue);
     assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, 100, 100,
-                                   (char *)sc + 16, need),
+                                   (char *)sc + 16, need, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(render_binned(NULL, n, RENDER_FLAT, bg, im, 100, 100, sc,
-                                   need), cudaErrorInvalidValue);
+                                   need, 0), cudaErrorInvalidValue);
     assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, 100, 0, sc,
-                                   need), cudaErrorInvalidValue);
+                                   need, 0), cudaErrorInvalidValue);
 }
 
 /* Every launcher, the binned one below and above RENDER_BIN_MIN circles
@@ -271,7 +274,7 @@ static cudaError_t refuse_call(int r, const circle *c, size_t n,
 {
     const rgba bg = {0, 0, 0, 1};
     return render_variant(r == R_BINNED_FEW ? V_BINNED : r, c, n, mode, bg,
-                          im, w, h, sc, bytes);
+                          im, w, h, sc, bytes, 0);
 }
 static void refusals_every_launcher(void **s)
 {
@@ -338,14 +341,14 @@ static void refusals_every_launcher(void **s)
                  need = render_binned_scratch_bytes(n, W, H);
     const rgba bg = {0, 0, 0, 1};
     assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H, NULL,
-                                   need), cudaErrorInvalidValue);
-    assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H, sc, 0),
+                                   need, 0), cudaErrorInvalidValue);
+    assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H, sc, 0, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H, sc,
-                                   need - 1), cudaErrorInvalidValue);
+                                   need - 1, 0), cudaErrorInvalidValue);
     for (size_t off = 4; off < 256; off *= 2)
         assert_int_equal(render_binned(c, n, RENDER_FLAT, bg, im, W, H,
-                                       (char *)sc + off, need),
+                                       (char *)sc + off, need, 0),
                          cudaErrorInvalidValue);
     assert_int_equal(render_binned_scratch_bytes(RENDER_BIN_MIN - 1, W, H), 0);
     assert_int_equal(render_binned_scratch_bytes(0, W, H), 0);
@@ -440,6 +443,71 @@ static void exact_edges(void **s)
     }
 }
 
+/* Every renderer queues all its work on the stream it is given.  Two calls
+ * of each, on the two halves of rand10k (5000 circles each, above
+ * RENDER_BIN_MIN; then RENDER_BIN_MIN - 1 of each for the binned
+ * renderer's fallback), wait on a stream behind a closed gate, the binned
+ * ones sharing one scratch.  Neither image nor the scratch is written when
+ * they return, and once the gate opens each image is its half's reference,
+ * bit for bit (the wrong renderer's is not compared).  A memset of the
+ * scan's tile status made off the stream would show in the scratch, and
+ * would leave the second call's scan the first one's status. */
+static void renderer_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    const int w = TW, h = TH;
+    const size_t ib = (size_t)w * h * sizeof(rgba);
+    scene sc;
+    assert_int_equal(scene_make("rand10k", &sc), 0);
+    const size_t half = sc.n / 2;
+    assert_true(half >= RENDER_BIN_MIN);
+    rgba *ref[2][2], *got = tk_malloc(ib);        /* [few][half] */
+    for (int f = 0; f < 2; f++)
+        for (int c = 0; c < 2; c++) {
+            ref[f][c] = tk_malloc(ib);
+            render_ref(sc.c + c * half, f ? RENDER_BIN_MIN - 1 : half,
+                       sc.mode, sc.background, ref[f][c], w, h);
+        }
+    circle *dc = tk_dev_bytes(sc.n * sizeof *dc);
+    tk_upload_bytes(dc, sc.c, sc.n * sizeof *dc);
+    rgba *di[2] = {tk_dev_bytes(ib), tk_dev_bytes(ib)};
+    const size_t sb = render_binned_scratch_bytes(half, w, h);
+    void *scratch = tk_dev_bytes(sb);
+    for (int r = 0; r <= V_COUNT; r++) {     /* V_COUNT: binned, few */
+        const int v = r < V_COUNT ? r : V_BINNED, few = r == V_COUNT;
+        const size_t n = few ? RENDER_BIN_MIN - 1 : half;
+        tk_poison(di[0], ib);
+        tk_poison(di[1], ib);
+        tk_poison(scratch, sb);
+        tk_gate g = tk_gate_close();
+        for (int c = 0; c < 2; c++)
+            TK_CUDA(render_variant(v, dc + c * half, n, sc.mode,
+                                   sc.background, di[c], w, h, scratch, sb,
+                                   g.s));
+        assert_true(tk_still_poisoned(di[0], ib));
+        assert_true(tk_still_poisoned(di[1], ib));
+        assert_true(tk_still_poisoned(scratch, sb));
+        tk_gate_open(&g);
+        if (v == V_WRONG) continue;              /* wrong by design */
+        for (int c = 0; c < 2; c++) {
+            char name[96];
+            snprintf(name, sizeof name, "%s%s, half %d, behind a gate",
+                     render_variant_names[v], few ? " (few)" : "", c);
+            tk_download_bytes(got, di[c], ib);
+            assert_int_equal(bits_differ(name, got, ref[few][c], w, h), 0);
+        }
+    }
+    tk_free(scratch);
+    tk_free(di[0]);
+    tk_free(di[1]);
+    tk_free(dc);
+    for (int f = 0; f < 2; f++)
+        for (int c = 0; c < 2; c++) free(ref[f][c]);
+    free(got);
+    scene_free(&sc);
+}
+
 /* Pixels covered by how many circles (the reference's boxes and tests). */
 static unsigned *coverage(const scene *sc, int w, int h)
 {
@@ -518,7 +586,13 @@ int main(void)
         cmocka_unit_test(exact_every_scene),
         cmocka_unit_test(exact_rand10k_full_size),
         cmocka_unit_test(exact_edges),
+        cmocka_unit_test(renderer_launchers_follow_the_stream),
         cmocka_unit_test(per_circle_wrong_differs),
     };
+    /* Every kernel loaded when the context starts: with lazy loading, a
+     * kernel's first launch loads it, which may wait for the device, and
+     * so for a closed gate (run alone, the stream test launches each
+     * renderer first behind one). */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     return tk_run_tests("renderer", tests);
 }

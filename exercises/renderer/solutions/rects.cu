@@ -40,7 +40,8 @@ __global__ void shapes_kernel(const shape *s, size_t n, render_mode mode,
 
 extern "C" cudaError_t render_shapes(const shape *shapes, size_t n,
                                      render_mode mode, rgba background,
-                                     rgba *image, int width, int height)
+                                     rgba *image, int width, int height,
+                                     cudaStream_t stream)
 {
     if (!image || (n > 0 && !shapes) || n > RENDER_MAX_CIRCLES ||
         width < 1 || height < 1 || width > RENDER_MAX_SIDE ||
@@ -50,7 +51,7 @@ extern "C" cudaError_t render_shapes(const shape *shapes, size_t n,
     dim3 block(16, 16), grid((unsigned)ceil_div((size_t)width, 16),
                              (unsigned)ceil_div((size_t)height, 16));
     BOOK_CLEAR_TO_LAUNCH();
-    shapes_kernel<<<grid, block>>>(shapes, n, mode, background, image,
-                                   width, height);
+    shapes_kernel<<<grid, block, 0, stream>>>(shapes, n, mode, background,
+                                              image, width, height);
     return cudaGetLastError();
 }

@@ -22,7 +22,8 @@ __global__ void tile_count_kernel(const circle *c, size_t n, int w, int h,
 
 extern "C" cudaError_t render_tile_counts(const circle *circles, size_t n,
                                           int width, int height,
-                                          unsigned *counts)
+                                          unsigned *counts,
+                                          cudaStream_t stream)
 {
     if ((n > 0 && (!circles || !counts)) || n > RENDER_MAX_CIRCLES ||
         width < 1 || height < 1 || width > RENDER_MAX_SIDE ||
@@ -30,7 +31,7 @@ extern "C" cudaError_t render_tile_counts(const circle *circles, size_t n,
         return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    tile_count_kernel<<<(unsigned)ceil_div(n, 256), 256>>>(circles, n, width,
-                                                           height, counts);
+    tile_count_kernel<<<(unsigned)ceil_div(n, 256), 256, 0, stream>>>(
+        circles, n, width, height, counts);
     return cudaGetLastError();
 }
