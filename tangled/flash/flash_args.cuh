@@ -68,10 +68,10 @@ static __global__ void flash_fill_kernel(float *p, size_t n, float x)
 // cudaErrorInvalidValue for what no launcher takes (D must be one of the
 // launcher's, 64 or 128); *done is set when nothing is left to do: the
 // problem is empty, or Sk = 0 and the zeros (and lse = -inf) are written.
-static inline cudaError_t flash_common_args(const flash_bf16 *q,
-                                            const flash_bf16 *k,
-                                            const flash_bf16 *v,
-                                            flash_bf16 *o, float *lse,
+static inline cudaError_t flash_common_args(const book_bf16 *q,
+                                            const book_bf16 *k,
+                                            const book_bf16 *v,
+                                            book_bf16 *o, float *lse,
                                             const flash_dims &a,
                                             cudaStream_t stream, int *done)
 {

@@ -255,8 +255,8 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
 
 // <<The attention launcher on mma.sync>>
 template <int D, int WARPS, bool RESCALE, bool SPLIT = false>
-cudaError_t fl_launch_d(const flash_bf16 *q, const flash_bf16 *k,
-                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t fl_launch_d(const book_bf16 *q, const book_bf16 *k,
+                        const book_bf16 *v, book_bf16 *o, float *lse,
                         const flash_dims &a, cudaStream_t stream,
                         fl_part part = fl_part())
 {
@@ -275,8 +275,8 @@ cudaError_t fl_launch_d(const flash_bf16 *q, const flash_bf16 *k,
     return cudaGetLastError();
 }
 template <int WARPS, bool RESCALE>
-cudaError_t fl_launch(const flash_bf16 *q, const flash_bf16 *k,
-                      const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t fl_launch(const book_bf16 *q, const book_bf16 *k,
+                      const book_bf16 *v, book_bf16 *o, float *lse,
                       flash_dims a, cudaStream_t stream)
 {
     int done;
@@ -341,8 +341,8 @@ bool fl_split_sizes(const flash_dims &a, int splits, size_t *po,
     return *po != 0 && *ml != 0 && *ml <= SIZE_MAX - *po;
 }
 template <int D, bool RESCALE>
-cudaError_t fl_split_d(const flash_bf16 *q, const flash_bf16 *k,
-                       const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t fl_split_d(const book_bf16 *q, const book_bf16 *k,
+                       const book_bf16 *v, book_bf16 *o, float *lse,
                        const flash_dims &a, fl_part part,
                        cudaStream_t stream)
 {
@@ -357,8 +357,8 @@ cudaError_t fl_split_d(const flash_bf16 *q, const flash_bf16 *k,
     return cudaGetLastError();
 }
 template <bool RESCALE>
-cudaError_t fl_split(const flash_bf16 *q, const flash_bf16 *k,
-                     const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t fl_split(const book_bf16 *q, const book_bf16 *k,
+                     const book_bf16 *v, book_bf16 *o, float *lse,
                      flash_dims a, int splits, void *work,
                      size_t work_bytes, cudaStream_t stream)
 {
@@ -392,15 +392,15 @@ cudaError_t fl_split(const flash_bf16 *q, const flash_bf16 *k,
 } // namespace
 
 // <<The entry points of the mma.sync attention>>
-extern "C" cudaError_t flash_mma64(const flash_bf16 *q, const flash_bf16 *k,
-                                   const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_mma64(const book_bf16 *q, const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
                                    float *lse, flash_dims a,
                                    cudaStream_t stream)
 {
     return fl_launch<4, true>(q, k, v, o, lse, a, stream);
 }
-extern "C" cudaError_t flash_mma(const flash_bf16 *q, const flash_bf16 *k,
-                                 const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_mma(const book_bf16 *q, const book_bf16 *k,
+                                 const book_bf16 *v, book_bf16 *o,
                                  float *lse, flash_dims a,
                                  cudaStream_t stream)
 {
@@ -408,10 +408,10 @@ extern "C" cudaError_t flash_mma(const flash_bf16 *q, const flash_bf16 *k,
 }
 
 // <<Wrong on purpose: the mma.sync attention without the rescale>>
-extern "C" cudaError_t flash_mma_no_rescale(const flash_bf16 *q,
-                                            const flash_bf16 *k,
-                                            const flash_bf16 *v,
-                                            flash_bf16 *o, float *lse,
+extern "C" cudaError_t flash_mma_no_rescale(const book_bf16 *q,
+                                            const book_bf16 *k,
+                                            const book_bf16 *v,
+                                            book_bf16 *o, float *lse,
                                             flash_dims a,
                                             cudaStream_t stream)
 {
@@ -439,8 +439,8 @@ extern "C" int flash_split_count(flash_dims a, int sms)
     const size_t tiles = (a.Sk + 63) / 64, per = (tiles + p - 1) / p;
     return (int)((tiles + per - 1) / per);
 }
-extern "C" cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
-                                   const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_split(const book_bf16 *q, const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
                                    float *lse, flash_dims a, int splits,
                                    void *work, size_t work_bytes,
                                    cudaStream_t stream)
@@ -450,10 +450,10 @@ extern "C" cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
 }
 
 // <<Wrong on purpose: the split keys merged without the rescale>>
-extern "C" cudaError_t flash_split_no_rescale(const flash_bf16 *q,
-                                              const flash_bf16 *k,
-                                              const flash_bf16 *v,
-                                              flash_bf16 *o, float *lse,
+extern "C" cudaError_t flash_split_no_rescale(const book_bf16 *q,
+                                              const book_bf16 *k,
+                                              const book_bf16 *v,
+                                              book_bf16 *o, float *lse,
                                               flash_dims a, int splits,
                                               void *work,
                                               size_t work_bytes,

@@ -357,7 +357,7 @@ PFN_cuTensorMapEncodeTiled_v12000 fw_encode_fn(void)
 // The array of B H heads of S rows of D bf16 as a 4-D tensor (D, S, H,
 // B), in boxes of 64 columns (128 bytes, 128-byte swizzle) by box_rows
 // rows of one head.  Rows past S arrive as zeros.
-cudaError_t fw_make_map(CUtensorMap *map, const flash_bf16 *p,
+cudaError_t fw_make_map(CUtensorMap *map, const book_bf16 *p,
                         const flash_dims &a, size_t S, unsigned box_rows)
 {
     PFN_cuTensorMapEncodeTiled_v12000 encode = fw_encode_fn();
@@ -386,8 +386,8 @@ cudaError_t fw_make_map(CUtensorMap *map, const flash_bf16 *p,
 
 // <<The attention launcher on wgmma>>
 template <int D>
-cudaError_t fw_launch_d(const flash_bf16 *q, const flash_bf16 *k,
-                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t fw_launch_d(const book_bf16 *q, const book_bf16 *k,
+                        const book_bf16 *v, book_bf16 *o, float *lse,
                         const flash_dims &a, cudaStream_t stream)
 {
     constexpr int SMEM = FwSmem<D>::BYTES;
@@ -412,8 +412,8 @@ cudaError_t fw_launch_d(const flash_bf16 *q, const flash_bf16 *k,
 } // namespace
 
 // <<The entry point of the wgmma attention>>
-extern "C" cudaError_t flash_wgmma(const flash_bf16 *q, const flash_bf16 *k,
-                                   const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_wgmma(const book_bf16 *q, const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
                                    float *lse, flash_dims a,
                                    cudaStream_t stream)
 {

@@ -8,10 +8,11 @@
 // <<Check the arguments every launcher takes>>
 // cudaErrorInvalidValue for what no launcher takes; *done is set when
 // nothing is left to do: C is empty, or C = 0 (K = 0) was written here.
-static inline cudaError_t tc_common_args(const tc_bf16 *A, const tc_bf16 *B,
-                                         void *C, tc_out out, size_t M,
-                                         size_t N, size_t K,
-                                         cudaStream_t stream, int *done)
+static inline cudaError_t tc_common_args(const book_bf16 *A,
+                                         const book_bf16 *B, void *C,
+                                         tc_out out, size_t M, size_t N,
+                                         size_t K, cudaStream_t stream,
+                                         int *done)
 {
     *done = 1;
     if (out != TC_OUT_F32 && out != TC_OUT_BF16) return cudaErrorInvalidValue;

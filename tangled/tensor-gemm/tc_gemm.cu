@@ -2,9 +2,9 @@
 // the arguments on this device, falling back in a stated order.
 #include "tensor-gemm/tc_args.cuh"
 
-extern "C" cudaError_t tc_gemm(const tc_bf16 *A, const tc_bf16 *B, void *C,
-                               tc_out out, size_t M, size_t N, size_t K,
-                               cudaStream_t stream)
+extern "C" cudaError_t tc_gemm(const book_bf16 *A, const book_bf16 *B,
+                               void *C, tc_out out, size_t M, size_t N,
+                               size_t K, cudaStream_t stream)
 {
     int done;
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);

@@ -114,7 +114,7 @@ mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
 
 // <<The mma.sync launcher>>
 template <bool SWZ>
-cudaError_t mma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t mma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                        tc_out out, size_t M, size_t N, size_t K,
                        cudaStream_t stream)
 {
@@ -137,14 +137,14 @@ cudaError_t mma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
 } // namespace
 
 // <<The mma.sync entry points>>
-extern "C" cudaError_t tc_gemm_mma(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_mma(const book_bf16 *A, const book_bf16 *B,
                                    void *C, tc_out out, size_t M, size_t N,
                                    size_t K, cudaStream_t stream)
 {
     return mma_launch<true>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_mma_unswizzled(const tc_bf16 *A,
-                                              const tc_bf16 *B, void *C,
+extern "C" cudaError_t tc_gemm_mma_unswizzled(const book_bf16 *A,
+                                              const book_bf16 *B, void *C,
                                               tc_out out, size_t M, size_t N,
                                               size_t K, cudaStream_t stream)
 {

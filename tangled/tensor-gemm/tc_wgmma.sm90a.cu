@@ -25,7 +25,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn(void)
 // A rows x cols row-major bf16 matrix, read in boxes of 64 columns (128
 // bytes, the widest box the 128-byte swizzle takes) by box_rows rows.
 // Elements outside the matrix arrive as zeros.
-cudaError_t make_map(CUtensorMap *map, const tc_bf16 *p, size_t rows,
+cudaError_t make_map(CUtensorMap *map, const book_bf16 *p, size_t rows,
                      size_t cols, unsigned box_rows)
 {
     PFN_cuTensorMapEncodeTiled_v12000 encode = encode_fn();
@@ -314,7 +314,7 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
 }
 
 // <<The Hopper launchers>>
-cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t hopper_args(const book_bf16 *A, const book_bf16 *B, void *C,
                         tc_out out, size_t M, size_t N, size_t K,
                         cudaStream_t stream, int *done, CUtensorMap *mapA,
                         CUtensorMap *mapB, unsigned box_m)
@@ -331,7 +331,7 @@ cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
 }
 
 template <bool LATE>
-cudaError_t wgmma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t wgmma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                          tc_out out, size_t M, size_t N, size_t K,
                          cudaStream_t stream)
 {
@@ -352,7 +352,7 @@ cudaError_t wgmma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
     return cudaGetLastError();
 }
 
-cudaError_t cluster_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                            tc_out out, size_t M, size_t N, size_t K,
                            cudaStream_t stream)
 {
@@ -385,7 +385,7 @@ cudaError_t cluster_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
 }
 
 template <bool PERSISTENT>
-cudaError_t ws_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                       tc_out out, size_t M, size_t N, size_t K,
                       cudaStream_t stream)
 {
@@ -413,33 +413,33 @@ cudaError_t ws_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
 } // namespace
 
 // <<The Hopper entry points>>
-extern "C" cudaError_t tc_gemm_wgmma(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_wgmma(const book_bf16 *A, const book_bf16 *B,
                                      void *C, tc_out out, size_t M, size_t N,
                                      size_t K, cudaStream_t stream)
 {
     return wgmma_launch<false>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_wrong_late_wait(const tc_bf16 *A,
-                                               const tc_bf16 *B, void *C,
+extern "C" cudaError_t tc_gemm_wrong_late_wait(const book_bf16 *A,
+                                               const book_bf16 *B, void *C,
                                                tc_out out, size_t M, size_t N,
                                                size_t K, cudaStream_t stream)
 {
     return wgmma_launch<true>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_ws(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_ws(const book_bf16 *A, const book_bf16 *B,
                                   void *C, tc_out out, size_t M, size_t N,
                                   size_t K, cudaStream_t stream)
 {
     return ws_launch<false>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_persistent(const tc_bf16 *A, const tc_bf16 *B,
-                                          void *C, tc_out out, size_t M,
-                                          size_t N, size_t K,
-                                          cudaStream_t stream)
+extern "C" cudaError_t tc_gemm_persistent(const book_bf16 *A,
+                                          const book_bf16 *B, void *C,
+                                          tc_out out, size_t M, size_t N,
+                                          size_t K, cudaStream_t stream)
 {
     return ws_launch<true>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_cluster(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B,
                                        void *C, tc_out out, size_t M,
                                        size_t N, size_t K,
                                        cudaStream_t stream)

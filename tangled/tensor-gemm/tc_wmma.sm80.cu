@@ -64,7 +64,7 @@ wmma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
 } // namespace
 
 // <<The wmma launcher>>
-extern "C" cudaError_t tc_gemm_wmma(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_wmma(const book_bf16 *A, const book_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream)
 {
