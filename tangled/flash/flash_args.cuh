@@ -1,8 +1,8 @@
 // flash_args.cuh -- what every bf16 attention launcher checks, the
 // addresses of a head's rows in either layout, and the empty cases.
 #pragma once
+#include "common/book.h"
 #include "flash/flash.h"
-#include "tensor-gemm/tc_args.cuh"
 #include <math.h>
 #include <stdint.h>
 
@@ -44,12 +44,6 @@ flash_row_stride(const flash_dims &a)
 }
 
 // <<Check what every bf16 attention launcher takes>>
-static inline int flash_overlap(const void *p, size_t pn, const void *q,
-                                size_t qn)
-{
-    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-    return pn && qn && a < b + qn && b < a + pn;
-}
 // n = x y z w, or 0 where that overflows a size_t (or a factor is 0).
 static inline size_t flash_mul4(size_t x, size_t y, size_t z, size_t w)
 {
@@ -96,12 +90,15 @@ static inline cudaError_t flash_common_args(const book_bf16 *q,
         if ((uintptr_t)ptrs[i] % 16 != 0) return cudaErrorInvalidValue;
     if (lse != NULL && (uintptr_t)lse % 4 != 0) return cudaErrorInvalidValue;
     const size_t ob = 2 * on, kb = a.Sk ? 2 * kn : 0;
-    const size_t lb = lse ? 4 * a.B * a.H * a.Sq : 0;
-    if (flash_overlap(o, ob, q, a.Sk ? ob : 0) ||
-        flash_overlap(o, ob, k, kb) || flash_overlap(o, ob, v, kb) ||
-        flash_overlap(o, ob, lse, lb))
+    const size_t lb = 4 * a.B * a.H * a.Sq;
+    if (a.Sk > 0 && (ranges_overlap(o, ob, q, ob) ||
+                     ranges_overlap(o, ob, k, kb) ||
+                     ranges_overlap(o, ob, v, kb)))
+        return cudaErrorInvalidValue;
+    if (lse != NULL && ranges_overlap(o, ob, lse, lb))
         return cudaErrorInvalidValue;
     if (a.Sk == 0) {
+        BOOK_CLEAR_TO_LAUNCH();
         cudaError_t e = cudaMemsetAsync(o, 0, ob, stream);
         if (e != cudaSuccess || lse == NULL) return e;
         const size_t n = a.B * a.H * a.Sq;

@@ -270,6 +270,7 @@ cudaError_t fl_launch_d(const book_bf16 *q, const book_bf16 *k,
     if (err != cudaSuccess) return err;
     const float scale_log2 = 1.44269504f / sqrtf((float)D);
     const dim3 grid((unsigned)blocks, SPLIT ? (unsigned)part.splits : 1u);
+    BOOK_CLEAR_TO_LAUNCH();
     kern<<<grid, WARPS * 32, SMEM, stream>>>(q, k, v, o, lse, a,
                                              scale_log2, part);
     return cudaGetLastError();
@@ -377,9 +378,9 @@ cudaError_t fl_split(const book_bf16 *q, const book_bf16 *k,
         return cudaErrorInvalidValue;
     const size_t R = a.B * a.H * a.Sq, qb = 2 * R * a.D;
     const size_t kb = 2 * a.B * a.H * a.Sk * a.D, wb = pob + mlb;
-    if (flash_overlap(work, wb, q, qb) || flash_overlap(work, wb, k, kb) ||
-        flash_overlap(work, wb, v, kb) || flash_overlap(work, wb, o, qb) ||
-        flash_overlap(work, wb, lse, lse ? 4 * R : 0))
+    if (ranges_overlap(work, wb, q, qb) || ranges_overlap(work, wb, k, kb) ||
+        ranges_overlap(work, wb, v, kb) || ranges_overlap(work, wb, o, qb) ||
+        (lse != NULL && ranges_overlap(work, wb, lse, 4 * R)))
         return cudaErrorInvalidValue;
     fl_part part;
     part.o = (float *)work;

@@ -405,6 +405,7 @@ cudaError_t fw_launch_d(const book_bf16 *q, const book_bf16 *k,
                                SMEM);
     if (err != cudaSuccess) return err;
     const float scale_log2 = 1.44269504f / sqrtf((float)D);
+    BOOK_CLEAR_TO_LAUNCH();
     kern<<<(unsigned)blocks, 384, SMEM, stream>>>(mapQ, mapK, mapV, o, lse,
                                                   a, scale_log2);
     return cudaGetLastError();

@@ -10,7 +10,8 @@ extern "C" cudaError_t tc_gemm(const book_bf16 *A, const book_bf16 *B,
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
     const int cc = book_device_cc();
-    const int aligned = tc_aligned16(A, B, C, N, K);
+    const int aligned = tc_rows_whole_chunks(N, K) && is_aligned(A, 16) &&
+                        is_aligned(B, 16) && is_aligned(C, 16);
     if (cc == 90 && aligned)
         return tc_gemm_ws(A, B, C, out, M, N, K, stream);
     if (cc >= 80 && aligned)

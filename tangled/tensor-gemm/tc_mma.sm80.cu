@@ -121,7 +121,9 @@ cudaError_t mma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     int done;
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
-    if (!tc_aligned16(A, B, C, N, K)) return cudaErrorInvalidValue;
+    if (!tc_rows_whole_chunks(N, K) || !is_aligned(A, 16) ||
+        !is_aligned(B, 16) || !is_aligned(C, 16))
+        return cudaErrorInvalidValue;
     if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     dim3 grid((unsigned)((N + MM_BN - 1) / MM_BN),
               (unsigned)((M + MM_BM - 1) / MM_BM));
@@ -130,6 +132,7 @@ cudaError_t mma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                MM_SMEM);
     if (err != cudaSuccess) return err;
+    BOOK_CLEAR_TO_LAUNCH();
     mma_kernel<SWZ><<<grid, MM_THREADS, MM_SMEM, stream>>>(
         A, B, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();

@@ -41,6 +41,7 @@ extern "C" cudaError_t tc_peak(int blocks, int iters, float *sink,
     if (blocks <= 0 || iters <= 0 || sink == NULL)
         return cudaErrorInvalidValue;
     if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
+    BOOK_CLEAR_TO_LAUNCH();
     peak_kernel<<<blocks, 256, 0, stream>>>(iters, sink);
     return cudaGetLastError();
 }

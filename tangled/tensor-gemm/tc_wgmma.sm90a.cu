@@ -322,7 +322,9 @@ cudaError_t hopper_args(const book_bf16 *A, const book_bf16 *B, void *C,
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, done);
     if (*done) return err;
     *done = 1;
-    if (!tc_aligned16(A, B, C, N, K)) return cudaErrorInvalidValue;
+    if (!tc_rows_whole_chunks(N, K) || !is_aligned(A, 16) ||
+        !is_aligned(B, 16) || !is_aligned(C, 16))
+        return cudaErrorInvalidValue;
     if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
     if ((err = make_map(mapA, A, M, K, box_m)) != cudaSuccess) return err;
     if ((err = make_map(mapB, B, K, N, TILE_K)) != cudaSuccess) return err;
@@ -347,6 +349,7 @@ cudaError_t wgmma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WG_SMEM);
     if (err != cudaSuccess) return err;
+    BOOK_CLEAR_TO_LAUNCH();
     wgmma_kernel<LATE><<<grid, 128, WG_SMEM, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
@@ -380,6 +383,7 @@ cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     cfg.stream = stream;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
+    BOOK_CLEAR_TO_LAUNCH();
     return cudaLaunchKernelEx(&cfg, cluster_kernel, mapA, mapB, C, out,
                               (int)M, (int)N, (int)K);
 }
@@ -406,6 +410,7 @@ cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WS_SMEM);
     if (err != cudaSuccess) return err;
+    BOOK_CLEAR_TO_LAUNCH();
     ws_kernel<PERSISTENT><<<grid, 384, WS_SMEM, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
