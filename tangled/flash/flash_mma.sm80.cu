@@ -2,7 +2,7 @@
 // and O += P V on the tensor cores, S and P in registers, K and V tiles
 // double-buffered by cp.async.
 #include "flash/flash_args.cuh"
-#include "tensor-gemm/tc_sm80.cuh"
+#include "arch/sm80.cuh"
 
 namespace {
 constexpr int FL_BN = 64;  // keys a tile
@@ -13,7 +13,7 @@ constexpr int FL_BN = 64;  // keys a tile
 template <int ROWS>
 __device__ __forceinline__ uint32_t fl_off(int r, int c)
 {
-    return (uint32_t)((c / 8) * (ROWS * 128)) + tc_swz128(r, c % 8);
+    return (uint32_t)((c / 8) * (ROWS * 128)) + swz128(r, c % 8);
 }
 
 // <<Copy a tile of rows with cp.async>>
@@ -29,9 +29,9 @@ __device__ __forceinline__ void fl_load_tile(uint32_t dst,
     for (int q = 0; q < ROWS * CH / THREADS; q++) {
         int e = threadIdx.x + q * THREADS, r = e / CH, c = e % CH;
         bool ok = r < rows;
-        tc_cp_async16(dst + fl_off<ROWS>(r, c),
-                      ok ? src + (size_t)r * stride + 8 * c : src,
-                      ok ? 16 : 0);
+        cp_async16(dst + fl_off<ROWS>(r, c),
+                   ok ? src + (size_t)r * stride + 8 * c : src,
+                   ok ? 16 : 0);
     }
 }
 
@@ -54,7 +54,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     constexpr int BM = 16 * WARPS, BN = FL_BN, THREADS = WARPS * 32;
     constexpr int Q_BYTES = BM * D * 2, KV_BYTES = BN * D * 2;
     extern __shared__ __align__(128) uint8_t smem[];
-    const uint32_t sq = tc_smem(smem), sk = sq + Q_BYTES;
+    const uint32_t sq = smem_addr(smem), sk = sq + Q_BYTES;
     const uint32_t sv = sk + 2 * KV_BYTES;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     // <<Which heads and rows this block takes>>
@@ -80,20 +80,20 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     const __nv_bfloat16 *vh = v + flash_head(a, bh, a.Sk) + kbase * rs;
     // <<Start the copies of Q and of the first keys and values>>
     fl_load_tile<BM, D, THREADS>(sq, qh, rs, Sq - m0);
-    tc_cp_async_commit();
+    cp_async_commit();
     if (nkt > 0) {
         fl_load_tile<BN, D, THREADS>(sk, kh, rs, Sk - kbase);
         fl_load_tile<BN, D, THREADS>(sv, vh, rs, Sk - kbase);
     }
-    tc_cp_async_commit();
-    tc_cp_async_wait<1>();
+    cp_async_commit();
+    cp_async_wait<1>();
     __syncthreads();
     // <<Q's fragments into registers>>
     uint32_t qf[D / 16][4];
     #pragma unroll
     for (int ks = 0; ks < D / 16; ks++)
-        tc_ldmatrix_x4(qf[ks], sq + fl_off<BM>(warp * 16 + (lane & 15),
-                                                2 * ks + (lane >> 4)));
+        ldmatrix_x4(qf[ks], sq + fl_off<BM>(warp * 16 + (lane & 15),
+                                             2 * ks + (lane >> 4)));
 
     float acc[D / 8][4] = {};            // O: 16 rows x D of this warp
     float mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.f, 0.f};
@@ -108,8 +108,8 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
             fl_load_tile<BN, D, THREADS>(sk + st, kh + off, rs, left);
             fl_load_tile<BN, D, THREADS>(sv + st, vh + off, rs, left);
         }
-        tc_cp_async_commit();
-        tc_cp_async_wait<1>();
+        cp_async_commit();
+        cp_async_wait<1>();
         __syncthreads();
         const uint32_t kt = sk + (j & 1) * KV_BYTES;
         const uint32_t vt = sv + (j & 1) * KV_BYTES;
@@ -122,10 +122,10 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                 for (int np = 0; np < BN / 16; np++) {
                     uint32_t b[4];
                     int key = np * 16 + (lane & 7) + ((lane >> 4) << 3);
-                    tc_ldmatrix_x4(b, kt + fl_off<BN>(key, 2 * ks +
-                                                              ((lane >> 3) & 1)));
-                    tc_mma_16816(s[2 * np], qf[ks], b);
-                    tc_mma_16816(s[2 * np + 1], qf[ks], b + 2);
+                    ldmatrix_x4(b, kt + fl_off<BN>(key, 2 * ks +
+                                                           ((lane >> 3) & 1)));
+                    mma_16816(s[2 * np], qf[ks], b);
+                    mma_16816(s[2 * np + 1], qf[ks], b + 2);
                 }
             // <<Mask the keys past the end and above the diagonal>>
             const long long key0 = kbase + (long long)j * BN;
@@ -182,16 +182,16 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                     uint32_t b[4];
                     int g = lane >> 3;
                     int key = kt2 * 16 + (g & 1) * 8 + (lane & 7);
-                    tc_ldmatrix_x4_trans(b, vt + fl_off<BN>(key,
-                                                             2 * dp + (g >> 1)));
-                    tc_mma_16816(acc[2 * dp], p, b);
-                    tc_mma_16816(acc[2 * dp + 1], p, b + 2);
+                    ldmatrix_x4_trans(b, vt + fl_off<BN>(key,
+                                                          2 * dp + (g >> 1)));
+                    mma_16816(acc[2 * dp], p, b);
+                    mma_16816(acc[2 * dp + 1], p, b + 2);
                 }
             }
         }
         __syncthreads();  // the stage is free for the copy after next
     }
-    tc_cp_async_wait<0>();
+    cp_async_wait<0>();
 
     if constexpr (SPLIT) {
         // <<Store this share's partial triple>>

@@ -90,8 +90,8 @@ __device__ __forceinline__ void fw_tma_load4(void *dst,
     asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile"
                  ".mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%2, %3, %4, %5}], [%6];\n"
-                 ::"r"(tc_smem(dst)), "l"(map), "r"(x), "r"(y), "r"(z),
-                 "r"(w), "r"(tc_smem(bar)) : "memory");
+                 ::"r"(smem_addr(dst)), "l"(map), "r"(x), "r"(y), "r"(z),
+                 "r"(w), "r"(smem_addr(bar)) : "memory");
 }
 
 // <<The warp-specialized attention kernel>>

@@ -1,14 +1,14 @@
 // tc_sm90.cuh -- the Hopper instructions as inline PTX: mbarriers, TMA
 // loads, wgmma and its shared-memory descriptors (sm_90a only).
 #pragma once
-#include "tensor-gemm/tc_sm80.cuh"
+#include "arch/sm80.cuh"
 #include <cuda.h>
 
 // <<Barriers in shared memory>>
 static __device__ __forceinline__ void tc_bar_init(uint64_t *bar, int count)
 {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(
-                     tc_smem(bar)), "r"(count) : "memory");
+                     smem_addr(bar)), "r"(count) : "memory");
 }
 // Orders the initializations before later uses of the barriers by other
 // threads and by the copies (release, at cluster scope).
@@ -20,12 +20,12 @@ static __device__ __forceinline__ void tc_bar_init_fence(void)
 static __device__ __forceinline__ void tc_bar_expect(uint64_t *bar, int bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
-                 ::"r"(tc_smem(bar)), "r"(bytes) : "memory");
+                 ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
 }
 static __device__ __forceinline__ void tc_bar_arrive(uint64_t *bar)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(
-                     tc_smem(bar)) : "memory");
+                     smem_addr(bar)) : "memory");
 }
 // Waits until the phase of parity parity has completed.
 static __device__ __forceinline__ void tc_bar_wait(uint64_t *bar, int parity)
@@ -35,7 +35,7 @@ static __device__ __forceinline__ void tc_bar_wait(uint64_t *bar, int parity)
         asm volatile("{\n.reg .pred p;\n"
                      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
                      "selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(tc_smem(bar)), "r"(parity)
+                     : "=r"(done) : "r"(smem_addr(bar)), "r"(parity)
                      : "memory");
     } while (!done);
 }
@@ -48,8 +48,8 @@ tc_tma_load(void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y)
 {
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
                  ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
-                 ::"r"(tc_smem(dst)), "l"(map), "r"(x), "r"(y),
-                 "r"(tc_smem(bar)) : "memory");
+                 ::"r"(smem_addr(dst)), "l"(map), "r"(x), "r"(y),
+                 "r"(smem_addr(bar)) : "memory");
 }
 
 // <<Matrix descriptors>>
@@ -58,7 +58,7 @@ tc_tma_load(void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y)
 static __device__ __forceinline__ uint64_t tc_desc(const void *p,
                                                    uint32_t lbo, uint32_t sbo)
 {
-    return (uint64_t)((tc_smem(p) & 0x3FFFF) >> 4) |
+    return (uint64_t)((smem_addr(p) & 0x3FFFF) >> 4) |
            (uint64_t)((lbo >> 4) & 0x3FFF) << 16 |
            (uint64_t)((sbo >> 4) & 0x3FFF) << 32 | 1ull << 62;
 }
@@ -109,8 +109,8 @@ tc_tma_load_multicast(void *dst, const CUtensorMap *map, uint64_t *bar,
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
                  ".mbarrier::complete_tx::bytes.multicast::cluster"
                  " [%0], [%1, {%2, %3}], [%4], %5;\n"
-                 ::"r"(tc_smem(dst)), "l"(map), "r"(x), "r"(y),
-                 "r"(tc_smem(bar)), "h"(mask) : "memory");
+                 ::"r"(smem_addr(dst)), "l"(map), "r"(x), "r"(y),
+                 "r"(smem_addr(bar)), "h"(mask) : "memory");
 }
 // One arrival on the barrier at bar's offset in block rank of the cluster.
 static __device__ __forceinline__ void tc_bar_arrive_in(uint64_t *bar,
@@ -120,7 +120,7 @@ static __device__ __forceinline__ void tc_bar_arrive_in(uint64_t *bar,
                  "mapa.shared::cluster.u32 r, %0, %1;\n"
                  "mbarrier.arrive.release.cluster.shared::cluster.b64"
                  " _, [r];\n"
-                 "}\n" ::"r"(tc_smem(bar)), "r"(rank) : "memory");
+                 "}\n" ::"r"(smem_addr(bar)), "r"(rank) : "memory");
 }
 static __device__ __forceinline__ int tc_cluster_rank(void)
 {
