@@ -1,44 +1,19 @@
 // tc_wgmma.sm90a.cu -- wgmma on tiles that TMA copies into swizzled
 // shared memory: one warpgroup, then warp-specialized, then persistent.
-#include "tensor-gemm/tc_args.cuh"
-#include "tensor-gemm/tc_sm90.cuh"
+#include "arch/sm90.cuh"
 #include "common/book.h"
-#include <cudaTypedefs.h>
+#include "tensor-gemm/tc_args.cuh"
 
 namespace {
 
-// <<Make a tensor map through the runtime>>
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn(void)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (fn == nullptr) {
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p,
-                                             12000, cudaEnableDefault,
-                                             &q) == cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-    }
-    return fn;
-}
-// A rows x cols row-major bf16 matrix, read in boxes of 64 columns (128
-// bytes, the widest box the 128-byte swizzle takes) by box_rows rows.
-// Elements outside the matrix arrive as zeros.
+// <<The tensor maps of A and B>>
+// A rows x cols row-major bf16 matrix, read in boxes of 64 columns by
+// box_rows rows.  Elements outside the matrix arrive as zeros.
 cudaError_t make_map(CUtensorMap *map, const book_bf16 *p, size_t rows,
                      size_t cols, unsigned box_rows)
 {
-    PFN_cuTensorMapEncodeTiled_v12000 encode = encode_fn();
-    if (encode == nullptr) return cudaErrorNotSupported;
     cuuint64_t dim[2] = {cols, rows}, stride[1] = {cols * 2};
-    cuuint32_t box[2] = {64, box_rows}, step[2] = {1, 1};
-    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p,
-                        dim, stride, box, step,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        CU_TENSOR_MAP_SWIZZLE_128B,
-                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+    return tensor_map_bf16(map, p, 2, dim, stride, box_rows);
 }
 constexpr int TILE_K = 64;              // one 128-byte swizzle row of bf16
 constexpr int BOX_B = TILE_K * 64 * 2;  // one box of B: 64 k x 64 n
@@ -60,10 +35,6 @@ __device__ __forceinline__ void wg_store(const float (&d)[R], void *C,
         tc_store2(C, out, M, N, row + 8, col + 8 * j, d[4 * j + 2],
                   d[4 * j + 3]);
     }
-}
-__device__ __forceinline__ uint8_t *align1024(uint8_t *p)
-{
-    return (uint8_t *)(((uintptr_t)p + 1023) & ~(uintptr_t)1023);
 }
 
 // <<The one-warpgroup wgmma kernel>>
@@ -91,17 +62,17 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     }
     if (threadIdx.x == 0) {
-        for (int s = 0; s < WG_STAGES; s++) tc_bar_init(&full[s], 1);
-        tc_bar_init_fence();
+        for (int s = 0; s < WG_STAGES; s++) bar_init(&full[s], 1);
+        bar_init_fence();
     }
     __syncthreads();
     // <<Fill a stage of the one-warpgroup kernel>>
     auto load = [&](int kt) {
         int s = kt % WG_STAGES;
-        tc_bar_expect(&full[s], WG_A + WG_B);
-        tc_tma_load(As + s * WG_A, &mapA, &full[s], kt * TILE_K, m0);
+        bar_expect(&full[s], WG_A + WG_B);
+        tma_load(As + s * WG_A, &mapA, &full[s], kt * TILE_K, m0);
         for (int i = 0; i < WG_BN / 64; i++)
-            tc_tma_load(Bs + s * WG_B + i * BOX_B, &mapB, &full[s],
+            tma_load(Bs + s * WG_B + i * BOX_B, &mapB, &full[s],
                     n0 + 64 * i, kt * TILE_K);
     };
     if (threadIdx.x == 0)
@@ -109,25 +80,25 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     float d0[64] = {}, d1[64] = {};
     for (int kt = 0; kt < KT; kt++) {
         const int s = kt % WG_STAGES, parity = (kt / WG_STAGES) & 1;
-        if (!LATE) tc_bar_wait(&full[s], parity);
+        if (!LATE) bar_wait(&full[s], parity);
         // <<Multiply stage s with eight wgmma>>
-        tc_acc_fence(d0);
-        tc_acc_fence(d1);
-        tc_wgmma_fence();
+        acc_fence(d0);
+        acc_fence(d1);
+        wgmma_fence();
         #pragma unroll
         for (int ks = 0; ks < TILE_K / 16; ks++) {
-            uint64_t db = tc_desc(Bs + s * WG_B + ks * 2048, BOX_B, 1024);
+            uint64_t db = wgmma_desc(Bs + s * WG_B + ks * 2048, BOX_B, 1024);
             uint8_t *a = As + s * WG_A + ks * 32;
-            tc_wgmma_n128(d0, tc_desc(a, 16, 1024), db, 1);
-            tc_wgmma_n128(d1, tc_desc(a + 8192, 16, 1024), db, 1);
+            wgmma_ss<128, 1>(d0, wgmma_desc(a, 16, 1024), db, 1);
+            wgmma_ss<128, 1>(d1, wgmma_desc(a + 8192, 16, 1024), db, 1);
         }
-        tc_wgmma_commit();
-        tc_wgmma_wait<0>();
-        tc_acc_fence(d0);
-        tc_acc_fence(d1);
+        wgmma_commit();
+        wgmma_wait<0>();
+        acc_fence(d0);
+        acc_fence(d1);
         if (LATE) {
             // <<Wrong on purpose: wait for the stage after reading it>>
-            tc_bar_wait(&full[s], parity);    // too late: the wgmma read it
+            bar_wait(&full[s], parity);    // too late: the wgmma read it
         }
         __syncthreads();                 // every warp is done with stage s
         if (threadIdx.x == 0 && kt + WG_STAGES < KT) load(kt + WG_STAGES);
@@ -169,14 +140,14 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
     const int step = PERSISTENT ? (int)gridDim.x : tiles;
     if (threadIdx.x == 0) {
         for (int s = 0; s < WS_STAGES; s++) {
-            tc_bar_init(&full[s], 1);
-            tc_bar_init(&empty[s], 8);   // one arrival per consumer warp
+            bar_init(&full[s], 1);
+            bar_init(&empty[s], 8);   // one arrival per consumer warp
         }
-        tc_bar_init_fence();
+        bar_init_fence();
     }
     __syncthreads();
     if (threadIdx.x < 128) {
-        tc_setmaxnreg_dec<40>();
+        setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             // <<The producer: fill stages as they empty>>
             int it = 0;
@@ -185,19 +156,19 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
                 ws_tile(t, tiles_m, tiles_n, &tm, &tn);
                 for (int kt = 0; kt < KT; kt++, it++) {
                     int s = it % WS_STAGES;
-                    tc_bar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
-                    tc_bar_expect(&full[s], WS_A + WS_B);
-                    tc_tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
-                                tm * WS_BM);
+                    bar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
+                    bar_expect(&full[s], WS_A + WS_B);
+                    tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
+                             tm * WS_BM);
                     for (int i = 0; i < WS_BN / 64; i++)
-                        tc_tma_load(Bs + s * WS_B + i * BOX_B, &mapB,
+                        tma_load(Bs + s * WS_B + i * BOX_B, &mapB,
                                 &full[s], tn * WS_BN + 64 * i, kt * TILE_K);
                 }
             }
         }
         return;
     }
-    tc_setmaxnreg_inc<232>();
+    setmaxnreg_inc<232>();
     // <<The consumers: multiply full stages, release them, store>>
     const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
     int it = 0;
@@ -210,25 +181,23 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
         int prev = -1;
         for (int kt = 0; kt < KT; kt++, it++) {
             const int s = it % WS_STAGES;
-            tc_bar_wait(&full[s], (it / WS_STAGES) & 1);
-            tc_acc_fence(d);
-            tc_wgmma_fence();
+            bar_wait(&full[s], (it / WS_STAGES) & 1);
+            acc_fence(d);
+            wgmma_fence();
     #pragma unroll
             for (int ks = 0; ks < TILE_K / 16; ks++)
-                tc_wgmma_n256(d,
-                              tc_desc(As + s * WS_A + c * 8192 + ks * 32, 16,
-                                      1024),
-                              tc_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024),
-                              1);
-            tc_wgmma_commit();
-            tc_wgmma_wait<1>();          // the step before this one is done
-            tc_acc_fence(d);
-            if (prev >= 0 && lane == 0) tc_bar_arrive(&empty[prev]);
+                wgmma_ss<256, 1>(
+                    d, wgmma_desc(As + s * WS_A + c * 8192 + ks * 32, 16, 1024),
+                    wgmma_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024), 1);
+            wgmma_commit();
+            wgmma_wait<1>();          // the step before this one is done
+            acc_fence(d);
+            if (prev >= 0 && lane == 0) bar_arrive(&empty[prev]);
             prev = s;
         }
-        tc_wgmma_wait<0>();
-        tc_acc_fence(d);
-        if (prev >= 0 && lane == 0) tc_bar_arrive(&empty[prev]);
+        wgmma_wait<0>();
+        acc_fence(d);
+        if (prev >= 0 && lane == 0) bar_arrive(&empty[prev]);
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
 }
@@ -243,7 +212,7 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
     uint8_t *As = align1024(raw), *Bs = As + WS_STAGES * WS_A;
     uint64_t *full = (uint64_t *)(Bs + WS_STAGES * WS_B);
     uint64_t *empty = full + WS_STAGES;
-    const int KT = (K + TILE_K - 1) / TILE_K, rank = tc_cluster_rank();
+    const int KT = (K + TILE_K - 1) / TILE_K, rank = cluster_rank();
     const int tiles_m = (M + WS_BM - 1) / WS_BM;
     const int tiles_n = (N + WS_BN - 1) / WS_BN;
     int tm2, tn;                         // this pair's tile, in pairs of rows
@@ -251,30 +220,30 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
     const int tm = 2 * tm2 + rank;       // past M for an odd count: zeros
     if (threadIdx.x == 0) {
         for (int s = 0; s < WS_STAGES; s++) {
-            tc_bar_init(&full[s], 1);
-            tc_bar_init(&empty[s], 16);  // eight consumer warps per block
+            bar_init(&full[s], 1);
+            bar_init(&empty[s], 16);  // eight consumer warps per block
         }
-        tc_bar_init_fence();
+        bar_init_fence();
     }
-    tc_cluster_sync();
+    cluster_sync();
     if (threadIdx.x < 128) {
-        tc_setmaxnreg_dec<40>();
+        setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             // <<The cluster's producer: its A, half of B to both>>
             for (int kt = 0; kt < KT; kt++) {
                 int s = kt % WS_STAGES;
-                tc_bar_wait(&empty[s], ((kt / WS_STAGES) & 1) ^ 1);
-                tc_bar_expect(&full[s], WS_A + WS_B);
-                tc_tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
-                            tm * WS_BM);
+                bar_wait(&empty[s], ((kt / WS_STAGES) & 1) ^ 1);
+                bar_expect(&full[s], WS_A + WS_B);
+                tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
+                         tm * WS_BM);
                 for (int i = 2 * rank; i < 2 * rank + 2; i++)
-                    tc_tma_load_multicast(Bs + s * WS_B + i * BOX_B, &mapB,
-                                          &full[s], tn * WS_BN + 64 * i,
-                                          kt * TILE_K, 0x3);
+                    tma_load_multicast(Bs + s * WS_B + i * BOX_B, &mapB,
+                                       &full[s], tn * WS_BN + 64 * i,
+                                       kt * TILE_K, 0x3);
             }
         }
     } else {
-        tc_setmaxnreg_inc<232>();
+        setmaxnreg_inc<232>();
         // <<The cluster's consumers: release to both blocks>>
         const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
         float d[128];
@@ -283,34 +252,32 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
         int prev = -1;
         for (int kt = 0; kt < KT; kt++) {
             const int s = kt % WS_STAGES;
-            tc_bar_wait(&full[s], (kt / WS_STAGES) & 1);
-            tc_acc_fence(d);
-            tc_wgmma_fence();
+            bar_wait(&full[s], (kt / WS_STAGES) & 1);
+            acc_fence(d);
+            wgmma_fence();
         #pragma unroll
             for (int ks = 0; ks < TILE_K / 16; ks++)
-                tc_wgmma_n256(d,
-                              tc_desc(As + s * WS_A + c * 8192 + ks * 32, 16,
-                                      1024),
-                              tc_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024),
-                              1);
-            tc_wgmma_commit();
-            tc_wgmma_wait<1>();
-            tc_acc_fence(d);
+                wgmma_ss<256, 1>(
+                    d, wgmma_desc(As + s * WS_A + c * 8192 + ks * 32, 16, 1024),
+                    wgmma_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024), 1);
+            wgmma_commit();
+            wgmma_wait<1>();
+            acc_fence(d);
             if (prev >= 0 && lane == 0) {
-                tc_bar_arrive_in(&empty[prev], 0);
-                tc_bar_arrive_in(&empty[prev], 1);
+                bar_arrive_in(&empty[prev], 0);
+                bar_arrive_in(&empty[prev], 1);
             }
             prev = s;
         }
-        tc_wgmma_wait<0>();
-        tc_acc_fence(d);
+        wgmma_wait<0>();
+        acc_fence(d);
         if (prev >= 0 && lane == 0) {
-            tc_bar_arrive_in(&empty[prev], 0);
-            tc_bar_arrive_in(&empty[prev], 1);
+            bar_arrive_in(&empty[prev], 0);
+            bar_arrive_in(&empty[prev], 1);
         }
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
-    tc_cluster_sync();
+    cluster_sync();
 }
 
 // <<The Hopper launchers>>
