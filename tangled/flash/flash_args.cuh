@@ -6,28 +6,6 @@
 #include <math.h>
 #include <stdint.h>
 
-// <<Two floats as a bf16 pair>>
-// Round to nearest even; lo goes to the low half, the lower column.
-static __device__ __forceinline__ uint32_t flash_pack(float lo, float hi)
-{
-    __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
-    return *(uint32_t *)&h;
-}
-
-// <<A row's sum and log-sum-exp>>
-// The sum of a quad's four parts of a row sum (every lane gets it), and
-// the natural log-sum-exp of a row of base-2 maximum m and sum l: -inf
-// for a row that saw no key (l = 0).
-static __device__ __forceinline__ float flash_quad_sum(float l)
-{
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    return l + __shfl_xor_sync(0xffffffffu, l, 2);
-}
-static __device__ __forceinline__ float flash_lse(float m, float l)
-{
-    return l > 0.f ? (m + log2f(l)) * 0.69314718f : -INFINITY;
-}
-
 // <<Where a head's rows are>>
 // The element offset of row 0 of head bh = b H + h of an array of S rows
 // a head, and the elements from one row to the next.

@@ -3,6 +3,7 @@
 // double-buffered by cp.async.
 #include "flash/flash_args.cuh"
 #include "arch/sm80.cuh"
+#include "flash/flash_softmax.cuh"
 
 namespace {
 constexpr int FL_BN = 64;  // keys a tile
@@ -127,41 +128,12 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                     mma_16816(s[2 * np], qf[ks], b);
                     mma_16816(s[2 * np + 1], qf[ks], b + 2);
                 }
+            auto score = [&](int nt, int e) -> float & { return s[nt][e]; };
             // <<Mask the keys past the end and above the diagonal>>
-            const long long key0 = kbase + (long long)j * BN;
-            if (key0 + BN > Sk || (a.causal && key0 + BN - 1 > m0 + shift)) {
-            #pragma unroll
-                for (int nt = 0; nt < BN / 8; nt++)
-            #pragma unroll
-                    for (int e = 0; e < 4; e++) {
-                        long long key = key0 + nt * 8 + 2 * (lane % 4) + (e & 1);
-                        long long row = row0 + (e >> 1) * 8;
-                        if (key >= Sk || (a.causal && key > row + shift))
-                            s[nt][e] = -INFINITY;
-                    }
-            }
+            flash_mask_tile<BN / 8>(score, kbase + (long long)j * BN, m0, row0, lane,
+                                    Sk, a.causal, shift);
             // <<The online softmax on the fragments>>
-            #pragma unroll
-            for (int h = 0; h < 2; h++) {  // rows row0 and row0 + 8
-                float mx = mrow[h];
-            #pragma unroll
-                for (int nt = 0; nt < BN / 8; nt++)
-                    mx = fmaxf(mx, fmaxf(s[nt][2 * h], s[nt][2 * h + 1]) *
-                                       scale_log2);
-                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-                const float mu = mx == -INFINITY ? 0.f : mx;
-                const float alpha = exp2f(mrow[h] - mu);
-                float sum = 0.f;
-            #pragma unroll
-                for (int nt = 0; nt < BN / 8; nt++)
-            #pragma unroll
-                    for (int e = 2 * h; e < 2 * h + 2; e++) {
-                        s[nt][e] = exp2f(fmaf(s[nt][e], scale_log2, -mu));
-                        sum += s[nt][e];
-                    }
-                lrow[h] = lrow[h] * alpha + sum;
-                mrow[h] = mx;
+            auto rescale_o = [&](int h, float alpha) {
                 if (RESCALE) {
             #pragma unroll
                     for (int dt = 0; dt < D / 8; dt++) {
@@ -169,7 +141,8 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                         acc[dt][2 * h + 1] *= alpha;
                     }
                 }
-            }
+            };
+            flash_online_rows<BN / 8>(score, mrow, lrow, scale_log2, rescale_o);
             // <<O += P V, P from the accumulators of S>>
             #pragma unroll
             for (int kt2 = 0; kt2 < BN / 16; kt2++) {

@@ -5,6 +5,7 @@
 // tile's P V overlapping this tile's softmax.
 #include "arch/sm90.cuh"
 #include "flash/flash_args.cuh"
+#include "flash/flash_softmax.cuh"
 
 namespace {
 constexpr int FW_BM = 128;      // query rows a block, 64 a consumer
@@ -140,41 +141,11 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     };
     // <<Mask and softmax S of tile j: exp2 in s, new m and l, alpha>>
     auto softmax = [&](int j) {
-        const long long key0 = (long long)j * FW_BN;
-        if (key0 + FW_BN > Sk ||
-            (a.causal && key0 + FW_BN - 1 > rowc + shift)) {
-    #pragma unroll
-            for (int nt = 0; nt < FW_BN / 8; nt++)
-    #pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    long long key = key0 + nt * 8 + 2 * (lane % 4) + (e & 1);
-                    long long row = row0 + (e >> 1) * 8;
-                    if (key >= Sk || (a.causal && key > row + shift))
-                        s[4 * nt + e] = -INFINITY;
-                }
-        }
-    #pragma unroll
-        for (int h = 0; h < 2; h++) {  // rows row0 and row0 + 8
-            float mx = mrow[h];
-    #pragma unroll
-            for (int nt = 0; nt < FW_BN / 8; nt++)
-                mx = fmaxf(mx, fmaxf(s[4 * nt + 2 * h], s[4 * nt + 2 * h + 1]) *
-                                   scale_log2);
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float mu = mx == -INFINITY ? 0.f : mx;
-            alpha[h] = exp2f(mrow[h] - mu);
-            float sum = 0.f;
-    #pragma unroll
-            for (int nt = 0; nt < FW_BN / 8; nt++)
-    #pragma unroll
-                for (int e = 2 * h; e < 2 * h + 2; e++) {
-                    s[4 * nt + e] = exp2f(fmaf(s[4 * nt + e], scale_log2, -mu));
-                    sum += s[4 * nt + e];
-                }
-            lrow[h] = lrow[h] * alpha[h] + sum;
-            mrow[h] = mx;
-        }
+        auto score = [&](int nt, int e) -> float & { return s[4 * nt + e]; };
+        flash_mask_tile<FW_BN / 8>(score, (long long)j * FW_BN, rowc, row0,
+                                   lane, Sk, a.causal, shift);
+        flash_online_rows<FW_BN / 8>(score, mrow, lrow, scale_log2,
+                                     [&](int h, float al) { alpha[h] = al; });
     };
     // <<Rescale O, then P = bf16 of s in the A-fragment order>>
     // The accumulator's columns 16 kk .. 16 kk + 15 are the A fragment of
