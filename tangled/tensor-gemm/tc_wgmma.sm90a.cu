@@ -122,6 +122,48 @@ __device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
     *tn = in / rows;
 }
 
+// <<Consume the stages of one tile>>
+// How a consumer warp gives a stage back: an arrival on its own block's
+// empty barrier, or on that of both blocks of a cluster pair.
+enum class Release { local, pair };
+// Warpgroup c's 64 x 256 part of a tile, d = A B over its KT stages.
+template <Release R>
+__device__ __forceinline__ void
+ws_consume_tile(float (&d)[128], uint8_t *As, uint8_t *Bs, uint64_t *full,
+                uint64_t *empty, int KT, int &it, int c, int lane)
+{
+    auto release = [&](int s) {
+        if (R == Release::local) {
+            bar_arrive(&empty[s]);
+        } else {
+            bar_arrive_in(&empty[s], 0);
+            bar_arrive_in(&empty[s], 1);
+        }
+    };
+#pragma unroll
+    for (int i = 0; i < 128; i++) d[i] = 0.0f;
+    int prev = -1;
+    for (int kt = 0; kt < KT; kt++, it++) {
+        const int s = it % WS_STAGES;
+        bar_wait(&full[s], (it / WS_STAGES) & 1);
+        acc_fence(d);
+        wgmma_fence();
+#pragma unroll
+        for (int ks = 0; ks < TILE_K / 16; ks++)
+            wgmma_ss<256, 1>(
+                d, wgmma_desc(As + s * WS_A + c * 8192 + ks * 32, 16, 1024),
+                wgmma_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024), 1);
+        wgmma_commit();
+        wgmma_wait<1>();          // the step before this one is done
+        acc_fence(d);
+        if (prev >= 0 && lane == 0) release(prev);
+        prev = s;
+    }
+    wgmma_wait<0>();
+    acc_fence(d);
+    if (prev >= 0 && lane == 0) release(prev);
+}
+
 // <<The warp-specialized kernel>>
 template <bool PERSISTENT>
 __global__ void __launch_bounds__(384, 1)
@@ -176,28 +218,7 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
         int tm, tn;
         ws_tile(t, tiles_m, tiles_n, &tm, &tn);
         float d[128];
-    #pragma unroll
-        for (int i = 0; i < 128; i++) d[i] = 0.0f;
-        int prev = -1;
-        for (int kt = 0; kt < KT; kt++, it++) {
-            const int s = it % WS_STAGES;
-            bar_wait(&full[s], (it / WS_STAGES) & 1);
-            acc_fence(d);
-            wgmma_fence();
-    #pragma unroll
-            for (int ks = 0; ks < TILE_K / 16; ks++)
-                wgmma_ss<256, 1>(
-                    d, wgmma_desc(As + s * WS_A + c * 8192 + ks * 32, 16, 1024),
-                    wgmma_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024), 1);
-            wgmma_commit();
-            wgmma_wait<1>();          // the step before this one is done
-            acc_fence(d);
-            if (prev >= 0 && lane == 0) bar_arrive(&empty[prev]);
-            prev = s;
-        }
-        wgmma_wait<0>();
-        acc_fence(d);
-        if (prev >= 0 && lane == 0) bar_arrive(&empty[prev]);
+        ws_consume_tile<Release::local>(d, As, Bs, full, empty, KT, it, c, lane);
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
 }
@@ -247,34 +268,8 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
         // <<The cluster's consumers: release to both blocks>>
         const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
         float d[128];
-        #pragma unroll
-        for (int i = 0; i < 128; i++) d[i] = 0.0f;
-        int prev = -1;
-        for (int kt = 0; kt < KT; kt++) {
-            const int s = kt % WS_STAGES;
-            bar_wait(&full[s], (kt / WS_STAGES) & 1);
-            acc_fence(d);
-            wgmma_fence();
-        #pragma unroll
-            for (int ks = 0; ks < TILE_K / 16; ks++)
-                wgmma_ss<256, 1>(
-                    d, wgmma_desc(As + s * WS_A + c * 8192 + ks * 32, 16, 1024),
-                    wgmma_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024), 1);
-            wgmma_commit();
-            wgmma_wait<1>();
-            acc_fence(d);
-            if (prev >= 0 && lane == 0) {
-                bar_arrive_in(&empty[prev], 0);
-                bar_arrive_in(&empty[prev], 1);
-            }
-            prev = s;
-        }
-        wgmma_wait<0>();
-        acc_fence(d);
-        if (prev >= 0 && lane == 0) {
-            bar_arrive_in(&empty[prev], 0);
-            bar_arrive_in(&empty[prev], 1);
-        }
+        int it = 0;                          // one tile: it runs as kt
+        ws_consume_tile<Release::pair>(d, As, Bs, full, empty, KT, it, c, lane);
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
     cluster_sync();
