@@ -5,7 +5,8 @@
 // arch/sm80.cuh, the PTX operation's without a prefix: bar_* (mbarrier),
 // tma_load* (cp.async.bulk.tensor, one overload per rank), wgmma_*,
 // setmaxnreg_*, cluster_*; acc_fence and reg_fence (for the compiler
-// only), align1024 and, on the host, tensor_map_* are the book's own;
+// only), align1024, swz_tile and, on the host, tensor_map_* are the
+// book's own;
 // macros start with WGMMA_.
 #ifndef ARCH_SM90_CUH
 #define ARCH_SM90_CUH
@@ -142,6 +143,23 @@ static __device__ __forceinline__ uint8_t *align1024(uint8_t *p)
 {
     return (uint8_t *)(((uintptr_t)p + 1023) & ~(uintptr_t)1023);
 }
+
+// <<A swizzled tile's sizes and offsets>>
+// A ROWS x COLS bf16 tile as TMA writes it with the 128-byte swizzle:
+// COLS / 64 panels of ROWS rows of 128 bytes, one after the other.  Its
+// bytes (what a copy of it delivers), a panel's, the 8 rows of the
+// swizzle's period (a descriptor's stride byte offset), and the byte
+// offsets of row r and of column c < 64 in a panel as a descriptor's
+// start takes them, before the swizzle.
+template <int ROWS, int COLS>
+struct swz_tile {
+    static_assert(ROWS % 8 == 0 && COLS % 64 == 0, "whole swizzle atoms");
+    static constexpr int panel = ROWS * 128;
+    static constexpr int bytes = COLS / 64 * panel;
+    static constexpr int atom = 8 * 128;
+    __host__ __device__ static constexpr int rows(int r) { return r * 128; }
+    __host__ __device__ static constexpr int cols(int c) { return c * 2; }
+};
 
 // <<Matrix descriptors>>
 // A shared-memory matrix for wgmma: its start, the leading and stride

@@ -11,8 +11,8 @@ namespace {
 constexpr int FW_BM = 128;      // query rows a block, 64 a consumer
 constexpr int FW_BN = 128;      // keys a tile
 constexpr int FW_STAGES = 2;    // K and V tiles in flight
-constexpr int FW_PANEL_Q = FW_BM * 128;  // 64 columns of Q: 128 B a row
-constexpr int FW_PANEL_KV = FW_BN * 128; // 64 columns of a K or V tile
+constexpr int FW_PANEL_Q = swz_tile<FW_BM, 64>::bytes;   // 64 columns of Q
+constexpr int FW_PANEL_KV = swz_tile<FW_BN, 64>::bytes;  // of a K or V tile
 
 // <<The warp-specialized attention kernel>>
 // Shared memory, from a 1024-byte boundary: Q as D / 64 panels of 128
@@ -20,7 +20,9 @@ constexpr int FW_PANEL_KV = FW_BN * 128; // 64 columns of a K or V tile
 // FW_STAGES V tiles, each D / 64 panels of FW_BN rows, then the barriers.
 template <int D>
 struct FwSmem {
-    static constexpr int Q = FW_BM * D * 2, KV = FW_BN * D * 2;
+    using QT = swz_tile<FW_BM, D>;   // the tile of Q
+    using KVT = swz_tile<FW_BN, D>;  // a tile of K or of V
+    static constexpr int Q = QT::bytes, KV = KVT::bytes;
     static constexpr int BARS = 1 + 4 * FW_STAGES;
     static constexpr int BYTES = 1024 + Q + 2 * FW_STAGES * KV + 8 * BARS;
 };
@@ -116,14 +118,15 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     // <<Issue S = Q K_j^T from stage j>>
     auto issue_s = [&](int j) {
         const uint8_t *kt = Ks + (j % FW_STAGES) * L::KV;
-        const uint8_t *qt = Qs + c * 64 * 128;
+        const uint8_t *qt = Qs + c * L::QT::rows(64);
     #pragma unroll
         for (int ks = 0; ks < D / 16; ks++) {
-            const int p = ks / 4, w = ks % 4;
+            const int p = ks / 4, w = L::QT::cols(16 * (ks % 4));
             acc_fence(s);
             wgmma_ss<128, 0>(s,
-                             wgmma_desc(qt + p * FW_PANEL_Q + w * 32, 16, 1024),
-                             wgmma_desc(kt + p * FW_PANEL_KV + w * 32, 16, 1024),
+                             wgmma_desc(qt + p * FW_PANEL_Q + w, 16, L::QT::atom),
+                             wgmma_desc(kt + p * FW_PANEL_KV + w, 16,
+                                        L::KVT::atom),
                              ks > 0);
         }
         wgmma_commit();
@@ -135,7 +138,8 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
         for (int kk = 0; kk < FW_BN / 16; kk++) {
             acc_fence(acc);
             wgmma_rs<D>(acc, pf[kk],
-                        wgmma_desc(vt + kk * 2048, FW_PANEL_KV, 1024));
+                        wgmma_desc(vt + L::KVT::rows(16 * kk), FW_PANEL_KV,
+                                   L::KVT::atom));
         }
         wgmma_commit();
     };

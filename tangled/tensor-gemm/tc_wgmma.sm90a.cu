@@ -16,7 +16,17 @@ cudaError_t make_map(CUtensorMap *map, const book_bf16 *p, size_t rows,
     return tensor_map_bf16(map, p, 2, dim, stride, box_rows);
 }
 constexpr int TILE_K = 64;              // one 128-byte swizzle row of bf16
-constexpr int BOX_B = TILE_K * 64 * 2;  // one box of B: 64 k x 64 n
+
+// <<Sizes and offsets in the tiles of A and B>>
+// A is K-major, 64 columns of K in each 128-byte row; B is boxes of
+// TILE_K rows of K by 64 columns of N (MN-major), one after the other.
+using RowsA = swz_tile<64, TILE_K>;      // one warpgroup's rows of A
+using BoxB = swz_tile<TILE_K, 64>;       // one box of B
+constexpr int BOX_B = BoxB::bytes;       // 64 k x 64 n
+constexpr int A_HALF = RowsA::bytes;     // to the next warpgroup's rows
+constexpr int A_K16 = RowsA::cols(16);   // to the next 16 of K in A
+constexpr int B_K16 = BoxB::rows(16);    // and in B
+constexpr int ATOM = RowsA::atom;        // from 8 rows to the next 8
 
 // <<Store a warpgroup's accumulators>>
 // Thread t of the warpgroup holds, for each group j of 8 columns, the
@@ -39,7 +49,8 @@ __device__ __forceinline__ void wg_store(const float (&d)[R], void *C,
 
 // <<The one-warpgroup wgmma kernel>>
 constexpr int WG_BM = 128, WG_BN = 128, WG_STAGES = 4;
-constexpr int WG_A = WG_BM * TILE_K * 2, WG_B = TILE_K * WG_BN * 2;
+constexpr int WG_A = swz_tile<WG_BM, TILE_K>::bytes;  // a stage of A
+constexpr int WG_B = swz_tile<TILE_K, WG_BN>::bytes;  // and of B
 constexpr int WG_SMEM = 1024 + WG_STAGES * (WG_A + WG_B) + 64;
 
 template <bool LATE>
@@ -87,10 +98,10 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
         wgmma_fence();
         #pragma unroll
         for (int ks = 0; ks < TILE_K / 16; ks++) {
-            uint64_t db = wgmma_desc(Bs + s * WG_B + ks * 2048, BOX_B, 1024);
-            uint8_t *a = As + s * WG_A + ks * 32;
-            wgmma_ss<128, 1>(d0, wgmma_desc(a, 16, 1024), db, 1);
-            wgmma_ss<128, 1>(d1, wgmma_desc(a + 8192, 16, 1024), db, 1);
+            uint64_t db = wgmma_desc(Bs + s * WG_B + ks * B_K16, BOX_B, ATOM);
+            uint8_t *a = As + s * WG_A + ks * A_K16;
+            wgmma_ss<128, 1>(d0, wgmma_desc(a, 16, ATOM), db, 1);
+            wgmma_ss<128, 1>(d1, wgmma_desc(a + A_HALF, 16, ATOM), db, 1);
         }
         wgmma_commit();
         wgmma_wait<0>();
@@ -109,7 +120,8 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
 
 // <<The tile order for the L2>>
 constexpr int WS_BM = 128, WS_BN = 256, WS_STAGES = 4, WS_GROUP = 8;
-constexpr int WS_A = WS_BM * TILE_K * 2, WS_B = TILE_K * WS_BN * 2;
+constexpr int WS_A = swz_tile<WS_BM, TILE_K>::bytes;  // a stage of A
+constexpr int WS_B = swz_tile<TILE_K, WS_BN>::bytes;  // and of B
 constexpr int WS_SMEM = 1024 + WS_STAGES * (WS_A + WS_B) + 128;
 
 // Tile t: WS_GROUP rows of tiles at a time, column after column.
@@ -151,8 +163,9 @@ ws_consume_tile(float (&d)[128], uint8_t *As, uint8_t *Bs, uint64_t *full,
 #pragma unroll
         for (int ks = 0; ks < TILE_K / 16; ks++)
             wgmma_ss<256, 1>(
-                d, wgmma_desc(As + s * WS_A + c * 8192 + ks * 32, 16, 1024),
-                wgmma_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024), 1);
+                d,
+                wgmma_desc(As + s * WS_A + c * A_HALF + ks * A_K16, 16, ATOM),
+                wgmma_desc(Bs + s * WS_B + ks * B_K16, BOX_B, ATOM), 1);
         wgmma_commit();
         wgmma_wait<1>();          // the step before this one is done
         acc_fence(d);
