@@ -7,6 +7,11 @@
 
 namespace {
 constexpr int FL_BN = 64;  // keys a tile
+// Whether the running output is rescaled when a row's maximum grows (and
+// the shares are weighed when merged), or not: wrong on purpose.
+enum class Rescale { on, wrong_off };
+// Whether a block takes all its tile's keys or its share of them.
+enum class Keys { all, split };
 
 // <<The offset of a chunk in a shared tile>>
 // A tile of ROWS rows of D bf16 is stored as D / 64 panels of ROWS
@@ -46,7 +51,7 @@ struct fl_part {
 };
 
 // <<The mma.sync attention kernel>>
-template <int D, int WARPS, bool RESCALE, bool SPLIT>
+template <int D, int WARPS, Rescale RESCALE, Keys KEYS>
 __global__ void __launch_bounds__(WARPS * 32)
 flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                  const __nv_bfloat16 *v, __nv_bfloat16 *o, float *lse,
@@ -70,7 +75,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     long long kend = Sk;  // keys [0, kend) are seen by some row here
     if (a.causal) kend = max(0LL, min(Sk, m0 + BM + shift));
     int nkt = (int)((kend + BN - 1) / BN), kt0 = 0;  // tiles [kt0, kt0 + nkt)
-    if constexpr (SPLIT) {
+    if constexpr (KEYS == Keys::split) {
         // <<Narrow the key tiles to this block's share>>
         const int per = (nkt + part.splits - 1) / part.splits;
         kt0 = min(nkt, (int)blockIdx.y * per);
@@ -134,7 +139,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                                     Sk, a.causal, shift);
             // <<The online softmax on the fragments>>
             auto rescale_o = [&](int h, float alpha) {
-                if (RESCALE) {
+                if (RESCALE == Rescale::on) {
             #pragma unroll
                     for (int dt = 0; dt < D / 8; dt++) {
                         acc[dt][2 * h] *= alpha;
@@ -166,7 +171,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     }
     cp_async_wait<0>();
 
-    if constexpr (SPLIT) {
+    if constexpr (KEYS == Keys::split) {
         // <<Store this share's partial triple>>
         const size_t R = BH * a.Sq, z = blockIdx.y;
         #pragma unroll
@@ -227,7 +232,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
 }
 
 // <<The attention launcher on mma.sync>>
-template <int D, int WARPS, bool RESCALE, bool SPLIT = false>
+template <int D, int WARPS, Rescale RESCALE, Keys KEYS = Keys::all>
 cudaError_t fl_launch_d(const book_bf16 *q, const book_bf16 *k,
                         const book_bf16 *v, book_bf16 *o, float *lse,
                         const flash_dims &a, cudaStream_t stream,
@@ -237,18 +242,19 @@ cudaError_t fl_launch_d(const book_bf16 *q, const book_bf16 *k,
     constexpr int SMEM = BM * D * 2 + 4 * FL_BN * D * 2;
     const size_t blocks = a.B * a.H * ((a.Sq + BM - 1) / BM);
     if (blocks > 2147483647u) return cudaErrorInvalidValue;
-    auto kern = flash_mma_kernel<D, WARPS, RESCALE, SPLIT>;
+    auto kern = flash_mma_kernel<D, WARPS, RESCALE, KEYS>;
     cudaError_t err = cudaFuncSetAttribute(
         kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
     if (err != cudaSuccess) return err;
     const float scale_log2 = 1.44269504f / sqrtf((float)D);
-    const dim3 grid((unsigned)blocks, SPLIT ? (unsigned)part.splits : 1u);
+    const dim3 grid((unsigned)blocks,
+                    KEYS == Keys::split ? (unsigned)part.splits : 1u);
     BOOK_CLEAR_TO_LAUNCH();
     kern<<<grid, WARPS * 32, SMEM, stream>>>(q, k, v, o, lse, a,
                                              scale_log2, part);
     return cudaGetLastError();
 }
-template <int WARPS, bool RESCALE>
+template <int WARPS, Rescale RESCALE>
 cudaError_t fl_launch(const book_bf16 *q, const book_bf16 *k,
                       const book_bf16 *v, book_bf16 *o, float *lse,
                       flash_dims a, cudaStream_t stream)
@@ -263,7 +269,7 @@ cudaError_t fl_launch(const book_bf16 *q, const book_bf16 *k,
 }
 
 // <<Merge the partial triples of the shares>>
-template <int D, bool RESCALE>
+template <int D, Rescale RESCALE>
 __global__ void flash_merge_kernel(fl_part part, __nv_bfloat16 *o,
                                    float *lse, flash_dims a)
 {
@@ -281,7 +287,7 @@ __global__ void flash_merge_kernel(fl_part part, __nv_bfloat16 *o,
         float l = 0.f;
         for (int z = 0; z < part.splits && mx != -INFINITY; z++) {
             const float2 p = ml[z * R + r];
-            const float w = RESCALE ? exp2f(p.x - mx) : 1.f;
+            const float w = RESCALE == Rescale::on ? exp2f(p.x - mx) : 1.f;
             const float4 x = po[(z * R + r) * (D / 4) + c];
             l += w * p.y;
             acc.x += w * x.x;
@@ -314,14 +320,14 @@ bool fl_split_sizes(const flash_dims &a, int splits, size_t *po,
     *ml = flash_mul4(R, (size_t)splits, 8, 1);
     return *po != 0 && *ml != 0 && *ml <= SIZE_MAX - *po;
 }
-template <int D, bool RESCALE>
+template <int D, Rescale RESCALE>
 cudaError_t fl_split_d(const book_bf16 *q, const book_bf16 *k,
                        const book_bf16 *v, book_bf16 *o, float *lse,
                        const flash_dims &a, fl_part part,
                        cudaStream_t stream)
 {
-    cudaError_t err = fl_launch_d<D, 4, true, true>(q, k, v, o, lse, a,
-                                                    stream, part);
+    cudaError_t err = fl_launch_d<D, 4, Rescale::on, Keys::split>(
+        q, k, v, o, lse, a, stream, part);
     if (err != cudaSuccess) return err;
     const size_t quads = a.B * a.H * a.Sq * (D / 4);
     const size_t grid = (quads + 255) / 256 < 8192 ? (quads + 255) / 256
@@ -330,7 +336,7 @@ cudaError_t fl_split_d(const book_bf16 *q, const book_bf16 *k,
         part, o, lse, a);
     return cudaGetLastError();
 }
-template <bool RESCALE>
+template <Rescale RESCALE>
 cudaError_t fl_split(const book_bf16 *q, const book_bf16 *k,
                      const book_bf16 *v, book_bf16 *o, float *lse,
                      flash_dims a, int splits, void *work,
@@ -343,8 +349,10 @@ cudaError_t fl_split(const book_bf16 *q, const book_bf16 *k,
     if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     if (splits == 1)
         return a.D == 64
-                   ? fl_launch_d<64, 4, true>(q, k, v, o, lse, a, stream)
-                   : fl_launch_d<128, 4, true>(q, k, v, o, lse, a, stream);
+                   ? fl_launch_d<64, 4, Rescale::on>(q, k, v, o, lse, a,
+                                                     stream)
+                   : fl_launch_d<128, 4, Rescale::on>(q, k, v, o, lse, a,
+                                                      stream);
     size_t pob, mlb;
     if (!fl_split_sizes(a, splits, &pob, &mlb) || work == NULL ||
         work_bytes < pob + mlb || (uintptr_t)work % 16 != 0)
@@ -371,14 +379,14 @@ extern "C" cudaError_t flash_mma64(const book_bf16 *q, const book_bf16 *k,
                                    float *lse, flash_dims a,
                                    cudaStream_t stream)
 {
-    return fl_launch<4, true>(q, k, v, o, lse, a, stream);
+    return fl_launch<4, Rescale::on>(q, k, v, o, lse, a, stream);
 }
 extern "C" cudaError_t flash_mma(const book_bf16 *q, const book_bf16 *k,
                                  const book_bf16 *v, book_bf16 *o,
                                  float *lse, flash_dims a,
                                  cudaStream_t stream)
 {
-    return fl_launch<8, true>(q, k, v, o, lse, a, stream);
+    return fl_launch<8, Rescale::on>(q, k, v, o, lse, a, stream);
 }
 
 // <<Wrong on purpose: the mma.sync attention without the rescale>>
@@ -389,7 +397,7 @@ extern "C" cudaError_t flash_mma_no_rescale(const book_bf16 *q,
                                             flash_dims a,
                                             cudaStream_t stream)
 {
-    return fl_launch<8, false>(q, k, v, o, lse, a, stream);
+    return fl_launch<8, Rescale::wrong_off>(q, k, v, o, lse, a, stream);
 }
 
 // <<The entry points of the split keys>>
@@ -419,8 +427,8 @@ extern "C" cudaError_t flash_split(const book_bf16 *q, const book_bf16 *k,
                                    void *work, size_t work_bytes,
                                    cudaStream_t stream)
 {
-    return fl_split<true>(q, k, v, o, lse, a, splits, work, work_bytes,
-                          stream);
+    return fl_split<Rescale::on>(q, k, v, o, lse, a, splits, work,
+                                 work_bytes, stream);
 }
 
 // <<Wrong on purpose: the split keys merged without the rescale>>
@@ -433,6 +441,6 @@ extern "C" cudaError_t flash_split_no_rescale(const book_bf16 *q,
                                               size_t work_bytes,
                                               cudaStream_t stream)
 {
-    return fl_split<false>(q, k, v, o, lse, a, splits, work, work_bytes,
-                           stream);
+    return fl_split<Rescale::wrong_off>(q, k, v, o, lse, a, splits, work,
+                                        work_bytes, stream);
 }

@@ -9,16 +9,20 @@ constexpr int MM_THREADS = 128;
 constexpr int MM_A_BYTES = MM_BM * MM_BK * 2, MM_B_BYTES = MM_BK * MM_BN * 2;
 constexpr int MM_STAGE_BYTES = MM_A_BYTES + MM_B_BYTES;
 constexpr int MM_SMEM = MM_STAGES * MM_STAGE_BYTES;
+// The shared tiles swizzled, or not: slower on purpose, its ldmatrix
+// loads conflict.
+enum class Swizzle { on, off };
 
 // <<The offset of a chunk, swizzled or not>>
-template <bool SWZ>
+template <Swizzle SWZ>
 __device__ __forceinline__ uint32_t mm_off(int r, int c)
 {
-    return SWZ ? swz128(r, c) : (uint32_t)(r * 128 + c * 16);
+    return SWZ == Swizzle::on ? swz128(r, c)
+                              : (uint32_t)(r * 128 + c * 16);
 }
 
 // <<Copy one stage of A and B with cp.async>>
-template <bool SWZ>
+template <Swizzle SWZ>
 __device__ __forceinline__ void
 mm_load_stage(uint32_t sa, const __nv_bfloat16 *A, const __nv_bfloat16 *B,
               int M, int N, int K, int m0, int n0, int k0)
@@ -43,7 +47,7 @@ mm_load_stage(uint32_t sa, const __nv_bfloat16 *A, const __nv_bfloat16 *B,
 }
 
 // <<The mma.sync kernel>>
-template <bool SWZ>
+template <Swizzle SWZ>
 __global__ void __launch_bounds__(MM_THREADS)
 mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
            tc_out out, int M, int N, int K)
@@ -113,7 +117,7 @@ mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
 }
 
 // <<The mma.sync launcher>>
-template <bool SWZ>
+template <Swizzle SWZ>
 cudaError_t mma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                        tc_out out, size_t M, size_t N, size_t K,
                        cudaStream_t stream)
@@ -144,12 +148,12 @@ extern "C" cudaError_t tc_gemm_mma(const book_bf16 *A, const book_bf16 *B,
                                    void *C, tc_out out, size_t M, size_t N,
                                    size_t K, cudaStream_t stream)
 {
-    return mma_launch<true>(A, B, C, out, M, N, K, stream);
+    return mma_launch<Swizzle::on>(A, B, C, out, M, N, K, stream);
 }
 extern "C" cudaError_t tc_gemm_mma_unswizzled(const book_bf16 *A,
                                               const book_bf16 *B, void *C,
                                               tc_out out, size_t M, size_t N,
                                               size_t K, cudaStream_t stream)
 {
-    return mma_launch<false>(A, B, C, out, M, N, K, stream);
+    return mma_launch<Swizzle::off>(A, B, C, out, M, N, K, stream);
 }

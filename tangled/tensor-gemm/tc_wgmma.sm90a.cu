@@ -52,8 +52,11 @@ constexpr int WG_BM = 128, WG_BN = 128, WG_STAGES = 4;
 constexpr int WG_A = swz_tile<WG_BM, TILE_K>::bytes;  // a stage of A
 constexpr int WG_B = swz_tile<TILE_K, WG_BN>::bytes;  // and of B
 constexpr int WG_SMEM = 1024 + WG_STAGES * (WG_A + WG_B) + 64;
+// Where each step waits for its stage: before the wgmma read it, or
+// after them (wrong on purpose).
+enum class Wait { early, wrong_late };
 
-template <bool LATE>
+template <Wait W>
 __global__ void __launch_bounds__(128)
 wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
              const __grid_constant__ CUtensorMap mapB, void *C, tc_out out,
@@ -64,7 +67,7 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     uint64_t *full = (uint64_t *)(Bs + WG_STAGES * WG_B);
     const int m0 = blockIdx.y * WG_BM, n0 = blockIdx.x * WG_BN;
     const int KT = (K + TILE_K - 1) / TILE_K;
-    if (LATE) {
+    if (W == Wait::wrong_late) {
         // <<Wrong on purpose: fill the stages with NaNs>>
         // So that a read before the copy lands shows in C.  The fence orders
         // the generic stores before the copies of the async proxy.
@@ -91,7 +94,7 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     float d0[64] = {}, d1[64] = {};
     for (int kt = 0; kt < KT; kt++) {
         const int s = kt % WG_STAGES, parity = (kt / WG_STAGES) & 1;
-        if (!LATE) bar_wait(&full[s], parity);
+        if (W == Wait::early) bar_wait(&full[s], parity);
         // <<Multiply stage s with eight wgmma>>
         acc_fence(d0);
         acc_fence(d1);
@@ -107,7 +110,7 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
         wgmma_wait<0>();
         acc_fence(d0);
         acc_fence(d1);
-        if (LATE) {
+        if (W == Wait::wrong_late) {
             // <<Wrong on purpose: wait for the stage after reading it>>
             bar_wait(&full[s], parity);    // too late: the wgmma read it
         }
@@ -123,6 +126,8 @@ constexpr int WS_BM = 128, WS_BN = 256, WS_STAGES = 4, WS_GROUP = 8;
 constexpr int WS_A = swz_tile<WS_BM, TILE_K>::bytes;  // a stage of A
 constexpr int WS_B = swz_tile<TILE_K, WS_BN>::bytes;  // and of B
 constexpr int WS_SMEM = 1024 + WS_STAGES * (WS_A + WS_B) + 128;
+// One block per tile, or as many blocks as SMs, each looping over tiles.
+enum class Grid { one_tile_per_block, persistent };
 
 // Tile t: WS_GROUP rows of tiles at a time, column after column.
 __device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
@@ -178,7 +183,7 @@ ws_consume_tile(float (&d)[128], uint8_t *As, uint8_t *Bs, uint64_t *full,
 }
 
 // <<The warp-specialized kernel>>
-template <bool PERSISTENT>
+template <Grid G>
 __global__ void __launch_bounds__(384, 1)
 ws_kernel(const __grid_constant__ CUtensorMap mapA,
           const __grid_constant__ CUtensorMap mapB, void *C, tc_out out,
@@ -192,7 +197,7 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
     const int tiles_m = (M + WS_BM - 1) / WS_BM;
     const int tiles_n = (N + WS_BN - 1) / WS_BN;
     const int tiles = tiles_m * tiles_n;
-    const int step = PERSISTENT ? (int)gridDim.x : tiles;
+    const int step = G == Grid::persistent ? (int)gridDim.x : tiles;
     if (threadIdx.x == 0) {
         for (int s = 0; s < WS_STAGES; s++) {
             bar_init(&full[s], 1);
@@ -307,7 +312,7 @@ cudaError_t hopper_args(const book_bf16 *A, const book_bf16 *B, void *C,
     return cudaSuccess;
 }
 
-template <bool LATE>
+template <Wait W>
 cudaError_t wgmma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                          tc_out out, size_t M, size_t N, size_t K,
                          cudaStream_t stream)
@@ -320,12 +325,12 @@ cudaError_t wgmma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     dim3 grid((unsigned)((N + WG_BN - 1) / WG_BN),
               (unsigned)((M + WG_BM - 1) / WG_BM));
     if (grid.y > 65535) return cudaErrorInvalidValue;
-    err = cudaFuncSetAttribute(wgmma_kernel<LATE>,
+    err = cudaFuncSetAttribute(wgmma_kernel<W>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WG_SMEM);
     if (err != cudaSuccess) return err;
     BOOK_CLEAR_TO_LAUNCH();
-    wgmma_kernel<LATE><<<grid, 128, WG_SMEM, stream>>>(
+    wgmma_kernel<W><<<grid, 128, WG_SMEM, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
 }
@@ -363,7 +368,7 @@ cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                               (int)M, (int)N, (int)K);
 }
 
-template <bool PERSISTENT>
+template <Grid G>
 cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                       tc_out out, size_t M, size_t N, size_t K,
                       cudaStream_t stream)
@@ -376,17 +381,17 @@ cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     size_t tiles = ((M + WS_BM - 1) / WS_BM) * ((N + WS_BN - 1) / WS_BN);
     if (tiles > INT32_MAX) return cudaErrorInvalidValue;
     unsigned grid = (unsigned)tiles;
-    if (PERSISTENT) {
+    if (G == Grid::persistent) {
         int sms;
         if ((err = book_sm_count(&sms)) != cudaSuccess) return err;
         if (grid > (unsigned)sms) grid = (unsigned)sms;
     }
-    err = cudaFuncSetAttribute(ws_kernel<PERSISTENT>,
+    err = cudaFuncSetAttribute(ws_kernel<G>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WS_SMEM);
     if (err != cudaSuccess) return err;
     BOOK_CLEAR_TO_LAUNCH();
-    ws_kernel<PERSISTENT><<<grid, 384, WS_SMEM, stream>>>(
+    ws_kernel<G><<<grid, 384, WS_SMEM, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
 }
@@ -397,27 +402,28 @@ extern "C" cudaError_t tc_gemm_wgmma(const book_bf16 *A, const book_bf16 *B,
                                      void *C, tc_out out, size_t M, size_t N,
                                      size_t K, cudaStream_t stream)
 {
-    return wgmma_launch<false>(A, B, C, out, M, N, K, stream);
+    return wgmma_launch<Wait::early>(A, B, C, out, M, N, K, stream);
 }
 extern "C" cudaError_t tc_gemm_wrong_late_wait(const book_bf16 *A,
                                                const book_bf16 *B, void *C,
                                                tc_out out, size_t M, size_t N,
                                                size_t K, cudaStream_t stream)
 {
-    return wgmma_launch<true>(A, B, C, out, M, N, K, stream);
+    return wgmma_launch<Wait::wrong_late>(A, B, C, out, M, N, K, stream);
 }
 extern "C" cudaError_t tc_gemm_ws(const book_bf16 *A, const book_bf16 *B,
                                   void *C, tc_out out, size_t M, size_t N,
                                   size_t K, cudaStream_t stream)
 {
-    return ws_launch<false>(A, B, C, out, M, N, K, stream);
+    return ws_launch<Grid::one_tile_per_block>(A, B, C, out, M, N, K,
+                                               stream);
 }
 extern "C" cudaError_t tc_gemm_persistent(const book_bf16 *A,
                                           const book_bf16 *B, void *C,
                                           tc_out out, size_t M, size_t N,
                                           size_t K, cudaStream_t stream)
 {
-    return ws_launch<true>(A, B, C, out, M, N, K, stream);
+    return ws_launch<Grid::persistent>(A, B, C, out, M, N, K, stream);
 }
 extern "C" cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B,
                                        void *C, tc_out out, size_t M,
