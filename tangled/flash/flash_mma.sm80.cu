@@ -191,14 +191,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     } else {
         // <<Finish the rows and store them through shared memory>>
         float inv[2];
-        #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const float l = flash_quad_sum(lrow[h]);
-            inv[h] = l > 0.f ? 1.f / l : 0.f;
-            const long long row = row0 + 8 * h;
-            if (lse != nullptr && lane % 4 == 0 && row < Sq)
-                lse[bh * a.Sq + (size_t)row] = flash_lse(mrow[h], l);
-        }
+        flash_end_rows(mrow, lrow, inv, lse, bh * a.Sq, row0, Sq, lane);
         // This warp's 16 rows of the Q tile are its own and already read; the
         // __syncwarp orders those ldmatrix reads before these stores when no
         // key tile (and so no barrier) came between them.

@@ -28,6 +28,25 @@ static __device__ __forceinline__ float flash_lse(float m, float l)
     return l > 0.f ? (m + log2f(l)) * 0.69314718f : -INFINITY;
 }
 
+// <<End a lane's two rows>>
+// inv[h] = 1 / l of row row0 + 8 h, the quad's sum of l[h] (0 for a row
+// that saw no key); the row's log-sum-exp, of maximum m[h], goes to
+// lse[lse0 + row] when lse is not NULL and the row is before Sq.
+static __device__ __forceinline__ void
+flash_end_rows(const float (&m)[2], const float (&l)[2], float (&inv)[2],
+               float *lse, size_t lse0, long long row0, long long Sq,
+               int lane)
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const float sum = flash_quad_sum(l[h]);
+        inv[h] = sum > 0.f ? 1.f / sum : 0.f;
+        const long long row = row0 + 8 * h;
+        if (lse != nullptr && lane % 4 == 0 && row < Sq)
+            lse[lse0 + (size_t)row] = flash_lse(m[h], sum);
+    }
+}
+
 // <<Mask a tile of scores past the end and above the diagonal>>
 // Sets to -inf the scores of NT fragments S(nt, e) in the m16n8 layout
 // (element e of fragment nt: row row0 + 8 (e / 2), key key0 + 8 nt +

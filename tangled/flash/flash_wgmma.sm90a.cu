@@ -212,14 +212,7 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     float inv[2];
     const size_t rs = flash_row_stride(a);
     __nv_bfloat16 *oh = o + flash_head(a, bh, a.Sq);
-    #pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const float l = flash_quad_sum(lrow[h]);
-        inv[h] = l > 0.f ? 1.f / l : 0.f;
-        const long long row = row0 + 8 * h;
-        if (lse != nullptr && lane % 4 == 0 && row < Sq)
-            lse[bh * a.Sq + (size_t)row] = flash_lse(mrow[h], l);
-    }
+    flash_end_rows(mrow, lrow, inv, lse, bh * a.Sq, row0, Sq, lane);
     #pragma unroll
     for (int h = 0; h < 2; h++) {
         const long long row = row0 + 8 * h;

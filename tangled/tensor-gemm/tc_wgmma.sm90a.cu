@@ -139,6 +139,19 @@ __device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
     *tn = in / rows;
 }
 
+// <<Set up the barriers of the stages>>
+__device__ __forceinline__ void ws_init_bars(uint64_t *full,
+                                             uint64_t *empty, int readers)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WS_STAGES; s++) {
+            bar_init(&full[s], 1);
+            bar_init(&empty[s], readers);
+        }
+        bar_init_fence();
+    }
+}
+
 // <<Consume the stages of one tile>>
 // How a consumer warp gives a stage back: an arrival on its own block's
 // empty barrier, or on that of both blocks of a cluster pair.
@@ -198,13 +211,7 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
     const int tiles_n = (N + WS_BN - 1) / WS_BN;
     const int tiles = tiles_m * tiles_n;
     const int step = G == Grid::persistent ? (int)gridDim.x : tiles;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < WS_STAGES; s++) {
-            bar_init(&full[s], 1);
-            bar_init(&empty[s], 8);   // one arrival per consumer warp
-        }
-        bar_init_fence();
-    }
+    ws_init_bars(full, empty, 8);    // one arrival per consumer warp
     __syncthreads();
     if (threadIdx.x < 128) {
         setmaxnreg_dec<40>();
@@ -257,13 +264,7 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
     int tm2, tn;                         // this pair's tile, in pairs of rows
     ws_tile(blockIdx.x / 2, (tiles_m + 1) / 2, tiles_n, &tm2, &tn);
     const int tm = 2 * tm2 + rank;       // past M for an odd count: zeros
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < WS_STAGES; s++) {
-            bar_init(&full[s], 1);
-            bar_init(&empty[s], 16);  // eight consumer warps per block
-        }
-        bar_init_fence();
-    }
+    ws_init_bars(full, empty, 16);   // eight consumer warps per block
     cluster_sync();
     if (threadIdx.x < 128) {
         setmaxnreg_dec<40>();
