@@ -55,18 +55,20 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
     BOOK_TRY(cudaGetLastError());
     // <<Scores of every head with the matmul chapter's kernel>>
     for (size_t h = 0; h < bh; h++) {                         // S = Q K^T
-        BOOK_TRY(transpose_tile_padded(k + h * a.Sk * a.D, kt, a.Sk, a.D));
+        BOOK_TRY(transpose_tile_padded(k + h * a.Sk * a.D, kt, a.Sk, a.D, 0));
         BOOK_TRY(matmul_double_buffered(qs + h * a.Sq * a.D, kt,
-                                        s + h * a.Sq * a.Sk, a.Sq, a.Sk, a.D));
+                                        s + h * a.Sq * a.Sk, a.Sq, a.Sk, a.D,
+                                        0));
     }
     if (a.causal) {
         attn_mask_kernel<<<kAttnGrid, kAttnBlock>>>(s, ns, a);
         BOOK_TRY(cudaGetLastError());
     }
-    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk));   // softmax
+    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk, 0)); // softmax
     for (size_t h = 0; h < bh; h++)                            // O = P V
         BOOK_TRY(matmul_double_buffered(p + h * a.Sq * a.Sk,
-                 v + h * a.Sk * a.D, o + h * a.Sq * a.D, a.Sq, a.D, a.Sk));
+                 v + h * a.Sk * a.D, o + h * a.Sq * a.D, a.Sq, a.D, a.Sk,
+                 0));
     return cudaSuccess;
 }
 

@@ -2,9 +2,9 @@
 #include "flash/flash_args.cuh"
 
 // <<The best bf16 attention>>
-extern "C" cudaError_t flash_attention(const flash_bf16 *q,
-                                       const flash_bf16 *k,
-                                       const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_attention(const book_bf16 *q,
+                                       const book_bf16 *k,
+                                       const book_bf16 *v, book_bf16 *o,
                                        float *lse, flash_dims a,
                                        cudaStream_t stream)
 {

@@ -20,14 +20,11 @@
 // pointers); Sk = 0 writes zeros (and lse = -inf).
 #ifndef FLASH_H
 #define FLASH_H
+#include "common/bf16.h"
 #include <cuda_runtime_api.h>
-#include <cuda_bf16.h>
 #include <stddef.h>
 #ifdef __cplusplus
-typedef __nv_bfloat16 flash_bf16;
 extern "C" {
-#else
-typedef __nv_bfloat16_raw flash_bf16;  // the same two bytes, seen from C
 #endif
 typedef enum { FLASH_BHSD = 0, FLASH_BSHD = 1 } flash_layout;
 typedef struct {
@@ -35,33 +32,33 @@ typedef struct {
     int causal;
     flash_layout layout;
 } flash_dims;
-typedef cudaError_t (*flash_fn)(const flash_bf16 *q, const flash_bf16 *k,
-                                const flash_bf16 *v, flash_bf16 *o,
+typedef cudaError_t (*flash_fn)(const book_bf16 *q, const book_bf16 *k,
+                                const book_bf16 *v, book_bf16 *o,
                                 float *lse, flash_dims a,
                                 cudaStream_t stream);
 
 // <<Declarations of the bf16 ladder>>
 // mma.sync (compute capability 8.0 or later): a block of 4 warps takes 64
 // query rows, one of 8 warps 128; each warp 16 rows.
-cudaError_t flash_mma64(const flash_bf16 *q, const flash_bf16 *k,
-                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t flash_mma64(const book_bf16 *q, const book_bf16 *k,
+                        const book_bf16 *v, book_bf16 *o, float *lse,
                         flash_dims a, cudaStream_t stream);
-cudaError_t flash_mma(const flash_bf16 *q, const flash_bf16 *k,
-                      const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t flash_mma(const book_bf16 *q, const book_bf16 *k,
+                      const book_bf16 *v, book_bf16 *o, float *lse,
                       flash_dims a, cudaStream_t stream);
 // sm_90a code (compute capability 9.0 only): TMA and wgmma, a producer
 // warp and two consumer warpgroups of 64 query rows each.
-cudaError_t flash_wgmma(const flash_bf16 *q, const flash_bf16 *k,
-                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t flash_wgmma(const book_bf16 *q, const book_bf16 *k,
+                        const book_bf16 *v, book_bf16 *o, float *lse,
                         flash_dims a, cudaStream_t stream);
 // The best of these for the GPU: flash_wgmma on 9.0, else flash_mma.
-cudaError_t flash_attention(const flash_bf16 *q, const flash_bf16 *k,
-                            const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t flash_attention(const book_bf16 *q, const book_bf16 *k,
+                            const book_bf16 *v, book_bf16 *o, float *lse,
                             flash_dims a, cudaStream_t stream);
 // Wrong on purpose: flash_mma that forgets to rescale its running output
 // when a row's maximum grows.
-cudaError_t flash_mma_no_rescale(const flash_bf16 *q, const flash_bf16 *k,
-                                 const flash_bf16 *v, flash_bf16 *o,
+cudaError_t flash_mma_no_rescale(const book_bf16 *q, const book_bf16 *k,
+                                 const book_bf16 *v, book_bf16 *o,
                                  float *lse, flash_dims a,
                                  cudaStream_t stream);
 
@@ -76,8 +73,8 @@ cudaError_t flash_mma_no_rescale(const flash_bf16 *q, const flash_bf16 *k,
 // this call alone; NULL where that size is 0.  A bad split count or
 // workspace is cudaErrorInvalidValue, launching nothing.
 #define FLASH_MAX_SPLITS 64
-cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
-                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t flash_split(const book_bf16 *q, const book_bf16 *k,
+                        const book_bf16 *v, book_bf16 *o, float *lse,
                         flash_dims a, int splits, void *work,
                         size_t work_bytes, cudaStream_t stream);
 // Bytes of workspace: splits x B H Sq rows of D floats (the shares'
@@ -91,9 +88,9 @@ size_t flash_split_work_bytes(flash_dims a, int splits);
 int flash_split_count(flash_dims a, int sms);
 // Wrong on purpose: flash_split whose merge adds the shares without
 // rescaling each by 2^(m_z - m).
-cudaError_t flash_split_no_rescale(const flash_bf16 *q,
-                                   const flash_bf16 *k,
-                                   const flash_bf16 *v, flash_bf16 *o,
+cudaError_t flash_split_no_rescale(const book_bf16 *q,
+                                   const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
                                    float *lse, flash_dims a, int splits,
                                    void *work, size_t work_bytes,
                                    cudaStream_t stream);

@@ -1,32 +1,10 @@
 // flash_args.cuh -- what every bf16 attention launcher checks, the
 // addresses of a head's rows in either layout, and the empty cases.
 #pragma once
+#include "common/book.h"
 #include "flash/flash.h"
-#include "tensor-gemm/tc_args.cuh"
 #include <math.h>
 #include <stdint.h>
-
-// <<Two floats as a bf16 pair>>
-// Round to nearest even; lo goes to the low half, the lower column.
-static __device__ __forceinline__ uint32_t flash_pack(float lo, float hi)
-{
-    __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
-    return *(uint32_t *)&h;
-}
-
-// <<A row's sum and log-sum-exp>>
-// The sum of a quad's four parts of a row sum (every lane gets it), and
-// the natural log-sum-exp of a row of base-2 maximum m and sum l: -inf
-// for a row that saw no key (l = 0).
-static __device__ __forceinline__ float flash_quad_sum(float l)
-{
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    return l + __shfl_xor_sync(0xffffffffu, l, 2);
-}
-static __device__ __forceinline__ float flash_lse(float m, float l)
-{
-    return l > 0.f ? (m + log2f(l)) * 0.69314718f : -INFINITY;
-}
 
 // <<Where a head's rows are>>
 // The element offset of row 0 of head bh = b H + h of an array of S rows
@@ -44,12 +22,6 @@ flash_row_stride(const flash_dims &a)
 }
 
 // <<Check what every bf16 attention launcher takes>>
-static inline int flash_overlap(const void *p, size_t pn, const void *q,
-                                size_t qn)
-{
-    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-    return pn && qn && a < b + qn && b < a + pn;
-}
 // n = x y z w, or 0 where that overflows a size_t (or a factor is 0).
 static inline size_t flash_mul4(size_t x, size_t y, size_t z, size_t w)
 {
@@ -68,10 +40,10 @@ static __global__ void flash_fill_kernel(float *p, size_t n, float x)
 // cudaErrorInvalidValue for what no launcher takes (D must be one of the
 // launcher's, 64 or 128); *done is set when nothing is left to do: the
 // problem is empty, or Sk = 0 and the zeros (and lse = -inf) are written.
-static inline cudaError_t flash_common_args(const flash_bf16 *q,
-                                            const flash_bf16 *k,
-                                            const flash_bf16 *v,
-                                            flash_bf16 *o, float *lse,
+static inline cudaError_t flash_common_args(const book_bf16 *q,
+                                            const book_bf16 *k,
+                                            const book_bf16 *v,
+                                            book_bf16 *o, float *lse,
                                             const flash_dims &a,
                                             cudaStream_t stream, int *done)
 {
@@ -96,12 +68,15 @@ static inline cudaError_t flash_common_args(const flash_bf16 *q,
         if ((uintptr_t)ptrs[i] % 16 != 0) return cudaErrorInvalidValue;
     if (lse != NULL && (uintptr_t)lse % 4 != 0) return cudaErrorInvalidValue;
     const size_t ob = 2 * on, kb = a.Sk ? 2 * kn : 0;
-    const size_t lb = lse ? 4 * a.B * a.H * a.Sq : 0;
-    if (flash_overlap(o, ob, q, a.Sk ? ob : 0) ||
-        flash_overlap(o, ob, k, kb) || flash_overlap(o, ob, v, kb) ||
-        flash_overlap(o, ob, lse, lb))
+    const size_t lb = 4 * a.B * a.H * a.Sq;
+    if (a.Sk > 0 && (ranges_overlap(o, ob, q, ob) ||
+                     ranges_overlap(o, ob, k, kb) ||
+                     ranges_overlap(o, ob, v, kb)))
+        return cudaErrorInvalidValue;
+    if (lse != NULL && ranges_overlap(o, ob, lse, lb))
         return cudaErrorInvalidValue;
     if (a.Sk == 0) {
+        BOOK_CLEAR_TO_LAUNCH();
         cudaError_t e = cudaMemsetAsync(o, 0, ob, stream);
         if (e != cudaSuccess || lse == NULL) return e;
         const size_t n = a.B * a.H * a.Sq;

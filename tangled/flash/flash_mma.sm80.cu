@@ -2,10 +2,16 @@
 // and O += P V on the tensor cores, S and P in registers, K and V tiles
 // double-buffered by cp.async.
 #include "flash/flash_args.cuh"
-#include "tensor-gemm/tc_sm80.cuh"
+#include "arch/sm80.cuh"
+#include "flash/flash_softmax.cuh"
 
 namespace {
 constexpr int FL_BN = 64;  // keys a tile
+// Whether the running output is rescaled when a row's maximum grows (and
+// the shares are weighed when merged), or not: wrong on purpose.
+enum class Rescale { on, wrong_off };
+// Whether a block takes all its tile's keys or its share of them.
+enum class Keys { all, split };
 
 // <<The offset of a chunk in a shared tile>>
 // A tile of ROWS rows of D bf16 is stored as D / 64 panels of ROWS
@@ -13,7 +19,7 @@ constexpr int FL_BN = 64;  // keys a tile
 template <int ROWS>
 __device__ __forceinline__ uint32_t fl_off(int r, int c)
 {
-    return (uint32_t)((c / 8) * (ROWS * 128)) + tc_swz128(r, c % 8);
+    return (uint32_t)((c / 8) * (ROWS * 128)) + swz128(r, c % 8);
 }
 
 // <<Copy a tile of rows with cp.async>>
@@ -29,9 +35,9 @@ __device__ __forceinline__ void fl_load_tile(uint32_t dst,
     for (int q = 0; q < ROWS * CH / THREADS; q++) {
         int e = threadIdx.x + q * THREADS, r = e / CH, c = e % CH;
         bool ok = r < rows;
-        tc_cp_async16(dst + fl_off<ROWS>(r, c),
-                      ok ? src + (size_t)r * stride + 8 * c : src,
-                      ok ? 16 : 0);
+        cp_async16(dst + fl_off<ROWS>(r, c),
+                   ok ? src + (size_t)r * stride + 8 * c : src,
+                   ok ? 16 : 0);
     }
 }
 
@@ -45,7 +51,7 @@ struct fl_part {
 };
 
 // <<The mma.sync attention kernel>>
-template <int D, int WARPS, bool RESCALE, bool SPLIT>
+template <int D, int WARPS, Rescale RESCALE, Keys KEYS>
 __global__ void __launch_bounds__(WARPS * 32)
 flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                  const __nv_bfloat16 *v, __nv_bfloat16 *o, float *lse,
@@ -54,7 +60,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     constexpr int BM = 16 * WARPS, BN = FL_BN, THREADS = WARPS * 32;
     constexpr int Q_BYTES = BM * D * 2, KV_BYTES = BN * D * 2;
     extern __shared__ __align__(128) uint8_t smem[];
-    const uint32_t sq = tc_smem(smem), sk = sq + Q_BYTES;
+    const uint32_t sq = smem_addr(smem), sk = sq + Q_BYTES;
     const uint32_t sv = sk + 2 * KV_BYTES;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     // <<Which heads and rows this block takes>>
@@ -69,7 +75,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     long long kend = Sk;  // keys [0, kend) are seen by some row here
     if (a.causal) kend = max(0LL, min(Sk, m0 + BM + shift));
     int nkt = (int)((kend + BN - 1) / BN), kt0 = 0;  // tiles [kt0, kt0 + nkt)
-    if constexpr (SPLIT) {
+    if constexpr (KEYS == Keys::split) {
         // <<Narrow the key tiles to this block's share>>
         const int per = (nkt + part.splits - 1) / part.splits;
         kt0 = min(nkt, (int)blockIdx.y * per);
@@ -80,20 +86,20 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     const __nv_bfloat16 *vh = v + flash_head(a, bh, a.Sk) + kbase * rs;
     // <<Start the copies of Q and of the first keys and values>>
     fl_load_tile<BM, D, THREADS>(sq, qh, rs, Sq - m0);
-    tc_cp_async_commit();
+    cp_async_commit();
     if (nkt > 0) {
         fl_load_tile<BN, D, THREADS>(sk, kh, rs, Sk - kbase);
         fl_load_tile<BN, D, THREADS>(sv, vh, rs, Sk - kbase);
     }
-    tc_cp_async_commit();
-    tc_cp_async_wait<1>();
+    cp_async_commit();
+    cp_async_wait<1>();
     __syncthreads();
     // <<Q's fragments into registers>>
     uint32_t qf[D / 16][4];
     #pragma unroll
     for (int ks = 0; ks < D / 16; ks++)
-        tc_ldmatrix_x4(qf[ks], sq + fl_off<BM>(warp * 16 + (lane & 15),
-                                                2 * ks + (lane >> 4)));
+        ldmatrix_x4(qf[ks], sq + fl_off<BM>(warp * 16 + (lane & 15),
+                                             2 * ks + (lane >> 4)));
 
     float acc[D / 8][4] = {};            // O: 16 rows x D of this warp
     float mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.f, 0.f};
@@ -108,8 +114,8 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
             fl_load_tile<BN, D, THREADS>(sk + st, kh + off, rs, left);
             fl_load_tile<BN, D, THREADS>(sv + st, vh + off, rs, left);
         }
-        tc_cp_async_commit();
-        tc_cp_async_wait<1>();
+        cp_async_commit();
+        cp_async_wait<1>();
         __syncthreads();
         const uint32_t kt = sk + (j & 1) * KV_BYTES;
         const uint32_t vt = sv + (j & 1) * KV_BYTES;
@@ -122,54 +128,26 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                 for (int np = 0; np < BN / 16; np++) {
                     uint32_t b[4];
                     int key = np * 16 + (lane & 7) + ((lane >> 4) << 3);
-                    tc_ldmatrix_x4(b, kt + fl_off<BN>(key, 2 * ks +
-                                                              ((lane >> 3) & 1)));
-                    tc_mma_16816(s[2 * np], qf[ks], b);
-                    tc_mma_16816(s[2 * np + 1], qf[ks], b + 2);
+                    ldmatrix_x4(b, kt + fl_off<BN>(key, 2 * ks +
+                                                           ((lane >> 3) & 1)));
+                    mma_16816(s[2 * np], qf[ks], b);
+                    mma_16816(s[2 * np + 1], qf[ks], b + 2);
                 }
+            auto score = [&](int nt, int e) -> float & { return s[nt][e]; };
             // <<Mask the keys past the end and above the diagonal>>
-            const long long key0 = kbase + (long long)j * BN;
-            if (key0 + BN > Sk || (a.causal && key0 + BN - 1 > m0 + shift)) {
-            #pragma unroll
-                for (int nt = 0; nt < BN / 8; nt++)
-            #pragma unroll
-                    for (int e = 0; e < 4; e++) {
-                        long long key = key0 + nt * 8 + 2 * (lane % 4) + (e & 1);
-                        long long row = row0 + (e >> 1) * 8;
-                        if (key >= Sk || (a.causal && key > row + shift))
-                            s[nt][e] = -INFINITY;
-                    }
-            }
+            flash_mask_tile<BN / 8>(score, kbase + (long long)j * BN, m0, row0, lane,
+                                    Sk, a.causal, shift);
             // <<The online softmax on the fragments>>
-            #pragma unroll
-            for (int h = 0; h < 2; h++) {  // rows row0 and row0 + 8
-                float mx = mrow[h];
-            #pragma unroll
-                for (int nt = 0; nt < BN / 8; nt++)
-                    mx = fmaxf(mx, fmaxf(s[nt][2 * h], s[nt][2 * h + 1]) *
-                                       scale_log2);
-                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-                const float mu = mx == -INFINITY ? 0.f : mx;
-                const float alpha = exp2f(mrow[h] - mu);
-                float sum = 0.f;
-            #pragma unroll
-                for (int nt = 0; nt < BN / 8; nt++)
-            #pragma unroll
-                    for (int e = 2 * h; e < 2 * h + 2; e++) {
-                        s[nt][e] = exp2f(fmaf(s[nt][e], scale_log2, -mu));
-                        sum += s[nt][e];
-                    }
-                lrow[h] = lrow[h] * alpha + sum;
-                mrow[h] = mx;
-                if (RESCALE) {
+            auto rescale_o = [&](int h, float alpha) {
+                if (RESCALE == Rescale::on) {
             #pragma unroll
                     for (int dt = 0; dt < D / 8; dt++) {
                         acc[dt][2 * h] *= alpha;
                         acc[dt][2 * h + 1] *= alpha;
                     }
                 }
-            }
+            };
+            flash_online_rows<BN / 8>(score, mrow, lrow, scale_log2, rescale_o);
             // <<O += P V, P from the accumulators of S>>
             #pragma unroll
             for (int kt2 = 0; kt2 < BN / 16; kt2++) {
@@ -182,18 +160,18 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                     uint32_t b[4];
                     int g = lane >> 3;
                     int key = kt2 * 16 + (g & 1) * 8 + (lane & 7);
-                    tc_ldmatrix_x4_trans(b, vt + fl_off<BN>(key,
-                                                             2 * dp + (g >> 1)));
-                    tc_mma_16816(acc[2 * dp], p, b);
-                    tc_mma_16816(acc[2 * dp + 1], p, b + 2);
+                    ldmatrix_x4_trans(b, vt + fl_off<BN>(key,
+                                                          2 * dp + (g >> 1)));
+                    mma_16816(acc[2 * dp], p, b);
+                    mma_16816(acc[2 * dp + 1], p, b + 2);
                 }
             }
         }
         __syncthreads();  // the stage is free for the copy after next
     }
-    tc_cp_async_wait<0>();
+    cp_async_wait<0>();
 
-    if constexpr (SPLIT) {
+    if constexpr (KEYS == Keys::split) {
         // <<Store this share's partial triple>>
         const size_t R = BH * a.Sq, z = blockIdx.y;
         #pragma unroll
@@ -213,14 +191,7 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
     } else {
         // <<Finish the rows and store them through shared memory>>
         float inv[2];
-        #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const float l = flash_quad_sum(lrow[h]);
-            inv[h] = l > 0.f ? 1.f / l : 0.f;
-            const long long row = row0 + 8 * h;
-            if (lse != nullptr && lane % 4 == 0 && row < Sq)
-                lse[bh * a.Sq + (size_t)row] = flash_lse(mrow[h], l);
-        }
+        flash_end_rows(mrow, lrow, inv, lse, bh * a.Sq, row0, Sq, lane);
         // This warp's 16 rows of the Q tile are its own and already read; the
         // __syncwarp orders those ldmatrix reads before these stores when no
         // key tile (and so no barrier) came between them.
@@ -254,9 +225,9 @@ flash_mma_kernel(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
 }
 
 // <<The attention launcher on mma.sync>>
-template <int D, int WARPS, bool RESCALE, bool SPLIT = false>
-cudaError_t fl_launch_d(const flash_bf16 *q, const flash_bf16 *k,
-                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+template <int D, int WARPS, Rescale RESCALE, Keys KEYS = Keys::all>
+cudaError_t fl_launch_d(const book_bf16 *q, const book_bf16 *k,
+                        const book_bf16 *v, book_bf16 *o, float *lse,
                         const flash_dims &a, cudaStream_t stream,
                         fl_part part = fl_part())
 {
@@ -264,19 +235,21 @@ cudaError_t fl_launch_d(const flash_bf16 *q, const flash_bf16 *k,
     constexpr int SMEM = BM * D * 2 + 4 * FL_BN * D * 2;
     const size_t blocks = a.B * a.H * ((a.Sq + BM - 1) / BM);
     if (blocks > 2147483647u) return cudaErrorInvalidValue;
-    auto kern = flash_mma_kernel<D, WARPS, RESCALE, SPLIT>;
+    auto kern = flash_mma_kernel<D, WARPS, RESCALE, KEYS>;
     cudaError_t err = cudaFuncSetAttribute(
         kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
     if (err != cudaSuccess) return err;
     const float scale_log2 = 1.44269504f / sqrtf((float)D);
-    const dim3 grid((unsigned)blocks, SPLIT ? (unsigned)part.splits : 1u);
+    const dim3 grid((unsigned)blocks,
+                    KEYS == Keys::split ? (unsigned)part.splits : 1u);
+    BOOK_CLEAR_TO_LAUNCH();
     kern<<<grid, WARPS * 32, SMEM, stream>>>(q, k, v, o, lse, a,
                                              scale_log2, part);
     return cudaGetLastError();
 }
-template <int WARPS, bool RESCALE>
-cudaError_t fl_launch(const flash_bf16 *q, const flash_bf16 *k,
-                      const flash_bf16 *v, flash_bf16 *o, float *lse,
+template <int WARPS, Rescale RESCALE>
+cudaError_t fl_launch(const book_bf16 *q, const book_bf16 *k,
+                      const book_bf16 *v, book_bf16 *o, float *lse,
                       flash_dims a, cudaStream_t stream)
 {
     int done;
@@ -289,7 +262,7 @@ cudaError_t fl_launch(const flash_bf16 *q, const flash_bf16 *k,
 }
 
 // <<Merge the partial triples of the shares>>
-template <int D, bool RESCALE>
+template <int D, Rescale RESCALE>
 __global__ void flash_merge_kernel(fl_part part, __nv_bfloat16 *o,
                                    float *lse, flash_dims a)
 {
@@ -307,7 +280,7 @@ __global__ void flash_merge_kernel(fl_part part, __nv_bfloat16 *o,
         float l = 0.f;
         for (int z = 0; z < part.splits && mx != -INFINITY; z++) {
             const float2 p = ml[z * R + r];
-            const float w = RESCALE ? exp2f(p.x - mx) : 1.f;
+            const float w = RESCALE == Rescale::on ? exp2f(p.x - mx) : 1.f;
             const float4 x = po[(z * R + r) * (D / 4) + c];
             l += w * p.y;
             acc.x += w * x.x;
@@ -340,14 +313,14 @@ bool fl_split_sizes(const flash_dims &a, int splits, size_t *po,
     *ml = flash_mul4(R, (size_t)splits, 8, 1);
     return *po != 0 && *ml != 0 && *ml <= SIZE_MAX - *po;
 }
-template <int D, bool RESCALE>
-cudaError_t fl_split_d(const flash_bf16 *q, const flash_bf16 *k,
-                       const flash_bf16 *v, flash_bf16 *o, float *lse,
+template <int D, Rescale RESCALE>
+cudaError_t fl_split_d(const book_bf16 *q, const book_bf16 *k,
+                       const book_bf16 *v, book_bf16 *o, float *lse,
                        const flash_dims &a, fl_part part,
                        cudaStream_t stream)
 {
-    cudaError_t err = fl_launch_d<D, 4, true, true>(q, k, v, o, lse, a,
-                                                    stream, part);
+    cudaError_t err = fl_launch_d<D, 4, Rescale::on, Keys::split>(
+        q, k, v, o, lse, a, stream, part);
     if (err != cudaSuccess) return err;
     const size_t quads = a.B * a.H * a.Sq * (D / 4);
     const size_t grid = (quads + 255) / 256 < 8192 ? (quads + 255) / 256
@@ -356,9 +329,9 @@ cudaError_t fl_split_d(const flash_bf16 *q, const flash_bf16 *k,
         part, o, lse, a);
     return cudaGetLastError();
 }
-template <bool RESCALE>
-cudaError_t fl_split(const flash_bf16 *q, const flash_bf16 *k,
-                     const flash_bf16 *v, flash_bf16 *o, float *lse,
+template <Rescale RESCALE>
+cudaError_t fl_split(const book_bf16 *q, const book_bf16 *k,
+                     const book_bf16 *v, book_bf16 *o, float *lse,
                      flash_dims a, int splits, void *work,
                      size_t work_bytes, cudaStream_t stream)
 {
@@ -369,17 +342,19 @@ cudaError_t fl_split(const flash_bf16 *q, const flash_bf16 *k,
     if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     if (splits == 1)
         return a.D == 64
-                   ? fl_launch_d<64, 4, true>(q, k, v, o, lse, a, stream)
-                   : fl_launch_d<128, 4, true>(q, k, v, o, lse, a, stream);
+                   ? fl_launch_d<64, 4, Rescale::on>(q, k, v, o, lse, a,
+                                                     stream)
+                   : fl_launch_d<128, 4, Rescale::on>(q, k, v, o, lse, a,
+                                                      stream);
     size_t pob, mlb;
     if (!fl_split_sizes(a, splits, &pob, &mlb) || work == NULL ||
         work_bytes < pob + mlb || (uintptr_t)work % 16 != 0)
         return cudaErrorInvalidValue;
     const size_t R = a.B * a.H * a.Sq, qb = 2 * R * a.D;
     const size_t kb = 2 * a.B * a.H * a.Sk * a.D, wb = pob + mlb;
-    if (flash_overlap(work, wb, q, qb) || flash_overlap(work, wb, k, kb) ||
-        flash_overlap(work, wb, v, kb) || flash_overlap(work, wb, o, qb) ||
-        flash_overlap(work, wb, lse, lse ? 4 * R : 0))
+    if (ranges_overlap(work, wb, q, qb) || ranges_overlap(work, wb, k, kb) ||
+        ranges_overlap(work, wb, v, kb) || ranges_overlap(work, wb, o, qb) ||
+        (lse != NULL && ranges_overlap(work, wb, lse, 4 * R)))
         return cudaErrorInvalidValue;
     fl_part part;
     part.o = (float *)work;
@@ -392,30 +367,30 @@ cudaError_t fl_split(const flash_bf16 *q, const flash_bf16 *k,
 } // namespace
 
 // <<The entry points of the mma.sync attention>>
-extern "C" cudaError_t flash_mma64(const flash_bf16 *q, const flash_bf16 *k,
-                                   const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_mma64(const book_bf16 *q, const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
                                    float *lse, flash_dims a,
                                    cudaStream_t stream)
 {
-    return fl_launch<4, true>(q, k, v, o, lse, a, stream);
+    return fl_launch<4, Rescale::on>(q, k, v, o, lse, a, stream);
 }
-extern "C" cudaError_t flash_mma(const flash_bf16 *q, const flash_bf16 *k,
-                                 const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_mma(const book_bf16 *q, const book_bf16 *k,
+                                 const book_bf16 *v, book_bf16 *o,
                                  float *lse, flash_dims a,
                                  cudaStream_t stream)
 {
-    return fl_launch<8, true>(q, k, v, o, lse, a, stream);
+    return fl_launch<8, Rescale::on>(q, k, v, o, lse, a, stream);
 }
 
 // <<Wrong on purpose: the mma.sync attention without the rescale>>
-extern "C" cudaError_t flash_mma_no_rescale(const flash_bf16 *q,
-                                            const flash_bf16 *k,
-                                            const flash_bf16 *v,
-                                            flash_bf16 *o, float *lse,
+extern "C" cudaError_t flash_mma_no_rescale(const book_bf16 *q,
+                                            const book_bf16 *k,
+                                            const book_bf16 *v,
+                                            book_bf16 *o, float *lse,
                                             flash_dims a,
                                             cudaStream_t stream)
 {
-    return fl_launch<8, false>(q, k, v, o, lse, a, stream);
+    return fl_launch<8, Rescale::wrong_off>(q, k, v, o, lse, a, stream);
 }
 
 // <<The entry points of the split keys>>
@@ -439,26 +414,26 @@ extern "C" int flash_split_count(flash_dims a, int sms)
     const size_t tiles = (a.Sk + 63) / 64, per = (tiles + p - 1) / p;
     return (int)((tiles + per - 1) / per);
 }
-extern "C" cudaError_t flash_split(const flash_bf16 *q, const flash_bf16 *k,
-                                   const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_split(const book_bf16 *q, const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
                                    float *lse, flash_dims a, int splits,
                                    void *work, size_t work_bytes,
                                    cudaStream_t stream)
 {
-    return fl_split<true>(q, k, v, o, lse, a, splits, work, work_bytes,
-                          stream);
+    return fl_split<Rescale::on>(q, k, v, o, lse, a, splits, work,
+                                 work_bytes, stream);
 }
 
 // <<Wrong on purpose: the split keys merged without the rescale>>
-extern "C" cudaError_t flash_split_no_rescale(const flash_bf16 *q,
-                                              const flash_bf16 *k,
-                                              const flash_bf16 *v,
-                                              flash_bf16 *o, float *lse,
+extern "C" cudaError_t flash_split_no_rescale(const book_bf16 *q,
+                                              const book_bf16 *k,
+                                              const book_bf16 *v,
+                                              book_bf16 *o, float *lse,
                                               flash_dims a, int splits,
                                               void *work,
                                               size_t work_bytes,
                                               cudaStream_t stream)
 {
-    return fl_split<false>(q, k, v, o, lse, a, splits, work, work_bytes,
-                           stream);
+    return fl_split<Rescale::wrong_off>(q, k, v, o, lse, a, splits, work,
+                                        work_bytes, stream);
 }

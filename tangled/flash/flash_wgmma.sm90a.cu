@@ -3,96 +3,16 @@
 // two consumer warpgroups of 64 query rows each compute S = Q K^T with
 // wgmma from shared memory and O += P V with P from registers, the last
 // tile's P V overlapping this tile's softmax.
+#include "arch/sm90.cuh"
 #include "flash/flash_args.cuh"
-#include "tensor-gemm/tc_sm90.cuh"
-#include <cudaTypedefs.h>
+#include "flash/flash_softmax.cuh"
 
 namespace {
 constexpr int FW_BM = 128;      // query rows a block, 64 a consumer
 constexpr int FW_BN = 128;      // keys a tile
 constexpr int FW_STAGES = 2;    // K and V tiles in flight
-constexpr int FW_PANEL_Q = FW_BM * 128;  // 64 columns of Q: 128 B a row
-constexpr int FW_PANEL_KV = FW_BN * 128; // 64 columns of a K or V tile
-
-// <<wgmma for attention>>
-#define FW_D8(i)                                                           \
-    "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]),           \
-        "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
-#define FW_R32                                                             \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, "                             \
-    "%10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "                   \
-    "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-#define FW_R64                                                             \
-    FW_R32 ", %32, %33, %34, %35, %36, %37, %38, %39, "                    \
-           "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, "            \
-           "%50, %51, %52, %53, %54, %55, %56, %57, %58, %59, "            \
-           "%60, %61, %62, %63"
-// S = Q K^T (+ S when scale_d) for 64 rows x 128 keys x 16: A and B from
-// shared memory, both K-major (B[k][n] = K[n][k], K's rows contiguous in
-// k: not transposed).
-__device__ __forceinline__ void fw_wgmma_ss_n128(float d[64], uint64_t da,
-                                                 uint64_t db, int scale_d)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-                 "{" FW_R64 "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
-                 : FW_D8(0), FW_D8(8), FW_D8(16), FW_D8(24), FW_D8(32),
-                   FW_D8(40), FW_D8(48), FW_D8(56)
-                 : "l"(da), "l"(db), "r"(scale_d));
-}
-// O += P V for 64 rows x N x 16 keys: A (P) in four registers of bf16
-// pairs, B (V, row-major keys x D) from shared memory, MN-major
-// (transposed).  The register form has no imm-trans-a.
-__device__ __forceinline__ void fw_wgmma_rs_n64(float d[32],
-                                                const uint32_t a[4],
-                                                uint64_t db)
-{
-    asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-                 "{" FW_R32 "}, {%32, %33, %34, %35}, %36, 1, 1, 1, 1;\n"
-                 : FW_D8(0), FW_D8(8), FW_D8(16), FW_D8(24)
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db));
-}
-__device__ __forceinline__ void fw_wgmma_rs_n128(float d[64],
-                                                 const uint32_t a[4],
-                                                 uint64_t db)
-{
-    asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-                 "{" FW_R64 "}, {%64, %65, %66, %67}, %68, 1, 1, 1, 1;\n"
-                 : FW_D8(0), FW_D8(8), FW_D8(16), FW_D8(24), FW_D8(32),
-                   FW_D8(40), FW_D8(48), FW_D8(56)
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db));
-}
-template <int D>
-__device__ __forceinline__ void fw_wgmma_rs(float (&d)[D / 2],
-                                            const uint32_t a[4], uint64_t db)
-{
-    if constexpr (D == 64) fw_wgmma_rs_n64(d, a, db);
-    else fw_wgmma_rs_n128(d, a, db);
-}
-// Keeps the registers of P, read by a wgmma in flight, alive and unmoved
-// until the wgmma is known to be done.
-template <int R>
-__device__ __forceinline__ void fw_reg_fence(uint32_t (&r)[R][4])
-{
-#pragma unroll
-    for (int i = 0; i < R; i++)
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-            asm volatile("" : "+r"(r[i][e])::"memory");
-}
-
-// <<A TMA load of a box of a 4-D map>>
-__device__ __forceinline__ void fw_tma_load4(void *dst,
-                                             const CUtensorMap *map,
-                                             uint64_t *bar, int x, int y,
-                                             int z, int w)
-{
-    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile"
-                 ".mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3, %4, %5}], [%6];\n"
-                 ::"r"(tc_smem(dst)), "l"(map), "r"(x), "r"(y), "r"(z),
-                 "r"(w), "r"(tc_smem(bar)) : "memory");
-}
+constexpr int FW_PANEL_Q = swz_tile<FW_BM, 64>::bytes;   // 64 columns of Q
+constexpr int FW_PANEL_KV = swz_tile<FW_BN, 64>::bytes;  // of a K or V tile
 
 // <<The warp-specialized attention kernel>>
 // Shared memory, from a 1024-byte boundary: Q as D / 64 panels of 128
@@ -100,7 +20,9 @@ __device__ __forceinline__ void fw_tma_load4(void *dst,
 // FW_STAGES V tiles, each D / 64 panels of FW_BN rows, then the barriers.
 template <int D>
 struct FwSmem {
-    static constexpr int Q = FW_BM * D * 2, KV = FW_BN * D * 2;
+    using QT = swz_tile<FW_BM, D>;   // the tile of Q
+    using KVT = swz_tile<FW_BN, D>;  // a tile of K or of V
+    static constexpr int Q = QT::bytes, KV = KVT::bytes;
     static constexpr int BARS = 1 + 4 * FW_STAGES;
     static constexpr int BYTES = 1024 + Q + 2 * FW_STAGES * KV + 8 * BARS;
 };
@@ -116,7 +38,7 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     using L = FwSmem<D>;
     constexpr int P = D / 64;  // 64-column panels
     extern __shared__ uint8_t raw[];
-    uint8_t *Qs = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
+    uint8_t *Qs = align1024(raw);
     uint8_t *Ks = Qs + L::Q, *Vs = Ks + FW_STAGES * L::KV;
     uint64_t *qfull = (uint64_t *)(Vs + FW_STAGES * L::KV);
     uint64_t *kfull = qfull + 1, *kempty = kfull + FW_STAGES;
@@ -135,46 +57,46 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     const int hh = (int)(bh % a.H), bb = (int)(bh / a.H);
     
     if (threadIdx.x == 0) {
-        tc_bar_init(qfull, 1);
+        bar_init(qfull, 1);
         for (int s = 0; s < FW_STAGES; s++) {
-            tc_bar_init(&kfull[s], 1);
-            tc_bar_init(&vfull[s], 1);
-            tc_bar_init(&kempty[s], 8);  // one arrival per consumer warp
-            tc_bar_init(&vempty[s], 8);
+            bar_init(&kfull[s], 1);
+            bar_init(&vfull[s], 1);
+            bar_init(&kempty[s], 8);  // one arrival per consumer warp
+            bar_init(&vempty[s], 8);
         }
-        tc_bar_init_fence();
+        bar_init_fence();
     }
     __syncthreads();
     
     if (threadIdx.x < 128) {
-        tc_setmaxnreg_dec<40>();
+        setmaxnreg_dec<40>();
         // <<The producer: Q once, then K and V as their stages empty>>
         if (threadIdx.x == 0 && nkt > 0) {
-            tc_bar_expect(qfull, L::Q);
+            bar_expect(qfull, L::Q);
         #pragma unroll
             for (int p = 0; p < P; p++)
-                fw_tma_load4(Qs + p * FW_PANEL_Q, &mapQ, qfull, 64 * p,
-                             (int)m0, hh, bb);
+                tma_load(Qs + p * FW_PANEL_Q, &mapQ, qfull, 64 * p,
+                         (int)m0, hh, bb);
             for (int j = 0; j < nkt; j++) {
                 const int s = j % FW_STAGES;
                 const int parity = ((j / FW_STAGES) & 1) ^ 1;
-                tc_bar_wait(&kempty[s], parity);
-                tc_bar_expect(&kfull[s], L::KV);
+                bar_wait(&kempty[s], parity);
+                bar_expect(&kfull[s], L::KV);
         #pragma unroll
                 for (int p = 0; p < P; p++)
-                    fw_tma_load4(Ks + s * L::KV + p * FW_PANEL_KV, &mapK,
-                                 &kfull[s], 64 * p, j * FW_BN, hh, bb);
-                tc_bar_wait(&vempty[s], parity);
-                tc_bar_expect(&vfull[s], L::KV);
+                    tma_load(Ks + s * L::KV + p * FW_PANEL_KV, &mapK,
+                             &kfull[s], 64 * p, j * FW_BN, hh, bb);
+                bar_wait(&vempty[s], parity);
+                bar_expect(&vfull[s], L::KV);
         #pragma unroll
                 for (int p = 0; p < P; p++)
-                    fw_tma_load4(Vs + s * L::KV + p * FW_PANEL_KV, &mapV,
-                                 &vfull[s], 64 * p, j * FW_BN, hh, bb);
+                    tma_load(Vs + s * L::KV + p * FW_PANEL_KV, &mapV,
+                             &vfull[s], 64 * p, j * FW_BN, hh, bb);
             }
         }
         return;
     }
-    tc_setmaxnreg_inc<232>();
+    setmaxnreg_inc<232>();
     // <<The consumers>>
     const int c = threadIdx.x / 128 - 1, t = threadIdx.x % 128;
     const int lane = t % 32;
@@ -196,65 +118,38 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     // <<Issue S = Q K_j^T from stage j>>
     auto issue_s = [&](int j) {
         const uint8_t *kt = Ks + (j % FW_STAGES) * L::KV;
-        const uint8_t *qt = Qs + c * 64 * 128;
+        const uint8_t *qt = Qs + c * L::QT::rows(64);
     #pragma unroll
         for (int ks = 0; ks < D / 16; ks++) {
-            const int p = ks / 4, w = ks % 4;
-            tc_acc_fence(s);
-            fw_wgmma_ss_n128(s, tc_desc(qt + p * FW_PANEL_Q + w * 32, 16, 1024),
-                             tc_desc(kt + p * FW_PANEL_KV + w * 32, 16, 1024),
+            const int p = ks / 4, w = L::QT::cols(16 * (ks % 4));
+            acc_fence(s);
+            wgmma_ss<128, 0>(s,
+                             wgmma_desc(qt + p * FW_PANEL_Q + w, 16, L::QT::atom),
+                             wgmma_desc(kt + p * FW_PANEL_KV + w, 16,
+                                        L::KVT::atom),
                              ks > 0);
         }
-        tc_wgmma_commit();
+        wgmma_commit();
     };
     // <<Issue O += P V_j from stage j>>
     auto issue_pv = [&](int j) {
         const uint8_t *vt = Vs + (j % FW_STAGES) * L::KV;
     #pragma unroll
         for (int kk = 0; kk < FW_BN / 16; kk++) {
-            tc_acc_fence(acc);
-            fw_wgmma_rs<D>(acc, pf[kk],
-                           tc_desc(vt + kk * 2048, FW_PANEL_KV, 1024));
+            acc_fence(acc);
+            wgmma_rs<D>(acc, pf[kk],
+                        wgmma_desc(vt + L::KVT::rows(16 * kk), FW_PANEL_KV,
+                                   L::KVT::atom));
         }
-        tc_wgmma_commit();
+        wgmma_commit();
     };
     // <<Mask and softmax S of tile j: exp2 in s, new m and l, alpha>>
     auto softmax = [&](int j) {
-        const long long key0 = (long long)j * FW_BN;
-        if (key0 + FW_BN > Sk ||
-            (a.causal && key0 + FW_BN - 1 > rowc + shift)) {
-    #pragma unroll
-            for (int nt = 0; nt < FW_BN / 8; nt++)
-    #pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    long long key = key0 + nt * 8 + 2 * (lane % 4) + (e & 1);
-                    long long row = row0 + (e >> 1) * 8;
-                    if (key >= Sk || (a.causal && key > row + shift))
-                        s[4 * nt + e] = -INFINITY;
-                }
-        }
-    #pragma unroll
-        for (int h = 0; h < 2; h++) {  // rows row0 and row0 + 8
-            float mx = mrow[h];
-    #pragma unroll
-            for (int nt = 0; nt < FW_BN / 8; nt++)
-                mx = fmaxf(mx, fmaxf(s[4 * nt + 2 * h], s[4 * nt + 2 * h + 1]) *
-                                   scale_log2);
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float mu = mx == -INFINITY ? 0.f : mx;
-            alpha[h] = exp2f(mrow[h] - mu);
-            float sum = 0.f;
-    #pragma unroll
-            for (int nt = 0; nt < FW_BN / 8; nt++)
-    #pragma unroll
-                for (int e = 2 * h; e < 2 * h + 2; e++) {
-                    s[4 * nt + e] = exp2f(fmaf(s[4 * nt + e], scale_log2, -mu));
-                    sum += s[4 * nt + e];
-                }
-            lrow[h] = lrow[h] * alpha[h] + sum;
-            mrow[h] = mx;
-        }
+        auto score = [&](int nt, int e) -> float & { return s[4 * nt + e]; };
+        flash_mask_tile<FW_BN / 8>(score, (long long)j * FW_BN, rowc, row0,
+                                   lane, Sk, a.causal, shift);
+        flash_online_rows<FW_BN / 8>(score, mrow, lrow, scale_log2,
+                                     [&](int h, float al) { alpha[h] = al; });
     };
     // <<Rescale O, then P = bf16 of s in the A-fragment order>>
     // The accumulator's columns 16 kk .. 16 kk + 15 are the A fragment of
@@ -275,56 +170,49 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
     };
     
     if (nkt > 0) {
-        tc_bar_wait(qfull, 0);
+        bar_wait(qfull, 0);
         // <<The first tile: S_0, its softmax, P_0>>
-        tc_bar_wait(&kfull[0], 0);
-        tc_wgmma_fence();
+        bar_wait(&kfull[0], 0);
+        wgmma_fence();
         issue_s(0);
-        tc_wgmma_wait<0>();
-        tc_acc_fence(s);
-        if (lane == 0) tc_bar_arrive(&kempty[0]);
+        wgmma_wait<0>();
+        acc_fence(s);
+        if (lane == 0) bar_arrive(&kempty[0]);
         softmax(0);
         rescale_pack();
         // <<S_j overlaps the softmax; P_{j-1} V_{j-1} runs meanwhile>>
         for (int j = 1; j < nkt; j++) {
             const int sj = j % FW_STAGES, sp = (j - 1) % FW_STAGES;
-            tc_bar_wait(&kfull[sj], (j / FW_STAGES) & 1);
-            tc_bar_wait(&vfull[sp], ((j - 1) / FW_STAGES) & 1);
-            tc_wgmma_fence();  // s, acc and pf were written since
+            bar_wait(&kfull[sj], (j / FW_STAGES) & 1);
+            bar_wait(&vfull[sp], ((j - 1) / FW_STAGES) & 1);
+            wgmma_fence();  // s, acc and pf were written since
             issue_s(j);
             issue_pv(j - 1);
-            tc_wgmma_wait<1>();  // S_j done, P V may still run
-            tc_acc_fence(s);
-            if (lane == 0) tc_bar_arrive(&kempty[sj]);
+            wgmma_wait<1>();  // S_j done, P V may still run
+            acc_fence(s);
+            if (lane == 0) bar_arrive(&kempty[sj]);
             softmax(j);
-            tc_wgmma_wait<0>();  // P_{j-1} V_{j-1} done
-            tc_acc_fence(acc);
-            fw_reg_fence(pf);
-            if (lane == 0) tc_bar_arrive(&vempty[sp]);
+            wgmma_wait<0>();  // P_{j-1} V_{j-1} done
+            acc_fence(acc);
+            reg_fence(pf);
+            if (lane == 0) bar_arrive(&vempty[sp]);
             rescale_pack();
         }
         // <<The last P V>>
         const int sl = (nkt - 1) % FW_STAGES;
-        tc_bar_wait(&vfull[sl], ((nkt - 1) / FW_STAGES) & 1);
-        tc_wgmma_fence();
+        bar_wait(&vfull[sl], ((nkt - 1) / FW_STAGES) & 1);
+        wgmma_fence();
         issue_pv(nkt - 1);
-        tc_wgmma_wait<0>();
-        tc_acc_fence(acc);
-        fw_reg_fence(pf);
-        if (lane == 0) tc_bar_arrive(&vempty[sl]);
+        wgmma_wait<0>();
+        acc_fence(acc);
+        reg_fence(pf);
+        if (lane == 0) bar_arrive(&vempty[sl]);
     }
     // <<Finish the rows and store them>>
     float inv[2];
     const size_t rs = flash_row_stride(a);
     __nv_bfloat16 *oh = o + flash_head(a, bh, a.Sq);
-    #pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const float l = flash_quad_sum(lrow[h]);
-        inv[h] = l > 0.f ? 1.f / l : 0.f;
-        const long long row = row0 + 8 * h;
-        if (lse != nullptr && lane % 4 == 0 && row < Sq)
-            lse[bh * a.Sq + (size_t)row] = flash_lse(mrow[h], l);
-    }
+    flash_end_rows(mrow, lrow, inv, lse, bh * a.Sq, row0, Sq, lane);
     #pragma unroll
     for (int h = 0; h < 2; h++) {
         const long long row = row0 + 8 * h;
@@ -340,28 +228,12 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
 }
 
 // <<Make a tensor map of a head-major or sequence-major array>>
-PFN_cuTensorMapEncodeTiled_v12000 fw_encode_fn(void)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (fn == nullptr) {
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p,
-                                             12000, cudaEnableDefault,
-                                             &q) == cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-    }
-    return fn;
-}
 // The array of B H heads of S rows of D bf16 as a 4-D tensor (D, S, H,
 // B), in boxes of 64 columns (128 bytes, 128-byte swizzle) by box_rows
 // rows of one head.  Rows past S arrive as zeros.
-cudaError_t fw_make_map(CUtensorMap *map, const flash_bf16 *p,
+cudaError_t fw_make_map(CUtensorMap *map, const book_bf16 *p,
                         const flash_dims &a, size_t S, unsigned box_rows)
 {
-    PFN_cuTensorMapEncodeTiled_v12000 encode = fw_encode_fn();
-    if (encode == nullptr) return cudaErrorNotSupported;
     const size_t D = a.D, H = a.H;
     cuuint64_t dim[4] = {D, S, H, a.B};
     cuuint64_t stride[3];
@@ -374,20 +246,13 @@ cudaError_t fw_make_map(CUtensorMap *map, const flash_bf16 *p,
         stride[1] = D * 2;
         stride[2] = S * H * D * 2;
     }
-    cuuint32_t box[4] = {64, box_rows, 1, 1}, step[4] = {1, 1, 1, 1};
-    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, (void *)p,
-                        dim, stride, box, step,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        CU_TENSOR_MAP_SWIZZLE_128B,
-                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+    return tensor_map_bf16(map, p, 4, dim, stride, box_rows);
 }
 
 // <<The attention launcher on wgmma>>
 template <int D>
-cudaError_t fw_launch_d(const flash_bf16 *q, const flash_bf16 *k,
-                        const flash_bf16 *v, flash_bf16 *o, float *lse,
+cudaError_t fw_launch_d(const book_bf16 *q, const book_bf16 *k,
+                        const book_bf16 *v, book_bf16 *o, float *lse,
                         const flash_dims &a, cudaStream_t stream)
 {
     constexpr int SMEM = FwSmem<D>::BYTES;
@@ -405,6 +270,7 @@ cudaError_t fw_launch_d(const flash_bf16 *q, const flash_bf16 *k,
                                SMEM);
     if (err != cudaSuccess) return err;
     const float scale_log2 = 1.44269504f / sqrtf((float)D);
+    BOOK_CLEAR_TO_LAUNCH();
     kern<<<(unsigned)blocks, 384, SMEM, stream>>>(mapQ, mapK, mapV, o, lse,
                                                   a, scale_log2);
     return cudaGetLastError();
@@ -412,8 +278,8 @@ cudaError_t fw_launch_d(const flash_bf16 *q, const flash_bf16 *k,
 } // namespace
 
 // <<The entry point of the wgmma attention>>
-extern "C" cudaError_t flash_wgmma(const flash_bf16 *q, const flash_bf16 *k,
-                                   const flash_bf16 *v, flash_bf16 *o,
+extern "C" cudaError_t flash_wgmma(const book_bf16 *q, const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
                                    float *lse, flash_dims a,
                                    cudaStream_t stream)
 {

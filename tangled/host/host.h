@@ -152,8 +152,7 @@ cudaError_t host_pipeline_wrong_pageable(host_pipe *p, const host_kernel *k,
                                          float *out, size_t n,
                                          cudaStream_t s0);
 // Wrong on purpose: stages that launch on the legacy default stream, not
-// on s (the vector add through the threads chapter's vadd, which takes
-// no stream).
+// on s (the vector add through the threads chapter's vadd, given 0).
 // On a pipe of blocking streams: right results, no overlap.  On
 // non-blocking streams: a race.
 cudaError_t host_vadd_stage_wrong_legacy(const float *const *in,

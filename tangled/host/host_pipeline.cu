@@ -331,7 +331,7 @@ extern "C" cudaError_t host_vadd_stage_wrong_legacy(const float *const *in,
     (void)s;                           // WRONG: the stream is not used
     (void)arg;
     if (!in) return cudaErrorInvalidValue;
-    return vadd(in[0], in[1], out, n); // the legacy default stream
+    return vadd(in[0], in[1], out, n, 0); // WRONG: the legacy stream
 }
 
 extern "C" cudaError_t host_conv1d_stage_wrong_legacy(

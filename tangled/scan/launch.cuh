@@ -50,11 +50,10 @@ cudaError_t scan_reduce_then_scan(const T *in, T *out, size_t n,
         in, out, n, exclusive, aligned, c);
     return cudaGetLastError();
 }
-// stream: 0 for a caller that names none (the renderer chapter's).
 template <typename T>
 cudaError_t scan_lookback(const T *in, T *out, size_t n, bool exclusive,
                           char *scratch, bool packed,
-                          cudaStream_t stream = 0)
+                          cudaStream_t stream)
 {
     const unsigned tiles = (unsigned)ceil_div(n, dev_tile<T>::elems);
     tile_ctx<T> c = {};

@@ -61,9 +61,9 @@ cudaError_t sort_pairs_u64(const unsigned long long *keys_in,
                            const unsigned *values_in, unsigned *values_out,
                            size_t n, void *temp, size_t temp_bytes,
                            cudaStream_t s);
-/* The textbook sort, three kernels a digit, unsigned keys, n below 2^31,
- * on the default stream only (the scan it calls has no stream): larger
- * n or s != 0, cudaErrorInvalidValue.  Scattered from registers, and
+/* The textbook sort, three kernels per digit, unsigned keys, n below
+ * 2^31, on stream s like the others (the scan it calls takes the stream
+ * too): larger n, cudaErrorInvalidValue.  Scattered from registers, and
  * staged in shared memory first. */
 cudaError_t sort_keys_u32_textbook_scattered(const unsigned *in,
                                              unsigned *out, size_t n,

@@ -86,7 +86,7 @@ static cudaError_t textbook_sort(const unsigned *in, unsigned *out,
     typedef shape_256x16 P;
     sort_temp tmp;
     BOOK_TRY(sort_check(in, out, NULL, NULL, n, 4, temp, bytes, &tmp));
-    if (n > (size_t)INT_MAX || s != 0) return cudaErrorInvalidValue;
+    if (n > (size_t)INT_MAX) return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
     const unsigned tiles = (unsigned)ceil_div(n, P::TILE);
@@ -100,7 +100,7 @@ static cudaError_t textbook_sort(const unsigned *in, unsigned *out,
         BOOK_TRY(cudaGetLastError());
         BOOK_TRY(scan_i32(tmp.table, tmp.table + cells, cells,
                           SCAN_EXCLUSIVE, SCAN_LOOKBACK_PACKED, tmp.scan,
-                          tmp.scan_bytes));
+                          tmp.scan_bytes, s));
         radix_scatter_kernel<P, HOW>
             <<<tiles, P::THREADS, 0, s>>>(src, dst, n, 8 * p,
                                           tmp.table + cells);

@@ -8,10 +8,11 @@
 // <<Check the arguments every launcher takes>>
 // cudaErrorInvalidValue for what no launcher takes; *done is set when
 // nothing is left to do: C is empty, or C = 0 (K = 0) was written here.
-static inline cudaError_t tc_common_args(const tc_bf16 *A, const tc_bf16 *B,
-                                         void *C, tc_out out, size_t M,
-                                         size_t N, size_t K,
-                                         cudaStream_t stream, int *done)
+static inline cudaError_t tc_common_args(const book_bf16 *A,
+                                         const book_bf16 *B, void *C,
+                                         tc_out out, size_t M, size_t N,
+                                         size_t K, cudaStream_t stream,
+                                         int *done)
 {
     *done = 1;
     if (out != TC_OUT_F32 && out != TC_OUT_BF16) return cudaErrorInvalidValue;
@@ -20,21 +21,22 @@ static inline cudaError_t tc_common_args(const tc_bf16 *A, const tc_bf16 *B,
     if (M == 0 || N == 0) return cudaSuccess;
     if (C == NULL || (K > 0 && (A == NULL || B == NULL)))
         return cudaErrorInvalidValue;
-    if (K == 0)
+    if (K == 0) {
+        BOOK_CLEAR_TO_LAUNCH();
         return cudaMemsetAsync(C, 0, M * N * (out == TC_OUT_F32 ? 4 : 2),
                                stream);
+    }
     *done = 0;
     return cudaSuccess;
 }
 
 // <<The 16-byte rule>>
 // cp.async and TMA copy 16 bytes at a time: rows of A (K elements) and
-// of B (N elements) a multiple of 16 bytes, A, B, C on 16-byte boundaries.
-static inline int tc_aligned16(const void *A, const void *B, const void *C,
-                               size_t N, size_t K)
+// of B (N elements) must be whole 16-byte chunks, and A, B, C start on
+// 16-byte boundaries (is_aligned, common/book.h).
+static inline int tc_rows_whole_chunks(size_t N, size_t K)
 {
-    return K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 &&
-           (uintptr_t)B % 16 == 0 && (uintptr_t)C % 16 == 0;
+    return K % 8 == 0 && N % 8 == 0;
 }
 
 // <<Store a pair of results, guarded>>

@@ -2,15 +2,16 @@
 // the arguments on this device, falling back in a stated order.
 #include "tensor-gemm/tc_args.cuh"
 
-extern "C" cudaError_t tc_gemm(const tc_bf16 *A, const tc_bf16 *B, void *C,
-                               tc_out out, size_t M, size_t N, size_t K,
-                               cudaStream_t stream)
+extern "C" cudaError_t tc_gemm(const book_bf16 *A, const book_bf16 *B,
+                               void *C, tc_out out, size_t M, size_t N,
+                               size_t K, cudaStream_t stream)
 {
     int done;
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
     const int cc = book_device_cc();
-    const int aligned = tc_aligned16(A, B, C, N, K);
+    const int aligned = tc_rows_whole_chunks(N, K) && is_aligned(A, 16) &&
+                        is_aligned(B, 16) && is_aligned(C, 16);
     if (cc == 90 && aligned)
         return tc_gemm_ws(A, B, C, out, M, N, K, stream);
     if (cc >= 80 && aligned)

@@ -13,63 +13,61 @@
 // any GPU and for any N.
 #ifndef TC_GEMM_H
 #define TC_GEMM_H
+#include "common/bf16.h"
 #include <cuda_runtime_api.h>
-#include <cuda_bf16.h>
 #include <stddef.h>
 #ifdef __cplusplus
-typedef __nv_bfloat16 tc_bf16;
 extern "C" {
-#else
-typedef __nv_bfloat16_raw tc_bf16;  // the same two bytes, seen from C
 #endif
 typedef enum { TC_OUT_F32 = 0, TC_OUT_BF16 = 1 } tc_out;
 // The largest M, N or K any launcher takes: 2^31 - 512, so that no tile
 // count or loop bound overflows an int.
 #define TC_MAX_DIM 2147483136u
-typedef cudaError_t (*tc_gemm_fn)(const tc_bf16 *A, const tc_bf16 *B,
+typedef cudaError_t (*tc_gemm_fn)(const book_bf16 *A, const book_bf16 *B,
                                   void *C, tc_out out, size_t M, size_t N,
                                   size_t K, cudaStream_t stream);
 
 // <<Declarations of the tensor-core ladder>>
 // Any sizes (M at most 65535 * 64), pointers aligned to their element;
 // compute capability 8.0 or later.
-cudaError_t tc_gemm_wmma(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t tc_gemm_wmma(const book_bf16 *A, const book_bf16 *B, void *C,
                          tc_out out, size_t M, size_t N, size_t K,
                          cudaStream_t stream);
 // The 16-byte rule: K and N multiples of 8, and A, B, C 16-byte aligned
 // (cudaErrorInvalidValue otherwise); M at most 65535 * 128; compute
 // capability 8.0 or later.
 // The unswizzled one is slower on purpose: its ldmatrix loads conflict.
-cudaError_t tc_gemm_mma(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t tc_gemm_mma(const book_bf16 *A, const book_bf16 *B, void *C,
                         tc_out out, size_t M, size_t N, size_t K,
                         cudaStream_t stream);
-cudaError_t tc_gemm_mma_unswizzled(const tc_bf16 *A, const tc_bf16 *B,
+cudaError_t tc_gemm_mma_unswizzled(const book_bf16 *A, const book_bf16 *B,
                                    void *C, tc_out out, size_t M, size_t N,
                                    size_t K, cudaStream_t stream);
 // sm_90a code: compute capability 9.0 only; the 16-byte rule, which is
 // also TMA's (global addresses and row strides multiples of 16 bytes);
 // M at most 65535 * 128 for tc_gemm_wgmma.
-cudaError_t tc_gemm_wgmma(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t tc_gemm_wgmma(const book_bf16 *A, const book_bf16 *B, void *C,
                           tc_out out, size_t M, size_t N, size_t K,
                           cudaStream_t stream);
-cudaError_t tc_gemm_ws(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t tc_gemm_ws(const book_bf16 *A, const book_bf16 *B, void *C,
                        tc_out out, size_t M, size_t N, size_t K,
                        cudaStream_t stream);
-cudaError_t tc_gemm_persistent(const tc_bf16 *A, const tc_bf16 *B, void *C,
-                               tc_out out, size_t M, size_t N, size_t K,
-                               cudaStream_t stream);
-cudaError_t tc_gemm_cluster(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t tc_gemm_persistent(const book_bf16 *A, const book_bf16 *B,
+                               void *C, tc_out out, size_t M, size_t N,
+                               size_t K, cudaStream_t stream);
+cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B, void *C,
                             tc_out out, size_t M, size_t N, size_t K,
                             cudaStream_t stream);
 // Wrong on purpose: tc_gemm_wgmma waiting for a stage after reading it.
-cudaError_t tc_gemm_wrong_late_wait(const tc_bf16 *A, const tc_bf16 *B,
+cudaError_t tc_gemm_wrong_late_wait(const book_bf16 *A, const book_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream);
 // The best that takes the arguments here: the warp-specialized kernel on
 // compute capability 9.0 under the 16-byte rule, else tc_gemm_mma under
 // the rule on 8.0 or later, else tc_gemm_wmma.
-cudaError_t tc_gemm(const tc_bf16 *A, const tc_bf16 *B, void *C, tc_out out,
-                    size_t M, size_t N, size_t K, cudaStream_t stream);
+cudaError_t tc_gemm(const book_bf16 *A, const book_bf16 *B, void *C,
+                    tc_out out, size_t M, size_t N, size_t K,
+                    cudaStream_t stream);
 // The ceiling: wgmma on shared tiles that never change, iters steps of
 // 64 x 256 x 16 per warpgroup, two warpgroups per block, blocks blocks;
 // *sink gets a value so that the work is not removed.  9.0 only.

@@ -1,7 +1,7 @@
 // tc_mma.sm80.cu -- mma.sync on fragments that ldmatrix loads from
 // swizzled shared tiles, fed by a cp.async pipeline of three stages.
 #include "tensor-gemm/tc_args.cuh"
-#include "tensor-gemm/tc_sm80.cuh"
+#include "arch/sm80.cuh"
 
 namespace {
 constexpr int MM_BM = 128, MM_BN = 128, MM_BK = 64, MM_STAGES = 3;
@@ -9,16 +9,20 @@ constexpr int MM_THREADS = 128;
 constexpr int MM_A_BYTES = MM_BM * MM_BK * 2, MM_B_BYTES = MM_BK * MM_BN * 2;
 constexpr int MM_STAGE_BYTES = MM_A_BYTES + MM_B_BYTES;
 constexpr int MM_SMEM = MM_STAGES * MM_STAGE_BYTES;
+// The shared tiles swizzled, or not: slower on purpose, its ldmatrix
+// loads conflict.
+enum class Swizzle { on, off };
 
 // <<The offset of a chunk, swizzled or not>>
-template <bool SWZ>
+template <Swizzle SWZ>
 __device__ __forceinline__ uint32_t mm_off(int r, int c)
 {
-    return SWZ ? tc_swz128(r, c) : (uint32_t)(r * 128 + c * 16);
+    return SWZ == Swizzle::on ? swz128(r, c)
+                              : (uint32_t)(r * 128 + c * 16);
 }
 
 // <<Copy one stage of A and B with cp.async>>
-template <bool SWZ>
+template <Swizzle SWZ>
 __device__ __forceinline__ void
 mm_load_stage(uint32_t sa, const __nv_bfloat16 *A, const __nv_bfloat16 *B,
               int M, int N, int K, int m0, int n0, int k0)
@@ -29,27 +33,27 @@ mm_load_stage(uint32_t sa, const __nv_bfloat16 *A, const __nv_bfloat16 *B,
         int e = threadIdx.x + q * MM_THREADS, r = e / 8, c = e % 8;
         int gr = m0 + r, gc = k0 + 8 * c;
         bool ok = gr < M && gc < K;
-        tc_cp_async16(sa + mm_off<SWZ>(r, c),
-                      ok ? A + (size_t)gr * K + gc : A, ok ? 16 : 0);
+        cp_async16(sa + mm_off<SWZ>(r, c),
+                   ok ? A + (size_t)gr * K + gc : A, ok ? 16 : 0);
     }
 #pragma unroll
     for (int q = 0; q < MM_BK * MM_BN / 8 / MM_THREADS; q++) {
         int e = threadIdx.x + q * MM_THREADS, r = e / 16, c = e % 16;
         int gr = k0 + r, gc = n0 + 8 * c;
         bool ok = gr < K && gc < N;
-        tc_cp_async16(sb + (c / 8) * (MM_BK * 128) + mm_off<SWZ>(r, c % 8),
-                      ok ? B + (size_t)gr * N + gc : B, ok ? 16 : 0);
+        cp_async16(sb + (c / 8) * (MM_BK * 128) + mm_off<SWZ>(r, c % 8),
+                   ok ? B + (size_t)gr * N + gc : B, ok ? 16 : 0);
     }
 }
 
 // <<The mma.sync kernel>>
-template <bool SWZ>
+template <Swizzle SWZ>
 __global__ void __launch_bounds__(MM_THREADS)
 mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
            tc_out out, int M, int N, int K)
 {
     extern __shared__ __align__(128) uint8_t smem[];
-    const uint32_t s0 = tc_smem(smem);
+    const uint32_t s0 = smem_addr(smem);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int wr = warp / 2, wc = warp % 2;
     const int m0 = blockIdx.y * MM_BM, n0 = blockIdx.x * MM_BN;
@@ -60,16 +64,16 @@ mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
         if (s < KT)
             mm_load_stage<SWZ>(s0 + s * MM_STAGE_BYTES, A, B, M, N, K, m0,
                                n0, s * MM_BK);
-        tc_cp_async_commit();
+        cp_async_commit();
     }
     for (int kt = 0; kt < KT; kt++) {
-        tc_cp_async_wait<MM_STAGES - 2>();
+        cp_async_wait<MM_STAGES - 2>();
         __syncthreads();
         int nk = kt + MM_STAGES - 1;
         if (nk < KT)
             mm_load_stage<SWZ>(s0 + (nk % MM_STAGES) * MM_STAGE_BYTES, A, B,
                                M, N, K, m0, n0, nk * MM_BK);
-        tc_cp_async_commit();
+        cp_async_commit();
         const uint32_t sa = s0 + (kt % MM_STAGES) * MM_STAGE_BYTES;
         const uint32_t sb = sa + MM_A_BYTES;
         // <<Multiply one stage with ldmatrix and mma.sync>>
@@ -80,15 +84,15 @@ mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
             for (int i = 0; i < 4; i++) {
                 int row = wr * 64 + i * 16 + (lane & 15);
                 int chunk = 2 * ks + (lane >> 4);
-                tc_ldmatrix_x4(a[i], sa + mm_off<SWZ>(row, chunk));
+                ldmatrix_x4(a[i], sa + mm_off<SWZ>(row, chunk));
             }
         #pragma unroll
             for (int p = 0; p < 4; p++) {
                 int j = lane >> 3, k = 16 * ks + (j & 1) * 8 + (lane & 7);
                 int chunk = wc * 8 + p * 2 + (j >> 1);
                 uint32_t r[4];
-                tc_ldmatrix_x4_trans(r, sb + (chunk / 8) * (MM_BK * 128) +
-                                            mm_off<SWZ>(k, chunk % 8));
+                ldmatrix_x4_trans(r, sb + (chunk / 8) * (MM_BK * 128) +
+                                         mm_off<SWZ>(k, chunk % 8));
                 b[2 * p][0] = r[0]; b[2 * p][1] = r[1];
                 b[2 * p + 1][0] = r[2]; b[2 * p + 1][1] = r[3];
             }
@@ -96,10 +100,10 @@ mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
             for (int i = 0; i < 4; i++)
         #pragma unroll
                 for (int j = 0; j < 8; j++)
-                    tc_mma_16816(acc[i][j], a[i], b[j]);
+                    mma_16816(acc[i][j], a[i], b[j]);
         }
     }
-    tc_cp_async_wait<0>();
+    cp_async_wait<0>();
     // <<Store the mma.sync accumulators>>
     #pragma unroll
     for (int i = 0; i < 4; i++)
@@ -113,15 +117,17 @@ mma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
 }
 
 // <<The mma.sync launcher>>
-template <bool SWZ>
-cudaError_t mma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+template <Swizzle SWZ>
+cudaError_t mma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                        tc_out out, size_t M, size_t N, size_t K,
                        cudaStream_t stream)
 {
     int done;
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
-    if (!tc_aligned16(A, B, C, N, K)) return cudaErrorInvalidValue;
+    if (!tc_rows_whole_chunks(N, K) || !is_aligned(A, 16) ||
+        !is_aligned(B, 16) || !is_aligned(C, 16))
+        return cudaErrorInvalidValue;
     if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
     dim3 grid((unsigned)((N + MM_BN - 1) / MM_BN),
               (unsigned)((M + MM_BM - 1) / MM_BM));
@@ -130,6 +136,7 @@ cudaError_t mma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                MM_SMEM);
     if (err != cudaSuccess) return err;
+    BOOK_CLEAR_TO_LAUNCH();
     mma_kernel<SWZ><<<grid, MM_THREADS, MM_SMEM, stream>>>(
         A, B, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
@@ -137,16 +144,16 @@ cudaError_t mma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
 } // namespace
 
 // <<The mma.sync entry points>>
-extern "C" cudaError_t tc_gemm_mma(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_mma(const book_bf16 *A, const book_bf16 *B,
                                    void *C, tc_out out, size_t M, size_t N,
                                    size_t K, cudaStream_t stream)
 {
-    return mma_launch<true>(A, B, C, out, M, N, K, stream);
+    return mma_launch<Swizzle::on>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_mma_unswizzled(const tc_bf16 *A,
-                                              const tc_bf16 *B, void *C,
+extern "C" cudaError_t tc_gemm_mma_unswizzled(const book_bf16 *A,
+                                              const book_bf16 *B, void *C,
                                               tc_out out, size_t M, size_t N,
                                               size_t K, cudaStream_t stream)
 {
-    return mma_launch<false>(A, B, C, out, M, N, K, stream);
+    return mma_launch<Swizzle::off>(A, B, C, out, M, N, K, stream);
 }

@@ -1,6 +1,6 @@
 // tc_peak.sm90a.cu -- the tensor cores' ceiling: wgmma and nothing else.
 #include "tensor-gemm/tc_args.cuh"
-#include "tensor-gemm/tc_sm90.cuh"
+#include "arch/sm90.cuh"
 
 namespace {
 __global__ void __launch_bounds__(256, 1) peak_kernel(int iters, float *sink)
@@ -12,22 +12,23 @@ __global__ void __launch_bounds__(256, 1) peak_kernel(int iters, float *sink)
     // The generic stores before the reads of wgmma (the async proxy).
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     const int c = threadIdx.x / 128;
-    const uint64_t da = tc_desc(tiles + c * 8192, 16, 1024);
-    const uint64_t db = tc_desc(tiles + 16384, 8192, 1024);
+    const uint64_t da = wgmma_desc(tiles + c * 8192, 16, 1024);
+    const uint64_t db = wgmma_desc(tiles + 16384, 8192, 1024);
     float d[128];
 #pragma unroll
     for (int i = 0; i < 128; i++) d[i] = 0.0f;
     for (int it = 0; it < iters; it++) {
-        tc_acc_fence(d);
-        tc_wgmma_fence();
+        acc_fence(d);
+        wgmma_fence();
 #pragma unroll
-        for (int ks = 0; ks < 4; ks++) tc_wgmma_n256(d, da + 2 * ks, db, 1);
-        tc_wgmma_commit();
-        tc_wgmma_wait<1>();
-        tc_acc_fence(d);
+        for (int ks = 0; ks < 4; ks++)
+            wgmma_ss<256, 1>(d, da + 2 * ks, db, 1);
+        wgmma_commit();
+        wgmma_wait<1>();
+        acc_fence(d);
     }
-    tc_wgmma_wait<0>();
-    tc_acc_fence(d);
+    wgmma_wait<0>();
+    acc_fence(d);
     float s = 0.0f;
 #pragma unroll
     for (int i = 0; i < 128; i++) s += d[i];
@@ -41,6 +42,7 @@ extern "C" cudaError_t tc_peak(int blocks, int iters, float *sink,
     if (blocks <= 0 || iters <= 0 || sink == NULL)
         return cudaErrorInvalidValue;
     if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
+    BOOK_CLEAR_TO_LAUNCH();
     peak_kernel<<<blocks, 256, 0, stream>>>(iters, sink);
     return cudaGetLastError();
 }

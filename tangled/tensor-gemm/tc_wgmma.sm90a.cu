@@ -1,47 +1,32 @@
 // tc_wgmma.sm90a.cu -- wgmma on tiles that TMA copies into swizzled
 // shared memory: one warpgroup, then warp-specialized, then persistent.
-#include "tensor-gemm/tc_args.cuh"
-#include "tensor-gemm/tc_sm90.cuh"
+#include "arch/sm90.cuh"
 #include "common/book.h"
-#include <cudaTypedefs.h>
+#include "tensor-gemm/tc_args.cuh"
 
 namespace {
 
-// <<Make a tensor map through the runtime>>
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn(void)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (fn == nullptr) {
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p,
-                                             12000, cudaEnableDefault,
-                                             &q) == cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-    }
-    return fn;
-}
-// A rows x cols row-major bf16 matrix, read in boxes of 64 columns (128
-// bytes, the widest box the 128-byte swizzle takes) by box_rows rows.
-// Elements outside the matrix arrive as zeros.
-cudaError_t make_map(CUtensorMap *map, const tc_bf16 *p, size_t rows,
+// <<The tensor maps of A and B>>
+// A rows x cols row-major bf16 matrix, read in boxes of 64 columns by
+// box_rows rows.  Elements outside the matrix arrive as zeros.
+cudaError_t make_map(CUtensorMap *map, const book_bf16 *p, size_t rows,
                      size_t cols, unsigned box_rows)
 {
-    PFN_cuTensorMapEncodeTiled_v12000 encode = encode_fn();
-    if (encode == nullptr) return cudaErrorNotSupported;
     cuuint64_t dim[2] = {cols, rows}, stride[1] = {cols * 2};
-    cuuint32_t box[2] = {64, box_rows}, step[2] = {1, 1};
-    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p,
-                        dim, stride, box, step,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        CU_TENSOR_MAP_SWIZZLE_128B,
-                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+    return tensor_map_bf16(map, p, 2, dim, stride, box_rows);
 }
 constexpr int TILE_K = 64;              // one 128-byte swizzle row of bf16
-constexpr int BOX_B = TILE_K * 64 * 2;  // one box of B: 64 k x 64 n
+
+// <<Sizes and offsets in the tiles of A and B>>
+// A is K-major, 64 columns of K in each 128-byte row; B is boxes of
+// TILE_K rows of K by 64 columns of N (MN-major), one after the other.
+using RowsA = swz_tile<64, TILE_K>;      // one warpgroup's rows of A
+using BoxB = swz_tile<TILE_K, 64>;       // one box of B
+constexpr int BOX_B = BoxB::bytes;       // 64 k x 64 n
+constexpr int A_HALF = RowsA::bytes;     // to the next warpgroup's rows
+constexpr int A_K16 = RowsA::cols(16);   // to the next 16 of K in A
+constexpr int B_K16 = BoxB::rows(16);    // and in B
+constexpr int ATOM = RowsA::atom;        // from 8 rows to the next 8
 
 // <<Store a warpgroup's accumulators>>
 // Thread t of the warpgroup holds, for each group j of 8 columns, the
@@ -61,17 +46,17 @@ __device__ __forceinline__ void wg_store(const float (&d)[R], void *C,
                   d[4 * j + 3]);
     }
 }
-__device__ __forceinline__ uint8_t *align1024(uint8_t *p)
-{
-    return (uint8_t *)(((uintptr_t)p + 1023) & ~(uintptr_t)1023);
-}
 
 // <<The one-warpgroup wgmma kernel>>
 constexpr int WG_BM = 128, WG_BN = 128, WG_STAGES = 4;
-constexpr int WG_A = WG_BM * TILE_K * 2, WG_B = TILE_K * WG_BN * 2;
+constexpr int WG_A = swz_tile<WG_BM, TILE_K>::bytes;  // a stage of A
+constexpr int WG_B = swz_tile<TILE_K, WG_BN>::bytes;  // and of B
 constexpr int WG_SMEM = 1024 + WG_STAGES * (WG_A + WG_B) + 64;
+// Where each step waits for its stage: before the wgmma read it, or
+// after them (wrong on purpose).
+enum class Wait { early, wrong_late };
 
-template <bool LATE>
+template <Wait W>
 __global__ void __launch_bounds__(128)
 wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
              const __grid_constant__ CUtensorMap mapB, void *C, tc_out out,
@@ -82,7 +67,7 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     uint64_t *full = (uint64_t *)(Bs + WG_STAGES * WG_B);
     const int m0 = blockIdx.y * WG_BM, n0 = blockIdx.x * WG_BN;
     const int KT = (K + TILE_K - 1) / TILE_K;
-    if (LATE) {
+    if (W == Wait::wrong_late) {
         // <<Wrong on purpose: fill the stages with NaNs>>
         // So that a read before the copy lands shows in C.  The fence orders
         // the generic stores before the copies of the async proxy.
@@ -91,17 +76,17 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     }
     if (threadIdx.x == 0) {
-        for (int s = 0; s < WG_STAGES; s++) tc_bar_init(&full[s], 1);
-        tc_bar_init_fence();
+        for (int s = 0; s < WG_STAGES; s++) bar_init(&full[s], 1);
+        bar_init_fence();
     }
     __syncthreads();
     // <<Fill a stage of the one-warpgroup kernel>>
     auto load = [&](int kt) {
         int s = kt % WG_STAGES;
-        tc_bar_expect(&full[s], WG_A + WG_B);
-        tc_tma_load(As + s * WG_A, &mapA, &full[s], kt * TILE_K, m0);
+        bar_expect(&full[s], WG_A + WG_B);
+        tma_load(As + s * WG_A, &mapA, &full[s], kt * TILE_K, m0);
         for (int i = 0; i < WG_BN / 64; i++)
-            tc_tma_load(Bs + s * WG_B + i * BOX_B, &mapB, &full[s],
+            tma_load(Bs + s * WG_B + i * BOX_B, &mapB, &full[s],
                     n0 + 64 * i, kt * TILE_K);
     };
     if (threadIdx.x == 0)
@@ -109,25 +94,25 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     float d0[64] = {}, d1[64] = {};
     for (int kt = 0; kt < KT; kt++) {
         const int s = kt % WG_STAGES, parity = (kt / WG_STAGES) & 1;
-        if (!LATE) tc_bar_wait(&full[s], parity);
+        if (W == Wait::early) bar_wait(&full[s], parity);
         // <<Multiply stage s with eight wgmma>>
-        tc_acc_fence(d0);
-        tc_acc_fence(d1);
-        tc_wgmma_fence();
+        acc_fence(d0);
+        acc_fence(d1);
+        wgmma_fence();
         #pragma unroll
         for (int ks = 0; ks < TILE_K / 16; ks++) {
-            uint64_t db = tc_desc(Bs + s * WG_B + ks * 2048, BOX_B, 1024);
-            uint8_t *a = As + s * WG_A + ks * 32;
-            tc_wgmma_n128(d0, tc_desc(a, 16, 1024), db, 1);
-            tc_wgmma_n128(d1, tc_desc(a + 8192, 16, 1024), db, 1);
+            uint64_t db = wgmma_desc(Bs + s * WG_B + ks * B_K16, BOX_B, ATOM);
+            uint8_t *a = As + s * WG_A + ks * A_K16;
+            wgmma_ss<128, 1>(d0, wgmma_desc(a, 16, ATOM), db, 1);
+            wgmma_ss<128, 1>(d1, wgmma_desc(a + A_HALF, 16, ATOM), db, 1);
         }
-        tc_wgmma_commit();
-        tc_wgmma_wait<0>();
-        tc_acc_fence(d0);
-        tc_acc_fence(d1);
-        if (LATE) {
+        wgmma_commit();
+        wgmma_wait<0>();
+        acc_fence(d0);
+        acc_fence(d1);
+        if (W == Wait::wrong_late) {
             // <<Wrong on purpose: wait for the stage after reading it>>
-            tc_bar_wait(&full[s], parity);    // too late: the wgmma read it
+            bar_wait(&full[s], parity);    // too late: the wgmma read it
         }
         __syncthreads();                 // every warp is done with stage s
         if (threadIdx.x == 0 && kt + WG_STAGES < KT) load(kt + WG_STAGES);
@@ -138,8 +123,11 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
 
 // <<The tile order for the L2>>
 constexpr int WS_BM = 128, WS_BN = 256, WS_STAGES = 4, WS_GROUP = 8;
-constexpr int WS_A = WS_BM * TILE_K * 2, WS_B = TILE_K * WS_BN * 2;
+constexpr int WS_A = swz_tile<WS_BM, TILE_K>::bytes;  // a stage of A
+constexpr int WS_B = swz_tile<TILE_K, WS_BN>::bytes;  // and of B
 constexpr int WS_SMEM = 1024 + WS_STAGES * (WS_A + WS_B) + 128;
+// One block per tile, or as many blocks as SMs, each looping over tiles.
+enum class Grid { one_tile_per_block, persistent };
 
 // Tile t: WS_GROUP rows of tiles at a time, column after column.
 __device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
@@ -151,8 +139,64 @@ __device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
     *tn = in / rows;
 }
 
+// <<Set up the barriers of the stages>>
+__device__ __forceinline__ void ws_init_bars(uint64_t *full,
+                                             uint64_t *empty, int readers)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WS_STAGES; s++) {
+            bar_init(&full[s], 1);
+            bar_init(&empty[s], readers);
+        }
+        bar_init_fence();
+    }
+}
+
+// <<Consume the stages of one tile>>
+// How a consumer warp gives a stage back: an arrival on its own block's
+// empty barrier, or on that of both blocks of a cluster pair.
+enum class Release { local, pair };
+// Warpgroup c's 64 x 256 part of a tile, d = A B over its KT stages.
+template <Release R>
+__device__ __forceinline__ void
+ws_consume_tile(float (&d)[128], uint8_t *As, uint8_t *Bs, uint64_t *full,
+                uint64_t *empty, int KT, int &it, int c, int lane)
+{
+    auto release = [&](int s) {
+        if (R == Release::local) {
+            bar_arrive(&empty[s]);
+        } else {
+            bar_arrive_in(&empty[s], 0);
+            bar_arrive_in(&empty[s], 1);
+        }
+    };
+#pragma unroll
+    for (int i = 0; i < 128; i++) d[i] = 0.0f;
+    int prev = -1;
+    for (int kt = 0; kt < KT; kt++, it++) {
+        const int s = it % WS_STAGES;
+        bar_wait(&full[s], (it / WS_STAGES) & 1);
+        acc_fence(d);
+        wgmma_fence();
+#pragma unroll
+        for (int ks = 0; ks < TILE_K / 16; ks++)
+            wgmma_ss<256, 1>(
+                d,
+                wgmma_desc(As + s * WS_A + c * A_HALF + ks * A_K16, 16, ATOM),
+                wgmma_desc(Bs + s * WS_B + ks * B_K16, BOX_B, ATOM), 1);
+        wgmma_commit();
+        wgmma_wait<1>();          // the step before this one is done
+        acc_fence(d);
+        if (prev >= 0 && lane == 0) release(prev);
+        prev = s;
+    }
+    wgmma_wait<0>();
+    acc_fence(d);
+    if (prev >= 0 && lane == 0) release(prev);
+}
+
 // <<The warp-specialized kernel>>
-template <bool PERSISTENT>
+template <Grid G>
 __global__ void __launch_bounds__(384, 1)
 ws_kernel(const __grid_constant__ CUtensorMap mapA,
           const __grid_constant__ CUtensorMap mapB, void *C, tc_out out,
@@ -166,17 +210,11 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
     const int tiles_m = (M + WS_BM - 1) / WS_BM;
     const int tiles_n = (N + WS_BN - 1) / WS_BN;
     const int tiles = tiles_m * tiles_n;
-    const int step = PERSISTENT ? (int)gridDim.x : tiles;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < WS_STAGES; s++) {
-            tc_bar_init(&full[s], 1);
-            tc_bar_init(&empty[s], 8);   // one arrival per consumer warp
-        }
-        tc_bar_init_fence();
-    }
+    const int step = G == Grid::persistent ? (int)gridDim.x : tiles;
+    ws_init_bars(full, empty, 8);    // one arrival per consumer warp
     __syncthreads();
     if (threadIdx.x < 128) {
-        tc_setmaxnreg_dec<40>();
+        setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             // <<The producer: fill stages as they empty>>
             int it = 0;
@@ -185,19 +223,19 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
                 ws_tile(t, tiles_m, tiles_n, &tm, &tn);
                 for (int kt = 0; kt < KT; kt++, it++) {
                     int s = it % WS_STAGES;
-                    tc_bar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
-                    tc_bar_expect(&full[s], WS_A + WS_B);
-                    tc_tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
-                                tm * WS_BM);
+                    bar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
+                    bar_expect(&full[s], WS_A + WS_B);
+                    tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
+                             tm * WS_BM);
                     for (int i = 0; i < WS_BN / 64; i++)
-                        tc_tma_load(Bs + s * WS_B + i * BOX_B, &mapB,
+                        tma_load(Bs + s * WS_B + i * BOX_B, &mapB,
                                 &full[s], tn * WS_BN + 64 * i, kt * TILE_K);
                 }
             }
         }
         return;
     }
-    tc_setmaxnreg_inc<232>();
+    setmaxnreg_inc<232>();
     // <<The consumers: multiply full stages, release them, store>>
     const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
     int it = 0;
@@ -205,30 +243,7 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
         int tm, tn;
         ws_tile(t, tiles_m, tiles_n, &tm, &tn);
         float d[128];
-    #pragma unroll
-        for (int i = 0; i < 128; i++) d[i] = 0.0f;
-        int prev = -1;
-        for (int kt = 0; kt < KT; kt++, it++) {
-            const int s = it % WS_STAGES;
-            tc_bar_wait(&full[s], (it / WS_STAGES) & 1);
-            tc_acc_fence(d);
-            tc_wgmma_fence();
-    #pragma unroll
-            for (int ks = 0; ks < TILE_K / 16; ks++)
-                tc_wgmma_n256(d,
-                              tc_desc(As + s * WS_A + c * 8192 + ks * 32, 16,
-                                      1024),
-                              tc_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024),
-                              1);
-            tc_wgmma_commit();
-            tc_wgmma_wait<1>();          // the step before this one is done
-            tc_acc_fence(d);
-            if (prev >= 0 && lane == 0) tc_bar_arrive(&empty[prev]);
-            prev = s;
-        }
-        tc_wgmma_wait<0>();
-        tc_acc_fence(d);
-        if (prev >= 0 && lane == 0) tc_bar_arrive(&empty[prev]);
+        ws_consume_tile<Release::local>(d, As, Bs, full, empty, KT, it, c, lane);
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
 }
@@ -243,78 +258,44 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
     uint8_t *As = align1024(raw), *Bs = As + WS_STAGES * WS_A;
     uint64_t *full = (uint64_t *)(Bs + WS_STAGES * WS_B);
     uint64_t *empty = full + WS_STAGES;
-    const int KT = (K + TILE_K - 1) / TILE_K, rank = tc_cluster_rank();
+    const int KT = (K + TILE_K - 1) / TILE_K, rank = cluster_rank();
     const int tiles_m = (M + WS_BM - 1) / WS_BM;
     const int tiles_n = (N + WS_BN - 1) / WS_BN;
     int tm2, tn;                         // this pair's tile, in pairs of rows
     ws_tile(blockIdx.x / 2, (tiles_m + 1) / 2, tiles_n, &tm2, &tn);
     const int tm = 2 * tm2 + rank;       // past M for an odd count: zeros
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < WS_STAGES; s++) {
-            tc_bar_init(&full[s], 1);
-            tc_bar_init(&empty[s], 16);  // eight consumer warps per block
-        }
-        tc_bar_init_fence();
-    }
-    tc_cluster_sync();
+    ws_init_bars(full, empty, 16);   // eight consumer warps per block
+    cluster_sync();
     if (threadIdx.x < 128) {
-        tc_setmaxnreg_dec<40>();
+        setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             // <<The cluster's producer: its A, half of B to both>>
             for (int kt = 0; kt < KT; kt++) {
                 int s = kt % WS_STAGES;
-                tc_bar_wait(&empty[s], ((kt / WS_STAGES) & 1) ^ 1);
-                tc_bar_expect(&full[s], WS_A + WS_B);
-                tc_tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
-                            tm * WS_BM);
+                bar_wait(&empty[s], ((kt / WS_STAGES) & 1) ^ 1);
+                bar_expect(&full[s], WS_A + WS_B);
+                tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
+                         tm * WS_BM);
                 for (int i = 2 * rank; i < 2 * rank + 2; i++)
-                    tc_tma_load_multicast(Bs + s * WS_B + i * BOX_B, &mapB,
-                                          &full[s], tn * WS_BN + 64 * i,
-                                          kt * TILE_K, 0x3);
+                    tma_load_multicast(Bs + s * WS_B + i * BOX_B, &mapB,
+                                       &full[s], tn * WS_BN + 64 * i,
+                                       kt * TILE_K, 0x3);
             }
         }
     } else {
-        tc_setmaxnreg_inc<232>();
+        setmaxnreg_inc<232>();
         // <<The cluster's consumers: release to both blocks>>
         const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
         float d[128];
-        #pragma unroll
-        for (int i = 0; i < 128; i++) d[i] = 0.0f;
-        int prev = -1;
-        for (int kt = 0; kt < KT; kt++) {
-            const int s = kt % WS_STAGES;
-            tc_bar_wait(&full[s], (kt / WS_STAGES) & 1);
-            tc_acc_fence(d);
-            tc_wgmma_fence();
-        #pragma unroll
-            for (int ks = 0; ks < TILE_K / 16; ks++)
-                tc_wgmma_n256(d,
-                              tc_desc(As + s * WS_A + c * 8192 + ks * 32, 16,
-                                      1024),
-                              tc_desc(Bs + s * WS_B + ks * 2048, BOX_B, 1024),
-                              1);
-            tc_wgmma_commit();
-            tc_wgmma_wait<1>();
-            tc_acc_fence(d);
-            if (prev >= 0 && lane == 0) {
-                tc_bar_arrive_in(&empty[prev], 0);
-                tc_bar_arrive_in(&empty[prev], 1);
-            }
-            prev = s;
-        }
-        tc_wgmma_wait<0>();
-        tc_acc_fence(d);
-        if (prev >= 0 && lane == 0) {
-            tc_bar_arrive_in(&empty[prev], 0);
-            tc_bar_arrive_in(&empty[prev], 1);
-        }
+        int it = 0;                          // one tile: it runs as kt
+        ws_consume_tile<Release::pair>(d, As, Bs, full, empty, KT, it, c, lane);
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
-    tc_cluster_sync();
+    cluster_sync();
 }
 
 // <<The Hopper launchers>>
-cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t hopper_args(const book_bf16 *A, const book_bf16 *B, void *C,
                         tc_out out, size_t M, size_t N, size_t K,
                         cudaStream_t stream, int *done, CUtensorMap *mapA,
                         CUtensorMap *mapB, unsigned box_m)
@@ -322,7 +303,9 @@ cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, done);
     if (*done) return err;
     *done = 1;
-    if (!tc_aligned16(A, B, C, N, K)) return cudaErrorInvalidValue;
+    if (!tc_rows_whole_chunks(N, K) || !is_aligned(A, 16) ||
+        !is_aligned(B, 16) || !is_aligned(C, 16))
+        return cudaErrorInvalidValue;
     if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
     if ((err = make_map(mapA, A, M, K, box_m)) != cudaSuccess) return err;
     if ((err = make_map(mapB, B, K, N, TILE_K)) != cudaSuccess) return err;
@@ -330,8 +313,8 @@ cudaError_t hopper_args(const tc_bf16 *A, const tc_bf16 *B, void *C,
     return cudaSuccess;
 }
 
-template <bool LATE>
-cudaError_t wgmma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+template <Wait W>
+cudaError_t wgmma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                          tc_out out, size_t M, size_t N, size_t K,
                          cudaStream_t stream)
 {
@@ -343,16 +326,17 @@ cudaError_t wgmma_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
     dim3 grid((unsigned)((N + WG_BN - 1) / WG_BN),
               (unsigned)((M + WG_BM - 1) / WG_BM));
     if (grid.y > 65535) return cudaErrorInvalidValue;
-    err = cudaFuncSetAttribute(wgmma_kernel<LATE>,
+    err = cudaFuncSetAttribute(wgmma_kernel<W>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WG_SMEM);
     if (err != cudaSuccess) return err;
-    wgmma_kernel<LATE><<<grid, 128, WG_SMEM, stream>>>(
+    BOOK_CLEAR_TO_LAUNCH();
+    wgmma_kernel<W><<<grid, 128, WG_SMEM, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
 }
 
-cudaError_t cluster_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                            tc_out out, size_t M, size_t N, size_t K,
                            cudaStream_t stream)
 {
@@ -380,12 +364,13 @@ cudaError_t cluster_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
     cfg.stream = stream;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
+    BOOK_CLEAR_TO_LAUNCH();
     return cudaLaunchKernelEx(&cfg, cluster_kernel, mapA, mapB, C, out,
                               (int)M, (int)N, (int)K);
 }
 
-template <bool PERSISTENT>
-cudaError_t ws_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
+template <Grid G>
+cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                       tc_out out, size_t M, size_t N, size_t K,
                       cudaStream_t stream)
 {
@@ -397,49 +382,51 @@ cudaError_t ws_launch(const tc_bf16 *A, const tc_bf16 *B, void *C,
     size_t tiles = ((M + WS_BM - 1) / WS_BM) * ((N + WS_BN - 1) / WS_BN);
     if (tiles > INT32_MAX) return cudaErrorInvalidValue;
     unsigned grid = (unsigned)tiles;
-    if (PERSISTENT) {
+    if (G == Grid::persistent) {
         int sms;
         if ((err = book_sm_count(&sms)) != cudaSuccess) return err;
         if (grid > (unsigned)sms) grid = (unsigned)sms;
     }
-    err = cudaFuncSetAttribute(ws_kernel<PERSISTENT>,
+    err = cudaFuncSetAttribute(ws_kernel<G>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WS_SMEM);
     if (err != cudaSuccess) return err;
-    ws_kernel<PERSISTENT><<<grid, 384, WS_SMEM, stream>>>(
+    BOOK_CLEAR_TO_LAUNCH();
+    ws_kernel<G><<<grid, 384, WS_SMEM, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
 }
 } // namespace
 
 // <<The Hopper entry points>>
-extern "C" cudaError_t tc_gemm_wgmma(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_wgmma(const book_bf16 *A, const book_bf16 *B,
                                      void *C, tc_out out, size_t M, size_t N,
                                      size_t K, cudaStream_t stream)
 {
-    return wgmma_launch<false>(A, B, C, out, M, N, K, stream);
+    return wgmma_launch<Wait::early>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_wrong_late_wait(const tc_bf16 *A,
-                                               const tc_bf16 *B, void *C,
+extern "C" cudaError_t tc_gemm_wrong_late_wait(const book_bf16 *A,
+                                               const book_bf16 *B, void *C,
                                                tc_out out, size_t M, size_t N,
                                                size_t K, cudaStream_t stream)
 {
-    return wgmma_launch<true>(A, B, C, out, M, N, K, stream);
+    return wgmma_launch<Wait::wrong_late>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_ws(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_ws(const book_bf16 *A, const book_bf16 *B,
                                   void *C, tc_out out, size_t M, size_t N,
                                   size_t K, cudaStream_t stream)
 {
-    return ws_launch<false>(A, B, C, out, M, N, K, stream);
+    return ws_launch<Grid::one_tile_per_block>(A, B, C, out, M, N, K,
+                                               stream);
 }
-extern "C" cudaError_t tc_gemm_persistent(const tc_bf16 *A, const tc_bf16 *B,
-                                          void *C, tc_out out, size_t M,
-                                          size_t N, size_t K,
-                                          cudaStream_t stream)
+extern "C" cudaError_t tc_gemm_persistent(const book_bf16 *A,
+                                          const book_bf16 *B, void *C,
+                                          tc_out out, size_t M, size_t N,
+                                          size_t K, cudaStream_t stream)
 {
-    return ws_launch<true>(A, B, C, out, M, N, K, stream);
+    return ws_launch<Grid::persistent>(A, B, C, out, M, N, K, stream);
 }
-extern "C" cudaError_t tc_gemm_cluster(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B,
                                        void *C, tc_out out, size_t M,
                                        size_t N, size_t K,
                                        cudaStream_t stream)

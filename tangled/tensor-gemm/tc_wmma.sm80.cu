@@ -64,7 +64,7 @@ wmma_kernel(const __nv_bfloat16 *A, const __nv_bfloat16 *B, void *C,
 } // namespace
 
 // <<The wmma launcher>>
-extern "C" cudaError_t tc_gemm_wmma(const tc_bf16 *A, const tc_bf16 *B,
+extern "C" cudaError_t tc_gemm_wmma(const book_bf16 *A, const book_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream)
 {
@@ -75,6 +75,7 @@ extern "C" cudaError_t tc_gemm_wmma(const tc_bf16 *A, const tc_bf16 *B,
     dim3 grid((unsigned)((N + WM_BN - 1) / WM_BN),
               (unsigned)((M + WM_BM - 1) / WM_BM));
     if (grid.y > 65535) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     wmma_kernel<<<grid, 128, 0, stream>>>(A, B, C, out, (int)M, (int)N,
                                           (int)K);
     return cudaGetLastError();

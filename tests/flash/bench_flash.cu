@@ -26,8 +26,8 @@ static const int kVariants = sizeof variants / sizeof variants[0];
 
 struct job {
     flash_fn fn;
-    const flash_bf16 *q, *k, *v;
-    flash_bf16 *o;
+    const book_bf16 *q, *k, *v;
+    book_bf16 *o;
     flash_dims a;
 };
 static cudaError_t run(void *p)
@@ -52,15 +52,15 @@ static double flops(flash_dims a)
     return 4.0 * a.B * a.H * a.D * pairs;
 }
 
-static flash_bf16 *q, *k, *v, *o;
+static book_bf16 *q, *k, *v, *o;
 
 // The split keys as a flash_fn: the rule's count for this GPU, and the
 // workspace allocated in main.
 static void *work;
 static size_t work_bytes;
 static int sms;
-static cudaError_t split_rule(const flash_bf16 *q, const flash_bf16 *k,
-                              const flash_bf16 *v, flash_bf16 *o,
+static cudaError_t split_rule(const book_bf16 *q, const book_bf16 *k,
+                              const book_bf16 *v, book_bf16 *o,
                               float *lse, flash_dims a, cudaStream_t stream)
 {
     return flash_split(q, k, v, o, lse, a, flash_split_count(a, sms), work,

@@ -285,8 +285,8 @@ static void bad_arguments_and_empty_sizes(void **state)
     const size_t big = (size_t)1 << 31;
     for (size_t i = 0; i < NVARIANTS; i++) {
         flash_fn f = variants[i].fn;
-        const flash_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
-        flash_bf16 *o = (void *)d_o;
+        const book_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
+        book_bf16 *o = (void *)d_o;
         flash_dims a = ok;
 #define REFUSES(call) assert_int_equal((call), cudaErrorInvalidValue)
         a.layout = (flash_layout)2; REFUSES(f(q, k, v, o, dl, a, 0));
@@ -412,14 +412,14 @@ static void no_rescale_is_wrong(void **state)
 /* The split keys through a flash_fn: g_split at g_splits shares, with a
  * workspace of exactly the bytes it asks for, poisoned (NaN), so that a
  * partial the merge reads but no block wrote shows. */
-typedef cudaError_t (*split_fn)(const flash_bf16 *, const flash_bf16 *,
-                                const flash_bf16 *, flash_bf16 *, float *,
+typedef cudaError_t (*split_fn)(const book_bf16 *, const book_bf16 *,
+                                const book_bf16 *, book_bf16 *, float *,
                                 flash_dims, int, void *, size_t,
                                 cudaStream_t);
 static split_fn g_split = flash_split;
 static int g_splits = 1;
-static cudaError_t split_call(const flash_bf16 *q, const flash_bf16 *k,
-                              const flash_bf16 *v, flash_bf16 *o,
+static cudaError_t split_call(const book_bf16 *q, const book_bf16 *k,
+                              const book_bf16 *v, book_bf16 *o,
                               float *lse, flash_dims a, cudaStream_t stream)
 {
     const size_t need = flash_split_work_bytes(a, g_splits);
@@ -550,8 +550,8 @@ static void split_rule_workspace_and_refusals(void **state)
     char *dv = tk_dev_bytes(n * 2), *d_o = tk_dev_bytes(n * 2);
     char *w = tk_dev_bytes(need + 16);
     float *dl = tk_dev_floats(R);
-    const flash_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
-    flash_bf16 *o = (void *)d_o;
+    const book_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
+    book_bf16 *o = (void *)d_o;
 #define REFUSES(call) assert_int_equal((call), cudaErrorInvalidValue)
     REFUSES(flash_split(q, k, v, o, dl, ok, 0, w, need, 0));
     REFUSES(flash_split(q, k, v, o, dl, ok, FLASH_MAX_SPLITS + 1, w, need, 0));

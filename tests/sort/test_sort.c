@@ -621,13 +621,10 @@ static void refusals(void **st)
         TK_REFUSED(f(in, out, SORT_MAX_N + 1, temp, (size_t)-1, 0));
         assert_int_equal(f(NULL, NULL, 0, NULL, 0, 0), cudaSuccess);
     }
-    /* The textbook sorts: n below 2^31, the default stream only. */
+    /* The textbook sorts: n below 2^31. */
     const size_t big = (size_t)1 << 31, bt = sort_temp_bytes(big, 4, 0);
     TK_REFUSED(sort_keys_u32_textbook(in, FAKE(0x1000000000), big, FAKE(0x2000000000), bt, 0));
     TK_REFUSED(sort_keys_u32_textbook_scattered( in, FAKE(0x1000000000), big, FAKE(0x2000000000), bt, 0));
-    cudaStream_t s = (cudaStream_t)FAKE(0x1234);
-    TK_REFUSED(sort_keys_u32_textbook(in, out, n, temp, tb, s));
-    TK_REFUSED(sort_keys_u32_textbook_scattered(in, out, n, temp, tb, s));
     /* Pairs: values present, aligned, apart from the keys and temp. */
     const size_t pb = sort_temp_bytes(n, 4, 1);
     assert_true(pb > tb);

@@ -32,7 +32,7 @@ static const shape shapes[] = {
 static const int kShapes = sizeof shapes / sizeof shapes[0];
 
 struct tc_ctx {
-    const tc_bf16 *A, *B;
+    const book_bf16 *A, *B;
     void *C;
     tc_out out;
     size_t m, n, k;
@@ -66,7 +66,7 @@ __global__ void fill_bf16(__nv_bfloat16 *x, size_t n, unsigned long long seed)
 
 // TFLOP/s of fn (or cuBLAS) on shape s, output out; 0 when it refuses.
 static double tflops(tc_gemm_fn fn, const shape &s, tc_out out,
-                     const tc_bf16 *A, const tc_bf16 *B, void *C,
+                     const book_bf16 *A, const book_bf16 *B, void *C,
                      cublasHandle_t h)
 {
     tc_ctx c = {A, B, C, out, s.m, s.n, s.k, fn, h};
@@ -118,7 +118,7 @@ static void repeats(void)
 int main(int argc, char **argv)
 {
     const size_t maxa = 8192ull * 8192, maxc = 8192ull * 8192;
-    tc_bf16 *A, *B;
+    book_bf16 *A, *B;
     void *C;
     BOOK_TRY(cudaMalloc(&A, maxa * 2));
     BOOK_TRY(cudaMalloc(&B, maxa * 2));
