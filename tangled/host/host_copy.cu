@@ -81,6 +81,7 @@ extern "C" cudaError_t host_upload_staged(host_stage *st, void *dst,
 {
     if (bytes == 0) return cudaSuccess;
     if (!st || !dst || !src) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     char *d = (char *)dst;
     const char *h = (const char *)src;
     size_t j = 0;
@@ -105,6 +106,7 @@ extern "C" cudaError_t host_upload_staged_wrong_reuse(host_stage *st,
 {
     if (bytes == 0) return cudaSuccess;
     if (!st || !dst || !src) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     char *d = (char *)dst;
     const char *h = (const char *)src;
     size_t j = 0;

@@ -80,6 +80,7 @@ extern "C" cudaError_t host_graph_update(host_graph *g, host_work work,
 extern "C" cudaError_t host_graph_launch(host_graph *g, cudaStream_t s)
 {
     if (!g) return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
     return cudaGraphLaunch(g->exec, s);
 }
 

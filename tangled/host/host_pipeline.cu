@@ -191,6 +191,7 @@ static cudaError_t run_or_drain(host_pipe *p, const host_kernel *k,
                                 const float *const *in, float *out,
                                 size_t n, cudaStream_t s0)
 {
+    BOOK_CLEAR_TO_LAUNCH();
     cudaError_t e = run_chunks(p, k, in, out, n, s0);
     if (e != cudaSuccess)              // nothing may touch in or out now
         for (int i = 0; i < p->ns; i++) (void)cudaStreamSynchronize(p->s[i]);
