@@ -180,6 +180,8 @@ build/obj/%.sm90a.o: $(SRC)/%.sm90a.cu build/nvcc.flags | nvcc-found
 build/obj/testkit.o: tests/common/testkit.c build/cc.flags | nvcc-found
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+# The stream gate of the tests, where the book has common/gate.cuh.
+GATEKIT  := $(if $(wildcard tangled/common/gate.cuh),build/obj/gatekit.o)
 build/obj/gatekit.o: tests/common/gatekit.cu build/nvcc.flags | nvcc-found
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -MP -MF build/obj/gatekit.d -c $< -o $@
@@ -205,7 +207,7 @@ build/$(1)/test:
 	@mkdir -p build/$(1)
 	@printf '#!/bin/sh\necho "[ RUN      ] $(1)_has_tests"\necho "$(1) has code but no tests/$(1)/test_*.c"\necho "[  FAILED  ] $(1)_has_tests"\n' > $$@ && chmod +x $$@
 else
-build/$(1)/test: $$($(1)_LINK) $$($(1)_TOBJ) build/obj/testkit.o build/obj/gatekit.o
+build/$(1)/test: $$($(1)_LINK) $$($(1)_TOBJ) build/obj/testkit.o $$(GATEKIT)
 	$$(NVCC) $$(GENCODE) -o $$@ $$(filter %.o,$$^) $$(LIBS)
 endif
 build/$(1)/bench: $$($(1)_BENCH) $$($(1)_LINK) build/obj/benchkit.o build/nvcc.flags | nvcc-found
@@ -232,7 +234,7 @@ build/$(3)/$(1).o: $(4) build/nvcc.flags | nvcc-found
 build/$(3)/$(1).drv.o: tests/$(2)/ex_$$(notdir $(1)).c build/cc.flags | nvcc-found
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CFLAGS) -Itests/$(2) -Iexercises -DEX_NAME='"$(1)"' -DEX_FILE='"$(4)"' -MMD -MP -c $$< -o $$@
-build/$(3)/$(1): build/$(3)/$(1).o build/$(3)/$(1).drv.o $$($(2)_LINK) build/obj/testkit.o build/obj/gatekit.o
+build/$(3)/$(1): build/$(3)/$(1).o build/$(3)/$(1).drv.o $$($(2)_LINK) build/obj/testkit.o $$(GATEKIT)
 	$$(NVCC) $$(GENCODE) -o $$@ $$(filter %.o,$$^) $$(LIBS)
 endef
 $(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e),$(patsubst %/,%,$(dir $(e))),ex,exercises/$(e).cu)))

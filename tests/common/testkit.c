@@ -273,8 +273,11 @@ __attribute__((constructor)) static void tk_load_eagerly(void)
 {
     setenv("CUDA_MODULE_LOADING", "EAGER", 0);
 }
-cudaError_t tk_gate_launch(const int *dflag, unsigned long long max_ns,
-                           cudaStream_t s);          /* gatekit.cu */
+/* gatekit.cu, linked where the book has common/gate.cuh (a book without
+ * it, such as the toolchain tests' fixtures, has no stream-order tests). */
+__attribute__((weak)) cudaError_t tk_gate_launch(const int *dflag,
+                                                 unsigned long long max_ns,
+                                                 cudaStream_t s);
 tk_gate tk_gate_close(void)
 {
     tk_gate g;
@@ -287,6 +290,10 @@ tk_gate tk_gate_close(void)
     /* What the legacy stream still holds (a pageable upload's last DMA, a
      * poisoning memset) finishes before the listing can read it. */
     TK_CUDA(cudaDeviceSynchronize());
+    if (!tk_gate_launch) {
+        print_error("tk_gate_close: no gate (tangled/common/gate.cuh)\n");
+        fail();
+    }
     TK_CUDA(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
     TK_CUDA(cudaHostAlloc((void **)&g.flag, sizeof(int), cudaHostAllocMapped));
     *(volatile int *)g.flag = 0;
