@@ -91,9 +91,11 @@ cudaError_t host_pipe_trace(const host_pipe *p, host_span *spans,
                             size_t max, size_t *count);
 
 // <<Declarations of the pipeline's two kernels>>
-// Stages (host_stage_fn): c = a + b with in = {a, b}, halo 0, arg
-// unused; the valid correlation y[i] = sum_{j<k} x[i + j] w[j] with
-// in = {x}, halo k - 1, arg a host_conv_arg (w in device memory).
+// Stages (host_stage_fn), each one call of a book launcher on s:
+// c = a + b (vadd) with in = {a, b}, halo 0, arg unused; the valid
+// correlation y[i] = sum_{j<k} x[i + j] w[j] (conv1d_naive on the
+// n + k - 1 inputs, at most 2^38) with in = {x}, halo k - 1, arg a
+// host_conv_arg (w in device memory).
 typedef struct { const float *w; size_t k; } host_conv_arg;
 cudaError_t host_vadd_stage(const float *const *in, float *out, size_t n,
                             cudaStream_t s, const void *arg);

@@ -109,7 +109,7 @@ extern "C" cudaError_t host_layers(cudaStream_t s, void *arg)
     const size_t m = a->rows * a->cols;
     for (int l = 0; l < a->layers; l++) {
         float *x = a->x + (size_t)l * m, *y = x + m;
-        BOOK_TRY(softmax_rows_cached_async(x, y, a->rows, a->cols, s));
+        BOOK_TRY(softmax_rows_cached(x, y, a->rows, a->cols, s));
         BOOK_TRY(reduce_sum_async(y, m, a->out + l, a->work, s));
     }
     return cudaSuccess;

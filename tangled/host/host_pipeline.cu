@@ -1,6 +1,7 @@
 // host_pipeline.cu -- copies and kernels over chunks and streams.
 #include "host/host_parts.cuh"
 #include "threads/threads.h"
+#include "convolution/conv.h"
 
 // <<The pipe's state>>
 struct host_pipe {
@@ -230,35 +231,6 @@ extern "C" cudaError_t host_pipe_trace(const host_pipe *p, host_span *spans,
     return cudaSuccess;
 }
 
-// <<The pipeline's kernels>>
-static const unsigned kHostBlock = 256;
-
-__global__ void host_vadd_kernel(const float *a, const float *b, float *c,
-                                 size_t n)
-{
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-}
-
-__global__ void host_conv1d_kernel(const float *__restrict__ x,
-                                   const float *__restrict__ w, size_t k,
-                                   float *__restrict__ y, size_t n)
-{
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    float acc = 0.0f;
-    for (size_t j = 0; j < k; j++) acc = fmaf(x[i + j], w[j], acc);
-    y[i] = acc;
-}
-
-static cudaError_t grid_for(size_t n, unsigned *grid)
-{
-    size_t g = ceil_div(n, kHostBlock);
-    if (g > 2147483647u) return cudaErrorInvalidValue;
-    *grid = (unsigned)g;
-    return cudaSuccess;
-}
-
 // <<The pipeline's stages>>
 extern "C" cudaError_t host_vadd_stage(const float *const *in, float *out,
                                        size_t n, cudaStream_t s,
@@ -266,12 +238,18 @@ extern "C" cudaError_t host_vadd_stage(const float *const *in, float *out,
 {
     (void)arg;
     if (n == 0) return cudaSuccess;
-    if (!in || !in[0] || !in[1] || !out) return cudaErrorInvalidValue;
-    unsigned grid;
-    BOOK_TRY(grid_for(n, &grid));
-    BOOK_CLEAR_TO_LAUNCH();
-    host_vadd_kernel<<<grid, kHostBlock, 0, s>>>(in[0], in[1], out, n);
-    return cudaGetLastError();
+    if (!in) return cudaErrorInvalidValue;
+    return vadd(in[0], in[1], out, n, s);
+}
+
+// The correlation's n outputs read n + k - 1 inputs: *xn.
+static cudaError_t conv_stage_args(const float *const *in, size_t n,
+                                   const host_conv_arg *a, size_t *xn)
+{
+    if (!in || !a || a->k == 0 || a->k - 1 > SIZE_MAX - n)
+        return cudaErrorInvalidValue;
+    *xn = n + (a->k - 1);
+    return cudaSuccess;
 }
 
 extern "C" cudaError_t host_conv1d_stage(const float *const *in,
@@ -279,15 +257,10 @@ extern "C" cudaError_t host_conv1d_stage(const float *const *in,
                                          cudaStream_t s, const void *arg)
 {
     const host_conv_arg *a = (const host_conv_arg *)arg;
+    size_t xn;
     if (n == 0) return cudaSuccess;
-    if (!in || !in[0] || !out || !a || !a->w || a->k == 0)
-        return cudaErrorInvalidValue;
-    unsigned grid;
-    BOOK_TRY(grid_for(n, &grid));
-    BOOK_CLEAR_TO_LAUNCH();
-    host_conv1d_kernel<<<grid, kHostBlock, 0, s>>>(in[0], a->w, a->k, out,
-                                                   n);
-    return cudaGetLastError();
+    BOOK_TRY(conv_stage_args(in, n, a, &xn));
+    return conv1d_naive(in[0], xn, a->w, a->k, out, s);
 }
 
 // <<The pipelined vector add and correlation>>
@@ -331,6 +304,7 @@ extern "C" cudaError_t host_vadd_stage_wrong_legacy(const float *const *in,
 {
     (void)s;                           // WRONG: the stream is not used
     (void)arg;
+    if (n == 0) return cudaSuccess;
     if (!in) return cudaErrorInvalidValue;
     return vadd(in[0], in[1], out, n, 0); // WRONG: the legacy stream
 }
@@ -341,12 +315,8 @@ extern "C" cudaError_t host_conv1d_stage_wrong_legacy(
 {
     (void)s;                           // WRONG: the stream is not used
     const host_conv_arg *a = (const host_conv_arg *)arg;
+    size_t xn;
     if (n == 0) return cudaSuccess;
-    if (!in || !in[0] || !out || !a || !a->w || a->k == 0)
-        return cudaErrorInvalidValue;
-    unsigned grid;
-    BOOK_TRY(grid_for(n, &grid));
-    BOOK_CLEAR_TO_LAUNCH();
-    host_conv1d_kernel<<<grid, kHostBlock>>>(in[0], a->w, a->k, out, n);
-    return cudaGetLastError();
+    BOOK_TRY(conv_stage_args(in, n, a, &xn));
+    return conv1d_naive(in[0], xn, a->w, a->k, out, 0); // WRONG: legacy
 }

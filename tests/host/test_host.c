@@ -171,6 +171,20 @@ static void arguments_refused_without_a_device(void **state)
                      cudaErrorInvalidValue);
     assert_int_equal(host_conv1d_stage_wrong_legacy(in, p, 10, 0, NULL),
                      cudaErrorInvalidValue);
+    /* n + k - 1 inputs past SIZE_MAX (wrapped to 7: no output, success),
+     * or past CONV_MAX_N (2^38); then no taps.  out apart from in. */
+    float *q = p + 4096;
+    host_conv_arg taps = {p, 10};
+    assert_int_equal(host_conv1d_stage(in, q, SIZE_MAX - 1, 0, &taps),
+                     cudaErrorInvalidValue);
+    assert_int_equal(host_conv1d_stage_wrong_legacy(in, q, SIZE_MAX - 1, 0,
+                                                    &taps),
+                     cudaErrorInvalidValue);
+    assert_int_equal(host_conv1d_stage(in, q, (size_t)1 << 38, 0, &taps),
+                     cudaErrorInvalidValue);
+    taps.k = 0;
+    assert_int_equal(host_conv1d_stage(in, q, 10, 0, &taps),
+                     cudaErrorInvalidValue);
     assert_int_equal(host_gate(NULL, 1, 0), cudaErrorInvalidValue);
     assert_int_equal(host_ticks(0, NULL), cudaErrorInvalidValue);
     host_ticks_arg t = {(unsigned *)p, -1};
@@ -550,6 +564,45 @@ static void pipeline_conv_all_sizes(void **state)
             TK_CUDA(cudaFreeHost(y));
         }
     }
+}
+
+/* Stream order: each stage, called on a stream held behind a closed gate
+ * (testkit's), returns with its output untouched, and once the gate opens
+ * the output is right.  A stage that queued its launcher on the legacy
+ * stream, as the wrong ones do, would have written it.  The correlation
+ * reads exactly n + k - 1 inputs for its n outputs. */
+static void host_stages_follow_the_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_GPU();
+    const size_t n = 100003, k = 31, bytes = n * sizeof(float);
+    uint64_t st = tk_seed(0);
+    float *x = tk_malloc((n + k - 1) * sizeof *x), *b = tk_malloc(bytes);
+    float *c = tk_malloc(bytes), w[31];
+    tk_fill(x, n + k - 1, -1, 1, &st);
+    tk_fill(b, n, -1, 1, &st);
+    tk_fill(w, k, -1, 1, &st);
+    float *dx = tk_dev_floats(n + k - 1), *db = tk_dev_floats(n);
+    float *dc = tk_dev_floats(n), *dw = upload_taps(w, k);
+    tk_upload(dx, x, n + k - 1);
+    tk_upload(db, b, n);
+    const float *in[2] = {dx, db};
+    tk_gate g = tk_gate_close();
+    TK_CUDA(host_vadd_stage(in, dc, n, g.s, NULL));
+    assert_true(tk_still_poisoned(dc, bytes));
+    tk_gate_open(&g);
+    tk_download(c, dc, n);
+    assert_int_equal(vadd_wrong_count(x, b, c, n, "vadd stage"), 0);
+    tk_poison(dc, bytes);
+    const host_conv_arg arg = {dw, k};
+    g = tk_gate_close();
+    TK_CUDA(host_conv1d_stage(in, dc, n, g.s, &arg));
+    assert_true(tk_still_poisoned(dc, bytes));
+    tk_gate_open(&g);
+    tk_download(c, dc, n);
+    assert_int_equal(conv_wrong_count(x, w, k, c, n, "conv stage"), 0);
+    tk_free(dx); tk_free(db); tk_free(dc); tk_free(dw);
+    free(x); free(b); free(c);
 }
 
 static void pipeline_equals_serial_bitwise(void **state)
@@ -1155,6 +1208,7 @@ int main(void)
         cmocka_unit_test(pipeline_vadd_all_sizes),
         cmocka_unit_test(pipeline_conv_all_sizes),
         cmocka_unit_test(pipeline_equals_serial_bitwise),
+        cmocka_unit_test(host_stages_follow_the_stream),
         cmocka_unit_test(pipeline_past_2_31_bytes),
         cmocka_unit_test(pipeline_refuses_bad_arguments),
         cmocka_unit_test(pipeline_drains_after_a_stage_error),
