@@ -6,8 +6,11 @@
 // row of zeros.  o must not overlap q, k or v.  Every launcher returns
 // cudaErrorInvalidValue, without launching, for null pointers, overlap,
 // sizes whose products overflow, or what its line below excludes; it
-// returns the status of its last launch otherwise.  All but
-// attention_cublas launch on the default stream.
+// returns the status of its last launch otherwise.  Every launcher but
+// attention_cublas takes the stream its work is queued on as its last
+// argument (0: the default stream) and returns without waiting for it;
+// attention_cublas queues all of its work on its handle's stream, the
+// one cuBLAS itself takes, and also returns without waiting.
 #ifndef ATTENTION_H
 #define ATTENTION_H
 #include <cuda_runtime_api.h>
@@ -25,28 +28,30 @@ size_t attention_work_bytes(attn_dims a);
 // where that is 0.
 cudaError_t attention_three_kernel(const float *q, const float *k,
                                    const float *v, float *o, attn_dims a,
-                                   void *work);
+                                   void *work, cudaStream_t stream);
 // The same pipeline with cuBLAS strided-batched SGEMM (B*H below 2^31).
 // It keeps the order of h's stream (cublasGetStream): it starts after
 // the work enqueued there before the call, and work enqueued there after
-// it sees o.  All of it runs on that stream.
+// it sees o.  All of it runs on that stream, and a stream argument
+// could only disagree with it, so there is none.
 cudaError_t attention_cublas(cublasHandle_t h, const float *q,
                              const float *k, const float *v, float *o,
                              attn_dims a, void *work);
 // Fused: a warp per query row; D = 32, 64 or 128; B*H*Sq at most
 // 8 (2^31 - 1) rows (2^31 - 1 blocks of 8).
 cudaError_t attention_warp(const float *q, const float *k, const float *v,
-                           float *o, attn_dims a);
+                           float *o, attn_dims a, cudaStream_t stream);
 // Fused and tiled; D = 32, 64 or 128, pointers 16-byte aligned, B*H
 // below 2^31, Sq at most 64 * 65535; cudaErrorNotSupported where a
 // block cannot have the shared memory it needs (D = 64, 128 on cc 7.5).
 cudaError_t attention_tiled(const float *q, const float *k, const float *v,
-                            float *o, attn_dims a);
+                            float *o, attn_dims a, cudaStream_t stream);
 // The same with the tile shapes for 99 KB of shared memory a block
 // (cc 8.6, 8.9), where attention_tiled picks them: D = 128 with 64
 // query rows a block instead of 128; D = 32 and 64 unchanged.
 cudaError_t attention_tiled_compact(const float *q, const float *k,
-                                    const float *v, float *o, attn_dims a);
+                                    const float *v, float *o, attn_dims a,
+                                    cudaStream_t stream);
 // The shape attention_tiled runs for head size D where a block can have
 // optin_bytes of shared memory (cudaDevAttrMaxSharedMemoryPerBlockOptin):
 // the full one where it fits, else the compact one (D = 128 only), else
@@ -63,11 +68,12 @@ int attention_tiled_shape(size_t D, size_t optin_bytes);
 // limits), plus: splits from 1 to ATTN_MAX_SPLITS; work (16-byte
 // aligned) of at least attention_split_work_bytes(a, splits) bytes;
 // for splits = 1 (it runs attention_tiled) and for empty problems
-// (B H Sq = 0, nothing to write) work may be NULL.  Default stream.
+// (B H Sq = 0, nothing to write) work may be NULL.  Both kernels run
+// on stream, the merge after the split blocks.
 #define ATTN_MAX_SPLITS 64
 cudaError_t attention_split(const float *q, const float *k, const float *v,
                             float *o, attn_dims a, int splits, void *work,
-                            size_t work_bytes);
+                            size_t work_bytes, cudaStream_t stream);
 // Bytes of workspace attention_split needs: splits x B H Sq x (D + 2)
 // floats, and up to 255 bytes of alignment between the outputs and
 // their (m, d); 0 for empty problems, for splits = 1, and for splits
@@ -81,7 +87,7 @@ int attention_split_count(attn_dims a, int sms);
 // Wrong on purpose: the warp kernel that forgets to rescale o.
 cudaError_t attention_warp_no_rescale(const float *q, const float *k,
                                       const float *v, float *o,
-                                      attn_dims a);
+                                      attn_dims a, cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

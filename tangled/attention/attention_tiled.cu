@@ -339,7 +339,7 @@ static cudaError_t attn_optin(size_t *bytes)   // the device's, asked once
 }
 template <class L, bool SPLIT = false>
 static cudaError_t attn_tiled_launch(const float *q, const float *k,
-    const float *v, float *o, attn_dims a, size_t optin,
+    const float *v, float *o, attn_dims a, size_t optin, cudaStream_t stream,
     attn_part part = attn_part())
 {
     size_t bytes = attn_bytes<L>(), tiles = ceil_div(a.Sq, L::BR);
@@ -350,8 +350,8 @@ static cudaError_t attn_tiled_launch(const float *q, const float *k,
              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles,
               SPLIT ? (unsigned)part.splits : 1u);
-    attn_tiled_kernel<L, SPLIT><<<grid, L::THREADS, bytes>>>(q, k, v, o,
-        a, kLog2e / sqrtf((float)L::D), part);
+    attn_tiled_kernel<L, SPLIT><<<grid, L::THREADS, bytes, stream>>>(q, k,
+        v, o, a, kLog2e / sqrtf((float)L::D), part);
     return cudaGetLastError();
 }
 static cudaError_t attn_tiled_check(const float *q, const float *k,
@@ -368,20 +368,22 @@ static cudaError_t attn_tiled_check(const float *q, const float *k,
     return cudaSuccess;
 }
 extern "C" cudaError_t attention_tiled_compact(const float *q,
-    const float *k, const float *v, float *o, attn_dims a)
+    const float *k, const float *v, float *o, attn_dims a,
+    cudaStream_t stream)
 {
     size_t nq, optin;
     BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (nq == 0) return cudaSuccess;
-    if (a.D != 128) return attention_tiled(q, k, v, o, a);   // the same
+    if (a.D != 128) return attention_tiled(q, k, v, o, a, stream); // same
     BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(attn_optin(&optin));
-    return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin);
+    return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin, stream);
 }
 // The shape attention_tiled_shape picks, launched (D checked).
 template <bool SPLIT>
 static cudaError_t attn_tiled_pick(const float *q, const float *k,
-    const float *v, float *o, attn_dims a, attn_part part = attn_part())
+    const float *v, float *o, attn_dims a, cudaStream_t stream,
+    attn_part part = attn_part())
 {
     size_t optin;
     BOOK_TRY(attn_optin(&optin));
@@ -389,27 +391,27 @@ static cudaError_t attn_tiled_pick(const float *q, const float *k,
     case ATTN_SHAPE_FULL:
         if (a.D == 32)
             return attn_tiled_launch<attn_tile<32>, SPLIT>(q, k, v, o, a,
-                                                           optin, part);
+                                                   optin, stream, part);
         if (a.D == 64)
             return attn_tiled_launch<attn_tile<64>, SPLIT>(q, k, v, o, a,
-                                                           optin, part);
+                                                   optin, stream, part);
         return attn_tiled_launch<attn_tile<128>, SPLIT>(q, k, v, o, a,
-                                                        optin, part);
+                                                optin, stream, part);
     case ATTN_SHAPE_COMPACT:                             // 99 KB a block
         return attn_tiled_launch<attn_compact_128, SPLIT>(q, k, v, o, a,
-                                                          optin, part);
+                                                  optin, stream, part);
     default:                                     // D checked: nothing fits
         return cudaErrorNotSupported;
     }
 }
 extern "C" cudaError_t attention_tiled(const float *q, const float *k,
-    const float *v, float *o, attn_dims a)
+    const float *v, float *o, attn_dims a, cudaStream_t stream)
 {
     size_t nq;
     BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (nq == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    return attn_tiled_pick<false>(q, k, v, o, a);
+    return attn_tiled_pick<false>(q, k, v, o, a, stream);
 }
 
 // <<Merge the partial triples of the split keys>>
@@ -468,12 +470,12 @@ extern "C" int attention_split_count(attn_dims a, int sms)
 }
 extern "C" cudaError_t attention_split(const float *q, const float *k,
     const float *v, float *o, attn_dims a, int splits, void *work,
-    size_t work_bytes)
+    size_t work_bytes, cudaStream_t stream)
 {
     size_t nq;
     BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (splits < 1 || splits > ATTN_MAX_SPLITS) return cudaErrorInvalidValue;
-    if (splits == 1) return attention_tiled(q, k, v, o, a);
+    if (splits == 1) return attention_tiled(q, k, v, o, a, stream);
     const size_t need = attention_split_work_bytes(a, splits);
     if (nq == 0) return cudaSuccess;                  // nothing to write
     if (need == 0 || !work || work_bytes < need || !is_aligned(work, 16))
@@ -482,11 +484,11 @@ extern "C" cudaError_t attention_split(const float *q, const float *k,
     const size_t rows = a.B * a.H * a.Sq;
     attn_part part = {(float *)work, NULL, splits};
     part.ml = (float *)((char *)work + (nq * splits * 4 + 255) / 256 * 256);
-    BOOK_TRY(attn_tiled_pick<true>(q, k, v, o, a, part));
+    BOOK_TRY(attn_tiled_pick<true>(q, k, v, o, a, stream, part));
     const size_t quads = rows * (a.D / 4);
     const unsigned grid = (unsigned)(ceil_div(quads, 256) < 8192
                                          ? ceil_div(quads, 256) : 8192);
-    attn_merge_kernel<<<grid, 256>>>(part.o, part.ml, o, rows, (int)a.D,
-                                     splits);
+    attn_merge_kernel<<<grid, 256, 0, stream>>>(part.o, part.ml, o, rows,
+                                                (int)a.D, splits);
     return cudaGetLastError();
 }

@@ -38,7 +38,8 @@ __global__ void attn_mask_kernel(float *s, size_t n, attn_dims a)
 
 // <<Attention in three kernels>>
 extern "C" cudaError_t attention_three_kernel(const float *q,
-    const float *k, const float *v, float *o, attn_dims a, void *work)
+    const float *k, const float *v, float *o, attn_dims a, void *work,
+    cudaStream_t stream)
 {
     size_t nq, nk, ns, bh = a.B * a.H;
     BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
@@ -47,28 +48,29 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
         attention_work_bytes(a) == 0)
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
-    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float));
+    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), stream);
     float *qs = (float *)work, *kt = qs + attn_round(nq);
     float *s = kt + attn_round(a.Sk * a.D), *p = s + attn_round(ns);
-    attn_scale_kernel<<<kAttnGrid, kAttnBlock>>>(q, qs, nq,
-                                                1.0f / sqrtf((float)a.D));
+    attn_scale_kernel<<<kAttnGrid, kAttnBlock, 0, stream>>>(q, qs, nq,
+        1.0f / sqrtf((float)a.D));
     BOOK_TRY(cudaGetLastError());
     // <<Scores of every head with the matmul chapter's kernel>>
     for (size_t h = 0; h < bh; h++) {                         // S = Q K^T
-        BOOK_TRY(transpose_tile_padded(k + h * a.Sk * a.D, kt, a.Sk, a.D, 0));
+        BOOK_TRY(transpose_tile_padded(k + h * a.Sk * a.D, kt, a.Sk, a.D,
+                                       stream));
         BOOK_TRY(matmul_double_buffered(qs + h * a.Sq * a.D, kt,
                                         s + h * a.Sq * a.Sk, a.Sq, a.Sk, a.D,
-                                        0));
+                                        stream));
     }
     if (a.causal) {
-        attn_mask_kernel<<<kAttnGrid, kAttnBlock>>>(s, ns, a);
+        attn_mask_kernel<<<kAttnGrid, kAttnBlock, 0, stream>>>(s, ns, a);
         BOOK_TRY(cudaGetLastError());
     }
-    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk, 0)); // softmax
+    BOOK_TRY(softmax_rows_cached(s, p, bh * a.Sq, a.Sk, stream)); // softmax
     for (size_t h = 0; h < bh; h++)                            // O = P V
         BOOK_TRY(matmul_double_buffered(p + h * a.Sq * a.Sk,
                  v + h * a.Sk * a.D, o + h * a.Sq * a.D, a.Sq, a.D, a.Sk,
-                 0));
+                 stream));
     return cudaSuccess;
 }
 

@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(256) attn_warp_kernel(const float *q,
 }
 template <bool Rescale>
 static cudaError_t attn_warp_launch(const float *q, const float *k,
-    const float *v, float *o, attn_dims a)
+    const float *v, float *o, attn_dims a, cudaStream_t stream)
 {
     size_t nq, nk, ns;
     BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
@@ -86,20 +86,24 @@ static cudaError_t attn_warp_launch(const float *q, const float *k,
     BOOK_CLEAR_TO_LAUNCH();
     unsigned g = (unsigned)grid;
     if (a.D == 32)
-        attn_warp_kernel<32, Rescale><<<g, 256>>>(q, k, v, o, a, c);
+        attn_warp_kernel<32, Rescale>
+            <<<g, 256, 0, stream>>>(q, k, v, o, a, c);
     else if (a.D == 64)
-        attn_warp_kernel<64, Rescale><<<g, 256>>>(q, k, v, o, a, c);
+        attn_warp_kernel<64, Rescale>
+            <<<g, 256, 0, stream>>>(q, k, v, o, a, c);
     else
-        attn_warp_kernel<128, Rescale><<<g, 256>>>(q, k, v, o, a, c);
+        attn_warp_kernel<128, Rescale>
+            <<<g, 256, 0, stream>>>(q, k, v, o, a, c);
     return cudaGetLastError();
 }
 extern "C" cudaError_t attention_warp(const float *q, const float *k,
-    const float *v, float *o, attn_dims a)
+    const float *v, float *o, attn_dims a, cudaStream_t stream)
 {
-    return attn_warp_launch<true>(q, k, v, o, a);
+    return attn_warp_launch<true>(q, k, v, o, a, stream);
 }
 extern "C" cudaError_t attention_warp_no_rescale(const float *q,
-    const float *k, const float *v, float *o, attn_dims a)
+    const float *k, const float *v, float *o, attn_dims a,
+    cudaStream_t stream)
 {
-    return attn_warp_launch<false>(q, k, v, o, a);
+    return attn_warp_launch<false>(q, k, v, o, a, stream);
 }

@@ -31,7 +31,8 @@ struct job {
 static cudaError_t run(void *p)
 {
     struct job *j = (struct job *)p;
-    return attn_launch(j->which, j->h, j->q, j->k, j->v, j->o, j->a, j->work);
+    return attn_launch(j->which, j->h, j->q, j->k, j->v, j->o, j->a, j->work,
+                       0);
 }
 
 // One variant on one shape, timed by bk_timed_ms, with a progress line on
@@ -71,11 +72,11 @@ static int ncu_mode(void)
     bk_fill_random(v, n, -1, 1, 3);
     for (size_t D = 32; D <= 128; D *= 2) {
         attn_dims a = {2, 16, 4096, 4096, D, 0};
-        BOOK_CHECK(attention_tiled(q, k, v, o, a));
+        BOOK_CHECK(attention_tiled(q, k, v, o, a, 0));
         BOOK_CHECK(cudaDeviceSynchronize());
     }
     attn_dims a = {2, 16, 4096, 4096, 128, 0};
-    BOOK_CHECK(attention_tiled_compact(q, k, v, o, a));
+    BOOK_CHECK(attention_tiled_compact(q, k, v, o, a, 0));
     BOOK_CHECK(cudaDeviceSynchronize());
     BOOK_CHECK(cudaFree(q)); BOOK_CHECK(cudaFree(k)); BOOK_CHECK(cudaFree(v));
     BOOK_CHECK(cudaFree(o));

@@ -5,7 +5,8 @@
  * causal and not, D = 32, 64, 128 (and 48 for the unfused forms), the
  * launchers' refusals (on the CPU, every one the header names), the tiled
  * launcher's choice of shape (on the CPU), its largest grid, the cuBLAS
- * form on a handle's non-blocking stream, and the update that forgets to
+ * form on a handle's non-blocking stream, every launcher's work queued on
+ * its stream alone (behind the gate), and the update that forgets to
  * rescale o (wrong on purpose). */
 #define _POSIX_C_SOURCE 200809L
 #include "testkit.h"
@@ -176,7 +177,8 @@ static double check_shape(attn_dims a, double r, int rounds,
         void *work = tk_dev_bytes(wb);
         for (int w = 0; w < NLAUNCH; w++) {
             tk_poison(dout, (c.nq + 1) * 4);
-            cudaError_t e = attn_launch(w, h, c.dq, c.dk, c.dv, dout, a, work);
+            cudaError_t e = attn_launch(w, h, c.dq, c.dk, c.dv, dout, a, work,
+                                        0);
             if (w >= WARP && a.D != 32 && a.D != 64 && a.D != 128) {
                 assert_int_equal(e, cudaErrorInvalidValue);
                 continue;
@@ -280,7 +282,7 @@ static void masked_rows_are_zero(void **st)
     tk_upload(dq, h, nq); tk_upload(dk, h, nk); tk_upload(dv, h, nk);
     for (int w = 0; w < NLAUNCH; w++) {
         tk_poison(dout, nq * 4);
-        TK_CUDA(attn_launch(w, handle(), dq, dk, dv, dout, a, work));
+        TK_CUDA(attn_launch(w, handle(), dq, dk, dv, dout, a, work, 0));
         tk_download(got, dout, nq);
         for (size_t e = 0; e < 65 * 32; e++) assert_true(got[e] == 0.0f);
         for (size_t e = 65 * 32; e < nq; e++) assert_false(isnan(got[e]));
@@ -300,33 +302,35 @@ static void refusals(void **st)
     float *q = b, *k = b + N, *v = b + 2 * N, *o = b + 3 * N;
     void *work = tk_dev_bytes(attention_work_bytes(a));
     for (int w = 0; w < NLAUNCH; w++) {
-        assert_int_equal(attn_launch(w, handle(), NULL, k, v, o, a, work),
+        assert_int_equal(attn_launch(w, handle(), NULL, k, v, o, a, work, 0),
                          cudaErrorInvalidValue);
-        assert_int_equal(attn_launch(w, handle(), q, k, v, q, a, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, q, a, work, 0),
                          cudaErrorInvalidValue);          /* o overlaps q */
-        assert_int_equal(attn_launch(w, handle(), q, k, v, k + 5, a, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, k + 5, a, work, 0),
                          cudaErrorInvalidValue);          /* o overlaps k */
         attn_dims z = a;
         z.D = 0;
-        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work, 0),
                          cudaErrorInvalidValue);
         z = a;
         z.B = SIZE_MAX / 2;
-        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work),
+        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work, 0),
                          cudaErrorInvalidValue);          /* overflow */
     }
-    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL),
+    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(attention_cublas(NULL, q, k, v, o, a, work),
                      cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled(q + 1, k, v, o, a),
+    assert_int_equal(attention_tiled(q + 1, k, v, o, a, 0),
                      cudaErrorInvalidValue);              /* misaligned */
-    assert_int_equal(attention_tiled_compact(q, k + 1, v, o, a),
+    assert_int_equal(attention_tiled_compact(q, k + 1, v, o, a, 0),
                      cudaErrorInvalidValue);              /* misaligned */
     a.D = 96;
-    assert_int_equal(attention_warp(q, k, v, o, a), cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled(q, k, v, o, a), cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled_compact(q, k, v, o, a),
+    assert_int_equal(attention_warp(q, k, v, o, a, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_tiled(q, k, v, o, a, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_tiled_compact(q, k, v, o, a, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(attention_work_bytes((attn_dims){SIZE_MAX, 2, 1, 1, 1, 0}), 0);
     TK_CUDA(cudaGetLastError());
@@ -402,11 +406,11 @@ static void no_rescale_is_wrong(void **st)
         tk_upload(dq, q, S * D); tk_upload(dk, k, S * D);
         double tol = attn_tol(&a, amax, 1.0);
         tk_poison(dout, S * D * 4);
-        TK_CUDA(attention_warp(dq, dk, dv, dout, a));
+        TK_CUDA(attention_warp(dq, dk, dv, dout, a, 0));
         tk_download(got, dout, S * D);
         assert_int_equal(tk_compare("warp", got, ref, S * D, tol, 0, 0), 0);
         tk_poison(dout, S * D * 4);
-        TK_CUDA(attention_warp_no_rescale(dq, dk, dv, dout, a));
+        TK_CUDA(attention_warp_no_rescale(dq, dk, dv, dout, a, 0));
         tk_download(got, dout, S * D);
         size_t bad = tk_compare(grow ? "no rescale, growing scores (expected "
                                        "to fail)" : "no rescale, shrinking",
@@ -437,7 +441,8 @@ static void expect_refused(int which, const float *q, const float *k,
                            const float *v, float *o, attn_dims a,
                            const char *what)
 {
-    cudaError_t e = attn_launch(which, FAKE_HANDLE, q, k, v, o, a, FAKE_WORK);
+    cudaError_t e =
+        attn_launch(which, FAKE_HANDLE, q, k, v, o, a, FAKE_WORK, 0);
     if (e != cudaErrorInvalidValue)
         print_error("%s: %s B%zu H%zu Sq%zu Sk%zu D%zu returned %d, not "
                     "cudaErrorInvalidValue\n", attn_variant_name(which),
@@ -473,7 +478,7 @@ static void refusals_pointers(void **st)
         z.D = bad_d[i];
         for (int w = WARP; w < NLAUNCH; w++)
             expect_refused(w, q, k, v, o, z, "D not 32, 64, 128");
-        assert_int_equal(attention_warp_no_rescale(q, k, v, o, z),
+        assert_int_equal(attention_warp_no_rescale(q, k, v, o, z, 0),
                          cudaErrorInvalidValue);
     }
     for (size_t off = 4; off < 16; off += 4)
@@ -485,7 +490,7 @@ static void refusals_pointers(void **st)
             expect_refused(w, q, k, v, SHIFT(o), a, "o misaligned");
 #undef SHIFT
         }
-    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL),
+    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK),
                      cudaErrorInvalidValue);
@@ -524,7 +529,7 @@ static void refusals_overflow(void **st)
             expect_refused(w, fake(0), fake(1), fake(2), fake(3), c[i],
                            "overflow");
         assert_int_equal(attention_warp_no_rescale(fake(0), fake(1), fake(2),
-                                                   fake(3), c[i]),
+                                                   fake(3), c[i], 0),
                          cudaErrorInvalidValue);
     }
 }
@@ -570,7 +575,7 @@ static void refusals_limits(void **st)
              * blocks. */
             attn_dims w = {1, 1, 8 * kIntMax + 1, 1, ds[i], causal};
             expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
-            assert_int_equal(attention_warp_no_rescale(q, k, v, o, w),
+            assert_int_equal(attention_warp_no_rescale(q, k, v, o, w, 0),
                              cudaErrorInvalidValue);
             w = (attn_dims){4, 2, kIntMax + 1, 1, ds[i], causal};
             expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
@@ -633,7 +638,8 @@ static void split_every_count(void **st)
             unsigned char *work = p == 1 ? NULL : tk_dev_bytes(wb + 16);
             if (work) tk_poison(work, wb + 16);
             tk_poison(dout, (c.nq + 1) * 4);
-            TK_CUDA(attention_split(c.dq, c.dk, c.dv, dout, a, p, work, wb));
+            TK_CUDA(attention_split(c.dq, c.dk, c.dv, dout, a, p, work, wb,
+                                    0));
             TK_CUDA(cudaDeviceSynchronize());
             tk_download(got, dout, c.nq + 1);
             char what[160];
@@ -688,15 +694,17 @@ static void split_refusals(void **st)
     void *w = FAKE_WORK;
     const size_t wb = attention_split_work_bytes(a, 4);
     assert_true(wb >= 4 * 64 * 66 * 4);
-    assert_int_equal(attention_split(q, k, v, o, a, 0, w, wb),
+    assert_int_equal(attention_split(q, k, v, o, a, 0, w, wb, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(attention_split(q, k, v, o, a, ATTN_MAX_SPLITS + 1, w,
-                                     (size_t)1 << 40), cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, NULL, wb),
+                                     (size_t)1 << 40, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, w, wb - 1),
+    assert_int_equal(attention_split(q, k, v, o, a, 4, NULL, wb, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, (char *)w + 4, wb),
+    assert_int_equal(attention_split(q, k, v, o, a, 4, w, wb - 1, 0),
+                     cudaErrorInvalidValue);
+    assert_int_equal(attention_split(q, k, v, o, a, 4, (char *)w + 4, wb,
+                                     0),
                      cudaErrorInvalidValue);
     assert_int_equal(attention_split_work_bytes(a, 1), 0);
     assert_int_equal(attention_split_work_bytes(a, 0), 0);
@@ -706,9 +714,9 @@ static void split_refusals(void **st)
     /* Empty problems need no workspace and are done at once. */
     const attn_dims none = {1, 1, 0, 100, 64, 0}, nob = {0, 1, 8, 8, 64, 0};
     assert_int_equal(attention_split_work_bytes(none, 4), 0);
-    assert_int_equal(attention_split(q, k, v, o, none, 4, NULL, 0),
+    assert_int_equal(attention_split(q, k, v, o, none, 4, NULL, 0, 0),
                      cudaSuccess);
-    assert_int_equal(attention_split(q, k, v, o, nob, 4, NULL, 0),
+    assert_int_equal(attention_split(q, k, v, o, nob, 4, NULL, 0, 0),
                      cudaSuccess);
 }
 
@@ -789,6 +797,129 @@ static void cublas_on_its_stream(void **st)
     TK_CUDA(cudaStreamDestroy(s));
 }
 
+/* ---- every launcher follows its stream --------------------------------- */
+/* The launchers of the stream test: those of variants.h, then the split
+ * form at 4 shares and the wrong-on-purpose warp form.  (At these shapes
+ * the rule splits only the one with 700 keys; elsewhere it gives 1, and
+ * SPLIT runs the tiled form.) */
+enum { ORDER_SPLIT4 = NLAUNCH, ORDER_NO_RESCALE, NORDER };
+static const char *order_name(int w)
+{
+    return w == ORDER_SPLIT4       ? "tiled_split 4"
+           : w == ORDER_NO_RESCALE ? "warp_no_rescale"
+                                   : attn_variant_name(w);
+}
+static cudaError_t order_call(int w, cublasHandle_t h, const attn_case *c,
+                              float *o, attn_dims a, void *work, size_t wb,
+                              cudaStream_t s)
+{
+    if (w == ORDER_SPLIT4)
+        return attention_split(c->dq, c->dk, c->dv, o, a, 4, work, wb, s);
+    if (w == ORDER_NO_RESCALE)
+        return attention_warp_no_rescale(c->dq, c->dk, c->dv, o, a, s);
+    return attn_launch(w, h, c->dq, c->dk, c->dv, o, a, work, s);
+}
+/* The cuBLAS form runs on its handle's stream, so the handle gets s.
+ * cublasSetStream also resets the handle's workspace to cuBLAS's own;
+ * ws, allocated before any gate closes, is set after it, so that the
+ * call on the gated stream uses only memory that is already there, and
+ * picks the same kernels as the call on the default stream before it. */
+enum { ORDER_CUBLAS_WS = 32 << 20 };
+static int order_bind(cublasHandle_t h, cudaStream_t s, void *ws)
+{
+    return cublasSetStream(h, s) == CUBLAS_STATUS_SUCCESS &&
+           cublasSetWorkspace(h, ws, ORDER_CUBLAS_WS) ==
+               CUBLAS_STATUS_SUCCESS;
+}
+/* Each launcher on shape a, queued on a stream held behind a closed gate:
+ * the output and the workspace are still the poison when the launcher
+ * has returned (work on another stream, or a wait for the device, would
+ * have written them), and the output matches the reference once the gate
+ * opens.  A first call on the default stream loads the kernels (loading
+ * one may wait for the whole device) and lets the tiled forms ask the
+ * device for its shared memory; both buffers are poisoned again after
+ * it.  The wrong-on-purpose form must give, bit for bit, what it gave on
+ * the default stream. */
+static void order_case(cublasHandle_t h, void *ws, attn_dims a)
+{
+    const uint64_t seed = tk_seed(0);
+    attn_case c = attn_case_new(a, 1.0, seed);
+    const size_t ob = (c.nq + 1) * 4, w4 = attention_split_work_bytes(a, 4);
+    size_t wb = attention_work_bytes(a);
+    if (w4 > wb) wb = w4;
+    float *got = tk_malloc(ob), *want = tk_malloc(ob);
+    float *dout = tk_dev_floats(c.nq + 1);
+    void *work = tk_dev_bytes(wb);
+    for (int w = 0; w < NORDER; w++) {
+        char what[160];
+        snprintf(what, sizeof what, "%s B%zu H%zu Sq%zu Sk%zu D%zu%s on a "
+                 "gated stream", order_name(w), a.B, a.H, a.Sq, a.Sk, a.D,
+                 a.causal ? " causal" : "");
+        if (w == CUBLAS) assert_true(order_bind(h, 0, ws));
+        tk_poison(dout, ob);
+        cudaError_t e = order_call(w, h, &c, dout, a, work, wb, 0);
+        if (e == cudaErrorNotSupported && w >= TILED &&
+            w != ORDER_NO_RESCALE) {
+            print_message("skipped: %s needs more shared memory than this "
+                          "GPU gives a block\n", what);
+            continue;
+        }
+        TK_CUDA(e);
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download(want, dout, c.nq + 1);
+        tk_poison(dout, ob);
+        tk_poison(work, wb);
+        tk_gate g = tk_gate_close();
+        int bound = w != CUBLAS || order_bind(h, g.s, ws);
+        e = order_call(w, h, &c, dout, a, work, wb, g.s);
+        int waited = tk_still_poisoned(dout, ob) &&
+                     tk_still_poisoned(work, wb);
+        tk_gate_open(&g);
+        if (w == CUBLAS)                   /* off g.s, which is gone */
+            bound = order_bind(h, 0, ws) && bound;
+        assert_true(bound);
+        TK_CUDA(e);
+        if (!waited)
+            print_error("%s: wrote before its stream let it\n", what);
+        assert_true(waited);
+        tk_download(got, dout, c.nq + 1);
+        if (w == ORDER_NO_RESCALE)
+            assert_memory_equal(got, want, ob);
+        else
+            assert_int_equal(tk_compare(what, got, c.ref, c.nq, c.tol, 0,
+                                        seed), 0);
+        assert_true(isnan(got[c.nq]));        /* nothing written past o */
+    }
+    tk_free(dout); tk_free(work); free(got); free(want);
+    attn_case_free(&c);
+}
+/* Every launcher of the chapter queues all its work on its stream, on
+ * shapes that take each of its paths: the mask of the unfused forms
+ * (causal), two query tiles, a rule that splits (700 keys), D = 32, 64
+ * and 128 (the compact shape's own kernel), and Sk = 0, where the
+ * unfused forms write zeros with a memset. */
+static void attention_launchers_follow_the_stream(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    TK_SKIP_UNDER_SANITIZER("the sanitizer runs kernels one at a time, so "
+                            "work cannot be seen waiting behind the gate");
+    static const attn_dims cases[] = {
+        {2, 2, 129, 130, 64, 1}, {1, 2, 100, 700, 32, 1},
+        {1, 2, 65, 65, 128, 0},  {2, 1, 50, 0, 64, 0},
+    };
+    cublasHandle_t h;
+    assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
+                     CUBLAS_STATUS_SUCCESS);
+    void *ws = tk_dev_bytes(ORDER_CUBLAS_WS);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        order_case(h, ws, cases[i]);
+    assert_int_equal(cublasSetStream(h, 0), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cublasDestroy(h), CUBLAS_STATUS_SUCCESS);
+    tk_free(ws);
+}
+
 /* ---- the tiled forms' largest grid ------------------------------------ */
 /* Sq = 64 * 65535, the header's limit, runs: 65535 tiles of 64 rows in
  * the compact shape (D = 128), half as many of 128 in the full one
@@ -815,7 +946,7 @@ static void tiled_largest_grid(void **st)
         tk_upload(dk, kv[0], a.D);
         tk_upload(dv, kv[1], a.D);
         cudaError_t e =
-            attn_launch(c[i].which, NULL, dq, dk, dv, dout, a, NULL);
+            attn_launch(c[i].which, NULL, dq, dk, dv, dout, a, NULL, 0);
         if (e == cudaErrorNotSupported) {
             print_message("skipped: %s at D = %zu needs more shared memory "
                           "than this GPU gives a block\n",
@@ -858,6 +989,7 @@ int main(void)
         cmocka_unit_test(tiled_shape_choice),
         cmocka_unit_test(no_rescale_is_wrong),
         cmocka_unit_test(cublas_on_its_stream),
+        cmocka_unit_test(attention_launchers_follow_the_stream),
         cmocka_unit_test(tiled_largest_grid),
         cmocka_unit_test(refusals_pointers),
         cmocka_unit_test(refusals_overflow),

@@ -25,14 +25,15 @@ static inline int attn_split_rule(attn_dims a)
 
 #define ATTENTION_VARIANTS(X)                                            \
     X(THREE, "three_kernel",                                             \
-      attention_three_kernel(q, k, v, o, a, work))                       \
+      attention_three_kernel(q, k, v, o, a, work, s))                    \
     X(CUBLAS, "cublas", attention_cublas(h, q, k, v, o, a, work))        \
-    X(WARP, "warp", attention_warp(q, k, v, o, a))                       \
-    X(TILED, "tiled", attention_tiled(q, k, v, o, a))                    \
-    X(COMPACT, "tiled_compact", attention_tiled_compact(q, k, v, o, a)) \
+    X(WARP, "warp", attention_warp(q, k, v, o, a, s))                    \
+    X(TILED, "tiled", attention_tiled(q, k, v, o, a, s))                 \
+    X(COMPACT, "tiled_compact",                                          \
+      attention_tiled_compact(q, k, v, o, a, s))                         \
     X(SPLIT, "tiled_split",                                              \
       attention_split(q, k, v, o, a, attn_split_rule(a), work,          \
-                      attention_work_bytes(a)))
+                      attention_work_bytes(a), s))
 
 #define ATTN_ID(id, name, call) id,
 enum { ATTENTION_VARIANTS(ATTN_ID) NLAUNCH };
@@ -46,14 +47,17 @@ static inline const char *attn_variant_name(int which)
     return "?";
 }
 
-/* Launcher WHICH on these arguments (h and work only where it takes them);
- * cudaErrorInvalidValue for a WHICH outside the list. */
+/* Launcher WHICH on these arguments (h and work only where it takes them),
+ * queued on stream s; the cuBLAS form takes no stream and runs on h's
+ * instead (set it with cublasSetStream).  cudaErrorInvalidValue for a
+ * WHICH outside the list. */
 static inline cudaError_t attn_launch(int which, cublasHandle_t h,
                                       const float *q, const float *k,
                                       const float *v, float *o,
-                                      attn_dims a, void *work)
+                                      attn_dims a, void *work,
+                                      cudaStream_t s)
 {
-    (void)h; (void)work;
+    (void)h; (void)work; (void)s;
 #define ATTN_CALL(id, name, call) if (which == id) return call;
     ATTENTION_VARIANTS(ATTN_CALL)
 #undef ATTN_CALL
