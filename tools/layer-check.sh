@@ -58,13 +58,17 @@ gawk '
           if (w !~ /^(__launch_bounds__|alignas|__align__|__attribute__|decltype)$/) { name = w; break }
           rest = substr(rest, RSTART + RLENGTH)
         }
-        if (name != "" && h !~ /(struct|class|union|enum|namespace)[ \t]/ && h !~ /=[ \t]*$/) {
+        # The parameters of a template may say class; the head of a struct may not.
+        hh = h; gsub(/template[ \t]*<[^>]*>/, "", hh)
+        if (name != "" && hh !~ /(struct|class|union|enum|namespace)[ \t]/ && h !~ /=[ \t]*$/) {
           infn = FILENAME SUBSEP name; nm[infn] = name; file[infn] = FILENAME; line[infn] = hline
           launcher[infn] = (h ~ /extern_C/ && h ~ /cudaError_t/)
           shared[infn] = launcher[infn] || FILENAME ~ /\.(cuh|h)$/
         }
       }
-      if (s ~ /;[ \t]*$/ || s ~ /^[ \t]*$/ || s ~ /\}[ \t]*$/) { head = ""; hline = 0 }
+      # A head ends at a statement, a blank line, a brace of its own or the
+      # brace that opens what it heads (a function or not).
+      if (s ~ /;[ \t]*$/ || s ~ /^[ \t]*$/ || s ~ /[{}][ \t]*$/) { head = ""; hline = 0 }
     }
     o = gsub(/\{/, "{", s); cl = gsub(/\}/, "}", s)
     if (infn != "") {

@@ -3,7 +3,8 @@
 # chapters' relations fail where they should: tools/layer-check.sh on a copy
 # of tangled/ with one fault put in (a shared header that includes a
 # chapter, an include of a chapter that is not linked, a launcher without
-# BOOK_CLEAR_TO_LAUNCH, directly or through its helper), and
+# BOOK_CLEAR_TO_LAUNCH, directly, through its helper, or after a template
+# whose parameters say class), and
 # tools/reads-check.sh and tools/chapters.sh check on a copy of the book
 # with one fault in book.yaml or the prose.  Output in cmocka's format for
 # run-tests.sh.
@@ -49,6 +50,20 @@ extern "C" cudaError_t layer_test_through(float *x, cudaStream_t stream)
 }
 EOF
 expect "a launcher whose helper queues work" "launcher layer_test_through queues GPU work without" || st=1
+fresh; cat >> "$tmp/t/threads/threads.cu" <<'EOF'
+template <class T> __global__ void layer_test_fill(T *x) { x[0] = T(1); }
+template <class T>
+cudaError_t layer_test_typed(T *x, cudaStream_t stream)
+{
+    layer_test_fill<T><<<1, 1, 0, stream>>>(x);
+    return cudaGetLastError();
+}
+extern "C" cudaError_t layer_test_after_template(float *x, cudaStream_t s)
+{
+    return layer_test_typed(x, s);
+}
+EOF
+expect "a launcher after a template of class T" "launcher layer_test_after_template queues GPU work without" || st=1
 result layers_faults_found $st
 
 echo "[ RUN      ] reads_faults_found"
