@@ -2,6 +2,7 @@
 #ifndef ATTENTION_COMMON_CUH
 #define ATTENTION_COMMON_CUH
 #include "common/book.h"
+#include "common/carve.h"
 #include "attention/attention.h"
 
 // <<Attention launch constants and checks>>

@@ -1,6 +1,6 @@
 // attention_tiled.cu -- fused and tiled attention, FlashAttention-2 order.
 #include "attention/attention_common.cuh"
-#include "softmax/per_device.cuh"
+#include "common/once_per_device.cuh"
 #include "attention/mdo.h"
 #include <cuda_pipeline.h>
 
@@ -443,17 +443,28 @@ __global__ void attn_merge_kernel(const float *po, const float *pml,
 }
 
 // <<Split the keys among blocks>>
-extern "C" size_t attention_split_work_bytes(attn_dims a, int splits)
+// The shares' outputs (nq splits floats), then their pairs (m, d):
+// false where a size overflows.
+static bool split_layout(book_carve *c, attn_dims a, int splits,
+                         attn_part *part)
 {
     size_t nq, nk, ns, rows, po, ml;
     if (splits < 2 || splits > ATTN_MAX_SPLITS ||
         !attn_sizes(a, &nq, &nk, &ns) || !mul_ok(a.B * a.H, a.Sq, &rows))
-        return 0;
+        return false;
     if (!mul_ok(nq, (size_t)splits * 4, &po) ||
         !mul_ok(rows, (size_t)splits * 8, &ml) || po > SIZE_MAX / 2)
-        return 0;
-    po = (po + 255) / 256 * 256;
-    return ml > SIZE_MAX - po ? 0 : po + ml;
+        return false;
+    part->o = (float *)book_carve_take(c, po, 256);
+    part->ml = (float *)book_carve_take(c, ml, 8);
+    part->splits = splits;
+    return !c->overflow;
+}
+extern "C" size_t attention_split_work_bytes(attn_dims a, int splits)
+{
+    book_carve c = {NULL, 0, 0};
+    attn_part part = {};
+    return split_layout(&c, a, splits, &part) ? book_carve_size(&c) : 0;
 }
 extern "C" int attention_split_count(attn_dims a, int sms)
 {
@@ -482,8 +493,9 @@ extern "C" cudaError_t attention_split(const float *q, const float *k,
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     const size_t rows = a.B * a.H * a.Sq;
-    attn_part part = {(float *)work, NULL, splits};
-    part.ml = (float *)((char *)work + (nq * splits * 4 + 255) / 256 * 256);
+    attn_part part = {};
+    book_carve c = {(char *)work, 0, 0};
+    split_layout(&c, a, splits, &part);
     BOOK_TRY(attn_tiled_pick<true>(q, k, v, o, a, stream, part));
     const size_t quads = rows * (a.D / 4);
     const unsigned grid = (unsigned)(ceil_div(quads, 256) < 8192

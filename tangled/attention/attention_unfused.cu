@@ -6,16 +6,32 @@
 #include <limits.h>
 
 // <<The workspace of the unfused forms>>
-static size_t attn_round(size_t n) { return (n + 63) / 64 * 64; }
-extern "C" size_t attention_work_bytes(attn_dims a)
+// Q scaled and one head's K^T (copies: the book's kernels), S and P.
+struct attn_work {
+    float *qs, *kt, *s, *p;
+};
+static attn_work attn_work_layout(book_carve *c, attn_dims a, bool copies)
 {
     size_t nq, nk, ns;
-    if (!attn_sizes(a, &nq, &nk, &ns)) return 0;
+    attn_work w = {};
+    if (!attn_sizes(a, &nq, &nk, &ns)) {
+        c->overflow = 1;
+        return w;
+    }
     // Each of nq and Sk D is below 2^62 and ns below 2^61: no wrap here.
-    size_t w = attn_round(nq) + attn_round(a.Sk * a.D);
-    size_t sp = 2 * attn_round(ns);                      // S and P
-    if (w > SIZE_MAX / 4 || sp > SIZE_MAX / 4 - w) return 0;
-    return (w + sp) * 4;
+    if (copies) {
+        w.qs = (float *)book_carve_take(c, 4 * nq, 256);
+        w.kt = (float *)book_carve_take(c, 4 * (a.Sk * a.D), 256);
+    }
+    w.s = (float *)book_carve_take(c, 4 * ns, 256);
+    w.p = (float *)book_carve_take(c, 4 * ns, 256);
+    return w;
+}
+extern "C" size_t attention_work_bytes(attn_dims a)
+{
+    book_carve c = {NULL, 0, 0};
+    attn_work_layout(&c, a, true);
+    return book_carve_size(&c);
 }
 
 // <<Scale a matrix and mask the scores>>
@@ -49,8 +65,9 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
         return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), stream);
-    float *qs = (float *)work, *kt = qs + attn_round(nq);
-    float *s = kt + attn_round(a.Sk * a.D), *p = s + attn_round(ns);
+    book_carve c = {(char *)work, 0, 0};
+    const attn_work w = attn_work_layout(&c, a, true);
+    float *qs = w.qs, *kt = w.kt, *s = w.s, *p = w.p;
     attn_scale_kernel<<<kAttnGrid, kAttnBlock, 0, stream>>>(q, qs, nq,
         1.0f / sqrtf((float)a.D));
     BOOK_TRY(cudaGetLastError());
@@ -92,7 +109,9 @@ extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
     cudaStream_t st;                  // the handle's: all of it goes there
     ATTN_CUBLAS(cublasGetStream(hd, &st));
     if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), st);
-    float *s = (float *)work, *p = s + attn_round(ns);
+    book_carve c = {(char *)work, 0, 0};
+    const attn_work w = attn_work_layout(&c, a, false);
+    float *s = w.s, *p = w.p;
     int sq = (int)a.Sq, sk = (int)a.Sk, d = (int)a.D, n = (int)bh;
     const float scale = 1.0f / sqrtf((float)a.D), one = 1.0f, zero = 0.0f;
     // <<S = Q K^T scaled, as column-major S^T = K Q^T>>

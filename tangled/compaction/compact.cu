@@ -6,14 +6,32 @@
 // <<Compaction constants and scratch>>
 static const unsigned kCompactBlock = 256;
 
-// Three-pass: flags and positions (n ints each), then the scan's scratch.
-static size_t three_pass_bytes(size_t n)
+// Three-pass: flags and positions (n ints each), then the scan's status.
+struct compact_scratch {
+    int *flags, *pos;                 // the three passes only
+    tile_status<int> st;
+};
+static compact_scratch compact_layout(book_carve *c, size_t n,
+                                      bool three_pass)
 {
-    return 2 * scan_align(n * sizeof(int)) + scan_lookback_bytes<int>(n);
+    compact_scratch s = {};
+    if (three_pass) {
+        s.flags = (int *)book_carve_take(c, n * sizeof(int), 256);
+        s.pos = (int *)book_carve_take(c, n * sizeof(int), 256);
+    }
+    s.st = lookback_layout<int>(c, n);
+    return s;
+}
+static compact_scratch compact_at(void *scratch, size_t n, bool three_pass)
+{
+    book_carve c = {(char *)scratch, 0, 0};
+    return compact_layout(&c, n, three_pass);
 }
 extern "C" size_t compact_scratch_bytes(size_t n)
 {
-    return three_pass_bytes(n);       // the single pass needs less
+    book_carve c = {NULL, 0, 0};
+    compact_layout(&c, n, true);      // the single pass needs less
+    return book_carve_size(&c);
 }
 
 static cudaError_t compact_check(const void *in, const void *out,
@@ -61,15 +79,14 @@ extern "C" cudaError_t compact_gt_three_pass(const int *in, int *out,
 {
     if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
-    char *s = (char *)scratch;
-    int *flags = (int *)s, *pos = (int *)(s + scan_align(n * sizeof(int)));
-    char *rest = s + 2 * scan_align(n * sizeof(int));
+    const compact_scratch s = compact_at(scratch, n, true);
+    int *flags = s.flags, *pos = s.pos;
     const unsigned grid = (unsigned)ceil_div(n, kCompactBlock);
     BOOK_CLEAR_TO_LAUNCH();
     compact_flags_kernel<<<grid, kCompactBlock, 0, stream>>>(in, flags, n,
                                                              threshold);
     BOOK_TRY(cudaGetLastError());
-    BOOK_TRY(scan_lookback<int>(flags, pos, n, true, rest, true, stream));
+    BOOK_TRY(scan_lookback<int>(flags, pos, n, true, s.st, true, stream));
     compact_scatter_kernel<<<grid, kCompactBlock, 0, stream>>>(
         in, flags, pos, out, n, count);
     return cudaGetLastError();
@@ -117,9 +134,9 @@ extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
-    c.st = lookback_status<int>((char *)scratch, n);
+    c.st = compact_at(scratch, n, false).st;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    BOOK_TRY(lookback_reset<int>(c.st, n, stream));
     compact_gt_kernel<<<(unsigned)tiles, kDevThreads, 0, stream>>>(
         in, out, n, threshold, count, is_aligned(in, 16), c);
     return cudaGetLastError();
@@ -182,10 +199,10 @@ static cudaError_t launch_staged(const int *in, int *out, size_t n,
     if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
     const unsigned tiles = (unsigned)ceil_div(n, st_tile<int>::elems);
-    const tile_status<int> st = lookback_status<int>((char *)scratch, n);
+    const tile_status<int> st = compact_at(scratch, n, false).st;
     BOOK_TRY(st_opt_in<compact_gt_staged_kernel<PACK>>());
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    BOOK_TRY(lookback_reset<int>(st, n, stream));
     compact_gt_staged_kernel<PACK><<<tiles, kStThreads, kStBytes, stream>>>(
         in, out, n, threshold, count, is_aligned(in, 16), st);
     return cudaGetLastError();
@@ -314,10 +331,10 @@ extern "C" cudaError_t compact_gt_ballot(const int *in, int *out, size_t n,
     if (n == 0) return compact_none(count, stream);
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
     const unsigned tiles = (unsigned)ceil_div(n, kBaElems);
-    const tile_status<int> st = lookback_status<int>((char *)scratch, n);
+    const tile_status<int> st = compact_at(scratch, n, false).st;
     BOOK_TRY((st_opt_in<compact_gt_ballot_kernel, kBaBytes>()));
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    BOOK_TRY(lookback_reset<int>(st, n, stream));
     compact_gt_ballot_kernel<<<tiles, kStThreads, kBaBytes, stream>>>(
         in, out, n, threshold, count, is_aligned(in, 16),
         is_aligned(out, 16), st);
@@ -371,9 +388,9 @@ extern "C" cudaError_t find_repeats(const int *a, size_t n, size_t *idx,
     BOOK_TRY(compact_check(a, idx, n, count, scratch, bytes));
     const size_t tiles = ceil_div(n, dev_tile<int>::elems);
     tile_ctx<int> c = {};
-    c.st = lookback_status<int>((char *)scratch, n);
+    c.st = compact_at(scratch, n, false).st;
     BOOK_CLEAR_TO_LAUNCH();
-    BOOK_TRY(lookback_reset<int>((char *)scratch, n, stream));
+    BOOK_TRY(lookback_reset<int>(c.st, n, stream));
     find_repeats_kernel<<<(unsigned)tiles, kDevThreads, 0, stream>>>(
         a, n, idx, count, is_aligned(a, 16), c);
     return cudaGetLastError();

@@ -1,6 +1,7 @@
 // flash_mma.sm80.cu -- FlashAttention-2 in bf16 on mma.sync: S = Q K^T
 // and O += P V on the tensor cores, S and P in registers, K and V tiles
 // double-buffered by cp.async.
+#include "common/carve.h"
 #include "flash/flash_args.cuh"
 #include "arch/sm80.cuh"
 #include "flash/flash_softmax.cuh"
@@ -299,19 +300,22 @@ __global__ void flash_merge_kernel(fl_part part, __nv_bfloat16 *o,
 }
 
 // <<Check the split's arguments and workspace>>
-// The workspace's two parts, in bytes (a row of D floats is 256 or 512
-// bytes, so the pairs start aligned); false where there is nothing to
-// split or a size overflows.
-bool fl_split_sizes(const flash_dims &a, int splits, size_t *po,
-                    size_t *ml)
+// The workspace: the shares' outputs, then their pairs (m, l) (a row of
+// D floats is 256 or 512 bytes, so the pairs start aligned); false where
+// there is nothing to split or a size overflows.
+bool fl_split_layout(book_carve *c, const flash_dims &a, int splits,
+                     fl_part *part)
 {
     const size_t R = flash_mul4(a.B, a.H, a.Sq, 1);
     if (splits < 2 || splits > FLASH_MAX_SPLITS || R == 0 || a.Sk == 0 ||
         (a.D != 64 && a.D != 128))
         return false;
-    *po = flash_mul4(R, a.D, (size_t)splits, 4);
-    *ml = flash_mul4(R, (size_t)splits, 8, 1);
-    return *po != 0 && *ml != 0 && *ml <= SIZE_MAX - *po;
+    const size_t po = flash_mul4(R, a.D, (size_t)splits, 4);
+    const size_t ml = flash_mul4(R, (size_t)splits, 8, 1);
+    part->o = (float *)book_carve_take(c, po, 16);
+    part->ml = (float *)book_carve_take(c, ml, 8);
+    part->splits = splits;
+    return po != 0 && ml != 0 && !c->overflow;
 }
 template <int D, Rescale RESCALE>
 cudaError_t fl_split_d(const book_bf16 *q, const book_bf16 *k,
@@ -346,20 +350,17 @@ cudaError_t fl_split(const book_bf16 *q, const book_bf16 *k,
                                                      stream)
                    : fl_launch_d<128, 4, Rescale::on>(q, k, v, o, lse, a,
                                                       stream);
-    size_t pob, mlb;
-    if (!fl_split_sizes(a, splits, &pob, &mlb) || work == NULL ||
-        work_bytes < pob + mlb || (uintptr_t)work % 16 != 0)
+    fl_part part;
+    book_carve c = {(char *)work, 0, 0};
+    if (!fl_split_layout(&c, a, splits, &part) || work == NULL ||
+        work_bytes < c.used || (uintptr_t)work % 16 != 0)
         return cudaErrorInvalidValue;
     const size_t R = a.B * a.H * a.Sq, qb = 2 * R * a.D;
-    const size_t kb = 2 * a.B * a.H * a.Sk * a.D, wb = pob + mlb;
+    const size_t kb = 2 * a.B * a.H * a.Sk * a.D, wb = c.used;
     if (ranges_overlap(work, wb, q, qb) || ranges_overlap(work, wb, k, kb) ||
         ranges_overlap(work, wb, v, kb) || ranges_overlap(work, wb, o, qb) ||
         (lse != NULL && ranges_overlap(work, wb, lse, 4 * R)))
         return cudaErrorInvalidValue;
-    fl_part part;
-    part.o = (float *)work;
-    part.ml = (float *)((char *)work + pob);
-    part.splits = splits;
     if (a.D == 64)
         return fl_split_d<64, RESCALE>(q, k, v, o, lse, a, part, stream);
     return fl_split_d<128, RESCALE>(q, k, v, o, lse, a, part, stream);
@@ -396,8 +397,9 @@ extern "C" cudaError_t flash_mma_no_rescale(const book_bf16 *q,
 // <<The entry points of the split keys>>
 extern "C" size_t flash_split_work_bytes(flash_dims a, int splits)
 {
-    size_t po, ml;
-    return fl_split_sizes(a, splits, &po, &ml) ? po + ml : 0;
+    book_carve c = {NULL, 0, 0};
+    fl_part part;
+    return fl_split_layout(&c, a, splits, &part) ? book_carve_size(&c) : 0;
 }
 extern "C" int flash_split_count(flash_dims a, int sms)
 {

@@ -4,18 +4,30 @@
 
 // <<Workspace sizes>>
 static const size_t kMergeTile = kMergeThreads * kMergeIpt;
+// A merge's workspace: the cuts of its tiles.
+static uint32_t *merge_layout(book_carve *c, size_t n)
+{
+    return (uint32_t *)book_carve_take(c, 4 * ceil_div(n, kMergeTile), 4);
+}
 extern "C" size_t merge_temp_bytes(size_t n)
 {
-    return sizeof(uint32_t) * ceil_div(n, kMergeTile);
+    book_carve c = {NULL, 0, 0};
+    merge_layout(&c, n);
+    return book_carve_size(&c);
+}
+static size_t sort_space_bytes(size_t n, bool pairs)
+{
+    book_carve c = {NULL, 0, 0};
+    merge_sort_layout(&c, n, 4, pairs, kMergeMinTile);
+    return book_carve_size(&c);
 }
 extern "C" size_t merge_sort_keys_temp_bytes(size_t n)
 {
-    return merge_round256(4 * n) +
-           sizeof(uint32_t) * ceil_div(n, kMergeMinTile);
+    return sort_space_bytes(n, false);
 }
 extern "C" size_t merge_sort_pairs_temp_bytes(size_t n)
 {
-    return merge_round256(4 * n) + merge_sort_keys_temp_bytes(n);
+    return sort_space_bytes(n, true);
 }
 
 // <<Check a merge's arguments>>
@@ -57,7 +69,8 @@ static cudaError_t merge_launch(const uint32_t *a, const uint32_t *av,
                          bytes));
     const size_t tiles = ceil_div(na + nb, kMergeTile);
     const merge_src<uint32_t> m = {a, b, av, bv, na, nb, na + nb, 0};
-    uint32_t *cuts = (uint32_t *)temp;
+    book_carve c = {(char *)temp, 0, 0};
+    uint32_t *cuts = merge_layout(&c, na + nb);
     BOOK_CLEAR_TO_LAUNCH();
     merge_partition_kernel<kMergeTile, TIE_TO_A><<<
         (unsigned)ceil_div(tiles, 256), 256, 0, stream>>>(m, tiles, cuts,

@@ -4,15 +4,12 @@
 #define MERGE_CUH
 #include <stdint.h>
 #include "common/book.h"
+#include "common/carve.h"
 
 // <<Merge constants>>
 constexpr int kMergeThreads = 256;       // a block
 constexpr int kMergeIpt = 8;             // items per thread, the default
 constexpr size_t kMergeMinTile = kMergeThreads * 4;   // IPT 4: the smallest
-static inline size_t merge_round256(size_t b)
-{
-    return (b + 255) / 256 * 256;
-}
 
 // <<Comparators>>
 struct merge_less_u32 {
@@ -253,6 +250,24 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
     }
 }
 
+// <<Lay out a merge sort's workspace>>
+// A buffer of keys, one of values (pairs only), then the cuts of one
+// pass, for tiles of `tile` keys.
+struct merge_sort_space {
+    void *keys;
+    uint32_t *vals, *cuts;
+};
+static inline merge_sort_space merge_sort_layout(book_carve *c, size_t n,
+                                                 size_t key_bytes,
+                                                 bool pairs, size_t tile)
+{
+    merge_sort_space w;
+    w.keys = book_carve_take(c, n * key_bytes, 256);
+    w.vals = pairs ? (uint32_t *)book_carve_take(c, 4 * n, 256) : nullptr;
+    w.cuts = (uint32_t *)book_carve_take(c, 4 * ceil_div(n, tile), 4);
+    return w;
+}
+
 // <<Merge sort driver>>
 template <int IPT, bool PAIRS, class K, class Less>
 cudaError_t merge_sort_t(K *keys, uint32_t *vals, size_t n, void *temp,
@@ -263,12 +278,10 @@ cudaError_t merge_sort_t(K *keys, uint32_t *vals, size_t n, void *temp,
     int passes = 0;
     for (size_t w = T; w < n; w *= 2) passes++;
     // <<Lay out the workspace: keys, values, cuts>>
-    char *p = (char *)temp;
-    K *tk = (K *)p;
-    p += merge_round256(n * sizeof(K));
-    uint32_t *tv = PAIRS ? (uint32_t *)p : nullptr;
-    if (PAIRS) p += merge_round256(n * sizeof(uint32_t));
-    uint32_t *cuts = (uint32_t *)p;
+    book_carve c = {(char *)temp, 0, 0};
+    const merge_sort_space ws = merge_sort_layout(&c, n, sizeof(K), PAIRS, T);
+    K *tk = (K *)ws.keys;
+    uint32_t *tv = ws.vals, *cuts = ws.cuts;
     K *dst = passes % 2 ? tk : keys;
     uint32_t *dstv = passes % 2 ? tv : vals;
     BOOK_CLEAR_TO_LAUNCH();

@@ -1,6 +1,6 @@
 // hist.cu -- the method: byte histograms and their launchers.
 #include "common/book.h"
-#include "softmax/per_device.cuh"
+#include "common/once_per_device.cuh"
 #include "method/hist.h"
 
 constexpr int kHistBlock = 256;

@@ -274,6 +274,19 @@ __global__ void bin_shade_kernel(const circle *cs, const int *flags,
 }
 
 // <<Global binning: the launcher>>
+struct bin_scratch {
+    int *flags, *pos, *lists;         // e = bins x n ints each
+    tile_status<int> st;              // the scan of the flags
+};
+static bin_scratch bin_layout(book_carve *c, size_t e)
+{
+    bin_scratch s;
+    s.flags = (int *)book_carve_take(c, e * sizeof(int), 256);
+    s.pos = (int *)book_carve_take(c, e * sizeof(int), 256);
+    s.lists = (int *)book_carve_take(c, e * sizeof(int), 256);
+    s.st = lookback_layout<int>(c, e);
+    return s;
+}
 extern "C" size_t render_binned_scratch_bytes(size_t n, int width,
                                               int height)
 {
@@ -281,8 +294,9 @@ extern "C" size_t render_binned_scratch_bytes(size_t n, int width,
         height < 1 || width > RENDER_MAX_SIDE || height > RENDER_MAX_SIDE)
         return 0;
     const bins g = make_bins(width, height);
-    const size_t e = (size_t)g.nx * g.ny * n;
-    return 3 * scan_align(e * sizeof(int)) + scan_lookback_bytes<int>(e);
+    book_carve c = {NULL, 0, 0};
+    bin_layout(&c, (size_t)g.nx * g.ny * n);
+    return book_carve_size(&c);
 }
 
 // <<Global binning: check, bin, scan, scatter, shade>>
@@ -302,15 +316,15 @@ extern "C" cudaError_t render_binned(const circle *circles, size_t n,
     BOOK_CLEAR_TO_LAUNCH();
     // <<Run the four passes of the binned renderer>>
     const bins g = make_bins(width, height);
-    const size_t e = (size_t)g.nx * g.ny * n, a = scan_align(e * sizeof(int));
-    int *flags = (int *)scratch, *pos = (int *)((char *)scratch + a);
-    int *lists = (int *)((char *)scratch + 2 * a);
+    const size_t e = (size_t)g.nx * g.ny * n;
+    book_carve c = {(char *)scratch, 0, 0};
+    const bin_scratch s = bin_layout(&c, e);
+    int *flags = s.flags, *pos = s.pos, *lists = s.lists;
     const unsigned blocks = (unsigned)ceil_div(n, 256);
     bin_flags_kernel<<<blocks, 256, 0, stream>>>(circles, n, g, flags, width,
                                                  height);
     BOOK_TRY(cudaGetLastError());
-    BOOK_TRY(scan_lookback<int>(flags, pos, e, true, (char *)scratch + 3 * a,
-                                  true, stream));
+    BOOK_TRY(scan_lookback<int>(flags, pos, e, true, s.st, true, stream));
     const dim3 scatter(blocks, (unsigned)(g.nx * g.ny));   // y: the bin
     bin_scatter_kernel<<<scatter, 256, 0, stream>>>(flags, pos, n, lists);
     BOOK_TRY(cudaGetLastError());

@@ -192,10 +192,26 @@ extern "C" cudaError_t scan_tiles_i32(const int *in, int *out, size_t n,
 }
 
 // <<Device-wide scan launchers>>
+template <typename T> struct scan_scratch {
+    scan_levels<T> levels;        // the recursive scans
+    tile_status<T> st;            // the look-backs
+};
+template <typename T>
+static void scan_layout(book_carve *c, size_t n, bool lookback,
+                        scan_scratch<T> *s)
+{
+    if (lookback) s->st = lookback_layout<T>(c, n);
+    else levels_layout<T>(c, n, &s->levels);
+}
 template <typename T> static size_t scratch_for(size_t n)
 {
-    const size_t a = scan_levels_bytes<T>(n), b = scan_lookback_bytes<T>(n);
-    return a > b ? a : b;
+    scan_scratch<T> s = {};
+    book_carve a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    scan_layout<T>(&a, n, false, &s);
+    scan_layout<T>(&b, n, true, &s);
+    const size_t x = book_carve_size(&a), y = book_carve_size(&b);
+    if (a.overflow || b.overflow) return 0;
+    return x > y ? x : y;
 }
 extern "C" size_t scan_scratch_bytes(size_t n, size_t elem_bytes)
 {
@@ -217,24 +233,29 @@ static cudaError_t scan_device(const T *in, T *out, size_t n,
     if (ceil_div(n, dev_tile<T>::elems) > kScanMaxGrid)
         return cudaErrorInvalidValue;
     const bool ex = kind == SCAN_EXCLUSIVE;
-    char *s = (char *)scratch;
+    const bool lookback = algo != SCAN_PROPAGATE &&
+                          algo != SCAN_REDUCE_THEN_SCAN;
+    scan_scratch<T> s = {};
+    book_carve c = {(char *)scratch, 0, 0};
+    scan_layout<T>(&c, n, lookback, &s);
+    T *const *l = s.levels.sums;
     switch (algo) {
-    case SCAN_PROPAGATE: return scan_propagate(in, out, n, ex, s, st);
+    case SCAN_PROPAGATE: return scan_propagate(in, out, n, ex, l, st);
     case SCAN_REDUCE_THEN_SCAN:
-        return scan_reduce_then_scan(in, out, n, ex, s, st);
+        return scan_reduce_then_scan(in, out, n, ex, l, st);
     case SCAN_LOOKBACK:
-        return scan_lookback(in, out, n, ex, s, false, st);
+        return scan_lookback(in, out, n, ex, s.st, false, st);
     case SCAN_LOOKBACK_PACKED:
-        return scan_lookback(in, out, n, ex, s, true, st);
+        return scan_lookback(in, out, n, ex, s.st, true, st);
     case SCAN_LOOKBACK_AHEAD:
-        return scan_lookback_ahead(in, out, n, ex, s, st);
+        return scan_lookback_ahead(in, out, n, ex, s.st, st);
     case SCAN_LOOKBACK_STAGED:          // packed for 32-bit values only
-        return scan_lookback_staged<T, sizeof(T) == 4>(in, out, n, ex, s,
-                                                       st);
+        return scan_lookback_staged<T, sizeof(T) == 4>(in, out, n, ex,
+                                                       s.st, st);
     case SCAN_LOOKBACK_PAIRED:
-        return scan_lookback_staged<T, true>(in, out, n, ex, s, st);
+        return scan_lookback_staged<T, true>(in, out, n, ex, s.st, st);
     case SCAN_LOOKBACK_RAKED:
-        return scan_lookback_raked(in, out, n, ex, s, st);
+        return scan_lookback_raked(in, out, n, ex, s.st, st);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -2,52 +2,52 @@
 #ifndef SCAN_SCRATCH_CUH
 #define SCAN_SCRATCH_CUH
 #include "common/book.h"
+#include "common/carve.h"
 #include "scan/tile_status.cuh"
 #include "scan/tiles.cuh"
 
 // <<Scratch layout of the device-wide scans>>
-static inline size_t scan_align(size_t bytes)
+constexpr int kScanLevels = 8;    // 2048 or more elements a tile: 2^64
+template <typename T> struct scan_levels {
+    T *sums[kScanLevels];         // level k's tile totals
+};
+template <typename T>
+void levels_layout(book_carve *c, size_t n, scan_levels<T> *l)
 {
-    return ceil_div(bytes, 256) * 256;
-}
-
-// Bytes for the tile totals of every level of a recursive scan.
-template <typename T> size_t scan_levels_bytes(size_t n)
-{
-    size_t bytes = 0;
-    while (n > dev_tile<T>::elems) {
+    for (int k = 0; n > dev_tile<T>::elems && k < kScanLevels; k++) {
         n = ceil_div(n, dev_tile<T>::elems);
-        bytes += scan_align(n * sizeof(T));
+        l->sums[k] = (T *)book_carve_take(c, n * sizeof(T), 256);
     }
-    return bytes;
 }
 // [next, 16 bytes | flags or packed words, 8 bytes a tile]
 // [aggregates] [inclusive prefixes], each slice 256-byte aligned.
-template <typename T> size_t scan_lookback_bytes(size_t n)
+template <typename T>
+tile_status<T> lookback_layout(book_carve *c, size_t n)
 {
     const size_t tiles = ceil_div(n, dev_tile<T>::elems);
-    return scan_align(16 + 8 * tiles) + 2 * scan_align(tiles * sizeof(T));
-}
-template <typename T> tile_status<T> lookback_status(char *scratch,
-                                                     size_t n)
-{
-    const size_t tiles = ceil_div(n, dev_tile<T>::elems);
-    const size_t head = scan_align(16 + 8 * tiles);
-    const size_t vals = scan_align(tiles * sizeof(T));
     tile_status<T> st;
-    st.next = (unsigned long long *)scratch;
-    st.flag = (unsigned *)(scratch + 16);
-    st.word = (unsigned long long *)(scratch + 16);
-    st.aggregate = (T *)(scratch + head);
-    st.inclusive = (T *)(scratch + head + vals);
+    char *head = (char *)book_carve_take(c, 16 + 8 * tiles, 256);
+    st.next = (unsigned long long *)head;
+    st.word = (unsigned long long *)(head ? head + 16 : NULL);
+    st.flag = (unsigned *)st.word;
+    st.aggregate = (T *)book_carve_take(c, tiles * sizeof(T), 256);
+    st.inclusive = (T *)book_carve_take(c, tiles * sizeof(T), 256);
     return st;
 }
+template <typename T> size_t scan_lookback_bytes(size_t n)
+{
+    book_carve c = {NULL, 0, 0};
+    lookback_layout<T>(&c, n);
+    return book_carve_size(&c);
+}
 // Every launch starts with tile number 0 and every status invalid: the
-// reset is queued on the launch's stream, before its kernel.
+// reset is queued on the launch's stream, before its kernel.  The flags
+// follow the counter: one memset clears both.
 template <typename T>
-cudaError_t lookback_reset(char *scratch, size_t n, cudaStream_t stream)
+cudaError_t lookback_reset(const tile_status<T> &st, size_t n,
+                           cudaStream_t stream)
 {
     const size_t tiles = ceil_div(n, dev_tile<T>::elems);
-    return cudaMemsetAsync(scratch, 0, 16 + 8 * tiles, stream);
+    return cudaMemsetAsync(st.next, 0, 16 + 8 * tiles, stream);
 }
 #endif

@@ -4,6 +4,7 @@
 #include <cuda/atomic>
 #include <cuda/std/type_traits>
 #include <stddef.h>
+#include "common/atomic.cuh"
 #include "scan/warp_scan.cuh"
 
 // <<Tile status for decoupled look-back>>
@@ -15,9 +16,6 @@ template <typename T> struct tile_status {
     unsigned long long *word;     // per tile, packed variant (see below)
     unsigned long long *next;     // the next tile number to hand out
 };
-template <typename U>
-using dev_atomic = cuda::atomic_ref<U, cuda::thread_scope_device>;
-
 template <typename T>
 __device__ void publish(const tile_status<T> &st, size_t tile, unsigned f,
                         T value)

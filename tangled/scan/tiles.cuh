@@ -3,7 +3,7 @@
 #define SCAN_TILES_CUH
 #include <cuda_pipeline.h>
 #include "common/book.h"
-#include "softmax/per_device.cuh"
+#include "common/once_per_device.cuh"
 #include "scan/scan.h"
 #include "scan/tile_status.cuh"
 #include "scan/warp_scan.cuh"

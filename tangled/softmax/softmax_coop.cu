@@ -1,6 +1,6 @@
 // softmax_coop.cu -- a whole array in one cooperative kernel.
 #include "softmax/softmax_parts.cuh"
-#include "softmax/per_device.cuh"
+#include "common/once_per_device.cuh"
 #include <cooperative_groups.h>
 
 // <<Softmax of one whole array in one kernel>>

@@ -1,6 +1,6 @@
 // softmax_whole.cu -- a whole array in two kernels, or per block (wrong).
 #include "softmax/softmax_parts.cuh"
-#include "softmax/per_device.cuh"
+#include "common/once_per_device.cuh"
 
 // <<Fold a grid-stride share of the array into pairs>>
 template <int U>

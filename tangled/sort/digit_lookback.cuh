@@ -1,7 +1,8 @@
 // digit_lookback.cuh -- 256 counts a tile, and the look-back over them.
 #ifndef SORT_DIGIT_LOOKBACK_CUH
 #define SORT_DIGIT_LOOKBACK_CUH
-#include "scan/tile_status.cuh"
+#include "common/atomic.cuh"
+#include "sort/policy.cuh"
 
 // <<A digit's status word>>
 // Two flag bits, then 30 bits of count; 0: not yet published.

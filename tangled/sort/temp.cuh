@@ -3,8 +3,8 @@
 #define SORT_TEMP_CUH
 #include <limits.h>
 #include "common/book.h"
+#include "common/carve.h"
 #include "scan/scan.h"
-#include "scan/scratch.cuh"                 // scan_align: 256-byte rounding
 #include "sort/policy.cuh"
 #include "sort/digit_lookback.cuh"
 
@@ -22,7 +22,7 @@ struct sort_temp {
 };
 
 // <<Lay out the sort's temporary storage>>
-static inline sort_temp sort_layout(uintptr_t base, size_t n, size_t kb,
+static inline sort_temp sort_layout(book_carve *c, size_t n, size_t kb,
                                     int values)
 {
     sort_temp t;
@@ -34,21 +34,17 @@ static inline sort_temp sort_layout(uintptr_t base, size_t n, size_t kb,
     const size_t tiles = ceil_div(in_portion, tile);
     const size_t table = kb == 4 && !values && n <= INT_MAX
                              ? 2 * kRadix * ceil_div(n, tile) * 4 : 0;
-    size_t at = 0;
-    t.keys = (void *)(base + at);            at += scan_align(n * kb);
-    t.values = (void *)(base + at);          at += scan_align(values ? 4 * n
-                                                                   : 0);
-    t.hist = (unsigned long long *)(base + at);
-    t.counters = (unsigned *)(t.hist + passes * kRadix);
+    t.keys = book_carve_take(c, n * kb, 256);
+    t.values = book_carve_take(c, values ? 4 * n : 0, 256);
     t.hist_bytes = 8 * passes * kRadix + 4 * portions * passes;
-    at += scan_align(t.hist_bytes);
-    t.start = (unsigned long long *)(base + at);  at += scan_align(8 * cells);
-    t.status = (unsigned *)(base + at);      at += scan_align(4 * kRadix *
-                                                                   tiles);
-    t.table = (int *)(base + at);            at += scan_align(table);
-    t.scan = (void *)(base + at);
+    t.hist = (unsigned long long *)book_carve_take(c, t.hist_bytes, 256);
+    t.counters = t.hist ? (unsigned *)(t.hist + passes * kRadix) : NULL;
+    t.start = (unsigned long long *)book_carve_take(c, 8 * cells, 256);
+    t.status = (unsigned *)book_carve_take(c, 4 * kRadix * tiles, 256);
+    t.table = (int *)book_carve_take(c, table, 256);
     t.scan_bytes = table ? scan_scratch_bytes(table / 8, 4) : 0;
-    t.total = at + t.scan_bytes;
+    t.scan = book_carve_take(c, t.scan_bytes, 256);
+    t.total = book_carve_size(c);
     return t;
 }
 
@@ -61,7 +57,8 @@ static inline cudaError_t sort_check(const void *kin, const void *kout,
     if (n > SORT_MAX_N) return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
     const int pairs = vin != NULL;
-    *t = sort_layout((uintptr_t)temp, n, kb, pairs);
+    book_carve c = {(char *)temp, 0, 0};
+    *t = sort_layout(&c, n, kb, pairs);
     if (!kin || !kout || !temp || bytes < t->total ||
         !is_aligned(kin, kb) || !is_aligned(kout, kb) ||
         !is_aligned(temp, 256))

@@ -760,7 +760,7 @@ static void repeat_runs(void **s)
 }
 
 /* The staged kernels opt in to 64 KB of shared memory once per kernel and
- * device (once_per_device, in softmax/per_device.cuh, which the softmax
+ * device (once_per_device, in common/once_per_device.cuh, which the softmax
  * chapter writes).  Eight host threads make the first staged and raked
  * calls at once, on their own buffers, released together by a barrier:
  * float and int scans, inclusive and exclusive.  Registered before every

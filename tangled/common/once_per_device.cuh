@@ -1,7 +1,7 @@
-// per_device.cuh -- a value computed once per device, from any host thread.
-// Written by the softmax chapter; later chapters share it.
-#ifndef PER_DEVICE_CUH
-#define PER_DEVICE_CUH
+// once_per_device.cuh -- a value computed once per device, from any host
+// thread.  Written by the softmax chapter; later chapters share it.
+#ifndef BOOK_ONCE_PER_DEVICE_CUH
+#define BOOK_ONCE_PER_DEVICE_CUH
 #include <atomic>
 #include <mutex>
 #include "common/book.h"
