@@ -178,7 +178,7 @@ static double check_shape(attn_dims a, double r, int rounds,
             tk_poison(dout, (c.nq + 1) * 4);
             cudaError_t e = attn_launch(w, h, c.dq, c.dk, c.dv, dout, a, work);
             if (w >= WARP && a.D != 32 && a.D != 64 && a.D != 128) {
-                assert_int_equal(e, cudaErrorInvalidValue);
+                TK_REFUSED(e);
                 continue;
             }
             if (w >= TILED && e == cudaErrorNotSupported) {
@@ -300,34 +300,27 @@ static void refusals(void **st)
     float *q = b, *k = b + N, *v = b + 2 * N, *o = b + 3 * N;
     void *work = tk_dev_bytes(attention_work_bytes(a));
     for (int w = 0; w < NLAUNCH; w++) {
-        assert_int_equal(attn_launch(w, handle(), NULL, k, v, o, a, work),
-                         cudaErrorInvalidValue);
-        assert_int_equal(attn_launch(w, handle(), q, k, v, q, a, work),
-                         cudaErrorInvalidValue);          /* o overlaps q */
-        assert_int_equal(attn_launch(w, handle(), q, k, v, k + 5, a, work),
-                         cudaErrorInvalidValue);          /* o overlaps k */
+        TK_REFUSED(attn_launch(w, handle(), NULL, k, v, o, a, work));
+        /* o overlaps q */
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, q, a, work));
+        /* o overlaps k */
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, k + 5, a, work));
         attn_dims z = a;
         z.D = 0;
-        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work),
-                         cudaErrorInvalidValue);
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, o, z, work));
         z = a;
         z.B = SIZE_MAX / 2;
-        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work),
-                         cudaErrorInvalidValue);          /* overflow */
+        /* overflow */
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, o, z, work));
     }
-    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_cublas(NULL, q, k, v, o, a, work),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled(q + 1, k, v, o, a),
-                     cudaErrorInvalidValue);              /* misaligned */
-    assert_int_equal(attention_tiled_compact(q, k + 1, v, o, a),
-                     cudaErrorInvalidValue);              /* misaligned */
+    TK_REFUSED(attention_three_kernel(q, k, v, o, a, NULL));
+    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, work));
+    TK_REFUSED(attention_tiled(q + 1, k, v, o, a));  /* misaligned */
+    TK_REFUSED(attention_tiled_compact(q, k + 1, v, o, a));  /* misaligned */
     a.D = 96;
-    assert_int_equal(attention_warp(q, k, v, o, a), cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled(q, k, v, o, a), cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled_compact(q, k, v, o, a),
-                     cudaErrorInvalidValue);
+    TK_REFUSED(attention_warp(q, k, v, o, a));
+    TK_REFUSED(attention_tiled(q, k, v, o, a));
+    TK_REFUSED(attention_tiled_compact(q, k, v, o, a));
     assert_int_equal(attention_work_bytes((attn_dims){SIZE_MAX, 2, 1, 1, 1, 0}), 0);
     TK_CUDA(cudaGetLastError());
     tk_free(b); tk_free(work);
@@ -442,7 +435,7 @@ static void expect_refused(int which, const float *q, const float *k,
         print_error("%s: %s B%zu H%zu Sq%zu Sk%zu D%zu returned %d, not "
                     "cudaErrorInvalidValue\n", attn_variant_name(which),
                     what, a.B, a.H, a.Sq, a.Sk, a.D, (int)e);
-    assert_int_equal(e, cudaErrorInvalidValue);
+    TK_REFUSED(e);
 }
 /* Null pointers, an output that overlaps an input (at its start, inside
  * it, or ending in its first float), D = 0, and for the fused forms a D
@@ -473,8 +466,7 @@ static void refusals_pointers(void **st)
         z.D = bad_d[i];
         for (int w = WARP; w < NLAUNCH; w++)
             expect_refused(w, q, k, v, o, z, "D not 32, 64, 128");
-        assert_int_equal(attention_warp_no_rescale(q, k, v, o, z),
-                         cudaErrorInvalidValue);
+        TK_REFUSED(attention_warp_no_rescale(q, k, v, o, z));
     }
     for (size_t off = 4; off < 16; off += 4)
         for (int w = TILED; w < NLAUNCH; w++) {
@@ -485,12 +477,9 @@ static void refusals_pointers(void **st)
             expect_refused(w, q, k, v, SHIFT(o), a, "o misaligned");
 #undef SHIFT
         }
-    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_cublas(FAKE_HANDLE, q, k, v, o, a, NULL),
-                     cudaErrorInvalidValue);
+    TK_REFUSED(attention_three_kernel(q, k, v, o, a, NULL));
+    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK));
+    TK_REFUSED(attention_cublas(FAKE_HANDLE, q, k, v, o, a, NULL));
 }
 /* Sizes whose byte counts overflow a size_t, one product at a time: every
  * launcher refuses them and attention_work_bytes is 0. */
@@ -523,9 +512,8 @@ static void refusals_overflow(void **st)
         for (int w = 0; w < NLAUNCH; w++)
             expect_refused(w, fake(0), fake(1), fake(2), fake(3), c[i],
                            "overflow");
-        assert_int_equal(attention_warp_no_rescale(fake(0), fake(1), fake(2),
-                                                   fake(3), c[i]),
-                         cudaErrorInvalidValue);
+        TK_REFUSED(attention_warp_no_rescale(fake(0), fake(1), fake(2),
+                                             fake(3), c[i]));
     }
 }
 /* The limits below the overflow: Sq, Sk and D below 2^31 for the unfused
@@ -570,8 +558,7 @@ static void refusals_limits(void **st)
              * blocks. */
             attn_dims w = {1, 1, 8 * kIntMax + 1, 1, ds[i], causal};
             expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
-            assert_int_equal(attention_warp_no_rescale(q, k, v, o, w),
-                             cudaErrorInvalidValue);
+            TK_REFUSED(attention_warp_no_rescale(q, k, v, o, w));
             w = (attn_dims){4, 2, kIntMax + 1, 1, ds[i], causal};
             expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
         }
@@ -688,16 +675,12 @@ static void split_refusals(void **st)
     void *w = FAKE_WORK;
     const size_t wb = attention_split_work_bytes(a, 4);
     assert_true(wb >= 4 * 64 * 66 * 4);
-    assert_int_equal(attention_split(q, k, v, o, a, 0, w, wb),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, ATTN_MAX_SPLITS + 1, w,
-                                     (size_t)1 << 40), cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, NULL, wb),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, w, wb - 1),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, (char *)w + 4, wb),
-                     cudaErrorInvalidValue);
+    TK_REFUSED(attention_split(q, k, v, o, a, 0, w, wb));
+    TK_REFUSED(attention_split(q, k, v, o, a, ATTN_MAX_SPLITS + 1, w,
+                               (size_t)1 << 40));
+    TK_REFUSED(attention_split(q, k, v, o, a, 4, NULL, wb));
+    TK_REFUSED(attention_split(q, k, v, o, a, 4, w, wb - 1));
+    TK_REFUSED(attention_split(q, k, v, o, a, 4, (char *)w + 4, wb));
     assert_int_equal(attention_split_work_bytes(a, 1), 0);
     assert_int_equal(attention_split_work_bytes(a, 0), 0);
     assert_int_equal(attention_split_work_bytes(a, ATTN_MAX_SPLITS + 1), 0);
