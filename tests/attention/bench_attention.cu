@@ -62,7 +62,7 @@ static double flops(attn_dims a)
 // not causal), then one of the compact shapes at D = 128, at B2 H16 S4096:
 // the per-block work of the large shapes on fewer heads, for Nsight
 // Compute (tests/attention/gpu-ncu.sh).
-static int ncu_mode(void)
+static int ncu_mode(int, char **, void *)
 {
     const size_t n = (size_t)2 * 16 * 4096 * 128;
     float *q, *k, *v, *o;
@@ -73,7 +73,6 @@ static int ncu_mode(void)
     for (size_t D = 32; D <= 128; D *= 2) {
         attn_dims a = {2, 16, 4096, 4096, D, 0};
         BOOK_CHECK(attention_tiled(q, k, v, o, a, 0));
-        BOOK_CHECK(cudaDeviceSynchronize());
     }
     attn_dims a = {2, 16, 4096, 4096, 128, 0};
     BOOK_CHECK(attention_tiled_compact(q, k, v, o, a, 0));
@@ -145,7 +144,8 @@ static void run_shapes(struct job *j)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && !strcmp(argv[1], "--ncu")) return ncu_mode();
+    const int ncu = bk_ncu(argc, argv, 0, 0, "", ncu_mode, NULL);
+    if (ncu >= 0) return ncu;
     bk_progress_start("bench_attention", 10);
     cudaDeviceProp prop;
     BOOK_CHECK(cudaGetDeviceProperties(&prop, 0));

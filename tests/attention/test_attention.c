@@ -180,7 +180,7 @@ static double check_shape(attn_dims a, double r, int rounds,
             cudaError_t e = attn_launch(w, h, c.dq, c.dk, c.dv, dout, a, work,
                                         0);
             if (w >= WARP && a.D != 32 && a.D != 64 && a.D != 128) {
-                assert_int_equal(e, cudaErrorInvalidValue);
+                TK_REFUSED(e);
                 continue;
             }
             if (w >= TILED && e == cudaErrorNotSupported) {
@@ -302,36 +302,27 @@ static void refusals(void **st)
     float *q = b, *k = b + N, *v = b + 2 * N, *o = b + 3 * N;
     void *work = tk_dev_bytes(attention_work_bytes(a));
     for (int w = 0; w < NLAUNCH; w++) {
-        assert_int_equal(attn_launch(w, handle(), NULL, k, v, o, a, work, 0),
-                         cudaErrorInvalidValue);
-        assert_int_equal(attn_launch(w, handle(), q, k, v, q, a, work, 0),
-                         cudaErrorInvalidValue);          /* o overlaps q */
-        assert_int_equal(attn_launch(w, handle(), q, k, v, k + 5, a, work, 0),
-                         cudaErrorInvalidValue);          /* o overlaps k */
+        TK_REFUSED(attn_launch(w, handle(), NULL, k, v, o, a, work, 0));
+        /* o overlaps q */
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, q, a, work, 0));
+        /* o overlaps k */
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, k + 5, a, work, 0));
         attn_dims z = a;
         z.D = 0;
-        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work, 0),
-                         cudaErrorInvalidValue);
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, o, z, work, 0));
         z = a;
         z.B = SIZE_MAX / 2;
-        assert_int_equal(attn_launch(w, handle(), q, k, v, o, z, work, 0),
-                         cudaErrorInvalidValue);          /* overflow */
+        /* overflow */
+        TK_REFUSED(attn_launch(w, handle(), q, k, v, o, z, work, 0));
     }
-    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_cublas(NULL, q, k, v, o, a, work),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled(q + 1, k, v, o, a, 0),
-                     cudaErrorInvalidValue);              /* misaligned */
-    assert_int_equal(attention_tiled_compact(q, k + 1, v, o, a, 0),
-                     cudaErrorInvalidValue);              /* misaligned */
+    TK_REFUSED(attention_three_kernel(q, k, v, o, a, NULL, 0));
+    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, work));
+    TK_REFUSED(attention_tiled(q + 1, k, v, o, a, 0));  /* misaligned */
+    TK_REFUSED(attention_tiled_compact(q, k + 1, v, o, a, 0));  /* misaligned */
     a.D = 96;
-    assert_int_equal(attention_warp(q, k, v, o, a, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled(q, k, v, o, a, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_tiled_compact(q, k, v, o, a, 0),
-                     cudaErrorInvalidValue);
+    TK_REFUSED(attention_warp(q, k, v, o, a, 0));
+    TK_REFUSED(attention_tiled(q, k, v, o, a, 0));
+    TK_REFUSED(attention_tiled_compact(q, k, v, o, a, 0));
     assert_int_equal(attention_work_bytes((attn_dims){SIZE_MAX, 2, 1, 1, 1, 0}), 0);
     TK_CUDA(cudaGetLastError());
     tk_free(b); tk_free(work);
@@ -447,7 +438,7 @@ static void expect_refused(int which, const float *q, const float *k,
         print_error("%s: %s B%zu H%zu Sq%zu Sk%zu D%zu returned %d, not "
                     "cudaErrorInvalidValue\n", attn_variant_name(which),
                     what, a.B, a.H, a.Sq, a.Sk, a.D, (int)e);
-    assert_int_equal(e, cudaErrorInvalidValue);
+    TK_REFUSED(e);
 }
 /* Null pointers, an output that overlaps an input (at its start, inside
  * it, or ending in its first float), D = 0, and for the fused forms a D
@@ -478,8 +469,7 @@ static void refusals_pointers(void **st)
         z.D = bad_d[i];
         for (int w = WARP; w < NLAUNCH; w++)
             expect_refused(w, q, k, v, o, z, "D not 32, 64, 128");
-        assert_int_equal(attention_warp_no_rescale(q, k, v, o, z, 0),
-                         cudaErrorInvalidValue);
+        TK_REFUSED(attention_warp_no_rescale(q, k, v, o, z, 0));
     }
     for (size_t off = 4; off < 16; off += 4)
         for (int w = TILED; w < NLAUNCH; w++) {
@@ -490,12 +480,9 @@ static void refusals_pointers(void **st)
             expect_refused(w, q, k, v, SHIFT(o), a, "o misaligned");
 #undef SHIFT
         }
-    assert_int_equal(attention_three_kernel(q, k, v, o, a, NULL, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_cublas(FAKE_HANDLE, q, k, v, o, a, NULL),
-                     cudaErrorInvalidValue);
+    TK_REFUSED(attention_three_kernel(q, k, v, o, a, NULL, 0));
+    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK));
+    TK_REFUSED(attention_cublas(FAKE_HANDLE, q, k, v, o, a, NULL));
 }
 /* Sizes whose byte counts overflow a size_t, one product at a time: every
  * launcher refuses them and attention_work_bytes is 0. */
@@ -528,9 +515,8 @@ static void refusals_overflow(void **st)
         for (int w = 0; w < NLAUNCH; w++)
             expect_refused(w, fake(0), fake(1), fake(2), fake(3), c[i],
                            "overflow");
-        assert_int_equal(attention_warp_no_rescale(fake(0), fake(1), fake(2),
-                                                   fake(3), c[i], 0),
-                         cudaErrorInvalidValue);
+        TK_REFUSED(attention_warp_no_rescale(fake(0), fake(1), fake(2),
+                                             fake(3), c[i], 0));
     }
 }
 /* The limits below the overflow: Sq, Sk and D below 2^31 for the unfused
@@ -575,8 +561,7 @@ static void refusals_limits(void **st)
              * blocks. */
             attn_dims w = {1, 1, 8 * kIntMax + 1, 1, ds[i], causal};
             expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
-            assert_int_equal(attention_warp_no_rescale(q, k, v, o, w, 0),
-                             cudaErrorInvalidValue);
+            TK_REFUSED(attention_warp_no_rescale(q, k, v, o, w, 0));
             w = (attn_dims){4, 2, kIntMax + 1, 1, ds[i], causal};
             expect_refused(WARP, q, k, v, o, w, "grid past 2^31 - 1");
         }
@@ -694,18 +679,12 @@ static void split_refusals(void **st)
     void *w = FAKE_WORK;
     const size_t wb = attention_split_work_bytes(a, 4);
     assert_true(wb >= 4 * 64 * 66 * 4);
-    assert_int_equal(attention_split(q, k, v, o, a, 0, w, wb, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, ATTN_MAX_SPLITS + 1, w,
-                                     (size_t)1 << 40, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, NULL, wb, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, w, wb - 1, 0),
-                     cudaErrorInvalidValue);
-    assert_int_equal(attention_split(q, k, v, o, a, 4, (char *)w + 4, wb,
-                                     0),
-                     cudaErrorInvalidValue);
+    TK_REFUSED(attention_split(q, k, v, o, a, 0, w, wb, 0));
+    TK_REFUSED(attention_split(q, k, v, o, a, ATTN_MAX_SPLITS + 1, w,
+                               (size_t)1 << 40, 0));
+    TK_REFUSED(attention_split(q, k, v, o, a, 4, NULL, wb, 0));
+    TK_REFUSED(attention_split(q, k, v, o, a, 4, w, wb - 1, 0));
+    TK_REFUSED(attention_split(q, k, v, o, a, 4, (char *)w + 4, wb, 0));
     assert_int_equal(attention_split_work_bytes(a, 1), 0);
     assert_int_equal(attention_split_work_bytes(a, 0), 0);
     assert_int_equal(attention_split_work_bytes(a, ATTN_MAX_SPLITS + 1), 0);

@@ -287,6 +287,39 @@ int bk_shapes_only(int argc, char **argv)
     return argc > 1 && strcmp(argv[1], "--shapes") == 0;
 }
 
+// --ncu.  The program's name, for bk_ncu_pick's message.
+static const char *ncu_prog = "bench";
+int bk_ncu(int argc, char **argv, int min, int max, const char *usage,
+           bk_ncu_fn fn, void *ctx)
+{
+    if (argc < 2 || strcmp(argv[1], "--ncu") != 0) return -1;
+    ncu_prog = argv[0];
+    const int nargs = argc - 2;
+    if (nargs < min || nargs > max) {
+        fprintf(stderr, "%s --ncu: takes %s%s; got %d argument%s\n", argv[0],
+                *usage ? "" : "no arguments", usage, nargs,
+                nargs == 1 ? "" : "s");
+        return 2;
+    }
+    const int rc = fn(nargs, argv + 2, ctx);
+    if (rc == 0) BOOK_CHECK(cudaDeviceSynchronize());
+    return rc;
+}
+
+int bk_ncu_pick(const char *what, const char *name, const char *const *names,
+                size_t count, size_t stride)
+{
+    const char *at = (const char *)names;
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(name, *(const char *const *)(at + i * stride)) == 0)
+            return (int)i;
+    fprintf(stderr, "%s --ncu: no %s %s; the %ss:", ncu_prog, what, name, what);
+    for (size_t i = 0; i < count; i++)
+        fprintf(stderr, " %s", *(const char *const *)(at + i * stride));
+    fprintf(stderr, "\n");
+    return -1;
+}
+
 // Progress lines.  The mutex, the condition variable and the thread are on
 // the heap and never destroyed: a BOOK_CHECK that calls exit() while the
 // heartbeat waits must not run their destructors (a joinable std::thread's

@@ -79,6 +79,32 @@ struct bk_count_shape { const char *cls, *name; size_t n, off; };
 extern const struct bk_count_shape bk_count_shapes[BK_COUNT_SHAPES];
 /* Nonzero when the benchmark was asked for its shapes only (--shapes). */
 int bk_shapes_only(int argc, char **argv);
+/* --ncu: the benchmark's one run for Nsight Compute (its chapter's
+ * counters.sh, tools/ncu-lib.sh's ncu_table), parsed in one place.  When
+ * argv[1] is "--ncu", bk_ncu checks that MIN to MAX arguments follow it
+ * (USAGE names them: "VARIANT", "CASE VARIANT"; "" for none), runs
+ * fn(nargs, args, ctx) on them, waits for the device, and returns the exit
+ * status: fn's (0: the work ran), or 2 after a line on stderr that says
+ * what the arguments should be.  Without --ncu it returns -1 and the
+ * benchmark goes on:
+ *     int rc = bk_ncu(argc, argv, 1, 1, "VARIANT", ncu_one, &ctx);
+ *     if (rc >= 0) return rc;
+ * fn finds a name with bk_ncu_pick: its index among COUNT names, the first
+ * at NAMES and each STRIDE bytes after the one before (in a table of
+ * structs, &table[0].name and sizeof table[0], or BK_NCU_PICK; in an
+ * array of names, names and sizeof *names); -1, after a line on stderr
+ * that lists them, when NAME is none of them (fn then returns 2).  WHAT
+ * says what NAME names: "variant", "case". */
+typedef int (*bk_ncu_fn)(int nargs, char **args, void *ctx);
+int bk_ncu(int argc, char **argv, int min, int max, const char *usage,
+           bk_ncu_fn fn, void *ctx);
+int bk_ncu_pick(const char *what, const char *name, const char *const *names,
+                size_t count, size_t stride);
+/* bk_ncu_pick of KEY in a whole table (an array, not a pointer) of
+ * structs that have a member name. */
+#define BK_NCU_PICK(what, key, table)                                      \
+    bk_ncu_pick(what, key, &(table)[0].name,                               \
+                sizeof(table) / sizeof((table)[0]), sizeof((table)[0]))
 /* Progress on stderr, flushed at once, so that the log of a run killed
  * midway says where it was: "NAME   12.34 s: LINE", with the seconds since
  * bk_progress_start.  With HEARTBEAT_S > 0 a thread repeats the last line

@@ -333,3 +333,28 @@ int tk_still_poisoned(const void *d, size_t bytes)
     free(h);
     return ok;
 }
+
+tk_gate tk_gate_if(int gated)
+{
+    tk_gate g = {0};                   /* g.s = 0: the default stream */
+    return gated ? tk_gate_close() : g;
+}
+void tk_gate_open_untouched(tk_gate *g, const void *d, const void *h,
+                            size_t bytes, const char *what)
+{
+    if (!g->s) return;
+    int same;
+    if (h) {
+        void *now = tk_malloc(bytes);
+        tk_download_bytes(now, d, bytes);
+        same = memcmp(now, h, bytes) == 0;
+        free(now);
+    } else {
+        same = tk_still_poisoned(d, bytes);
+    }
+    tk_gate_open(g);
+    if (!same)
+        print_error("%s: its output changed before its stream could run: "
+                    "the work was not queued on that stream\n", what);
+    assert_true(same);
+}

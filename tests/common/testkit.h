@@ -218,6 +218,16 @@ void tk_gate_open(tk_gate *g);
  * for g.s); 0 otherwise.  Bytes larger than 64 MiB are checked in part:
  * the first and the last 32 MiB. */
 int tk_still_poisoned(const void *d, size_t bytes);
+/* A case run either way, on the default stream (gated 0) or behind the
+ * gate (gated 1, as a *_launchers_follow_the_stream test runs it):
+ * tk_gate_if(gated) is a closed gate, or the default stream (g.s = 0).
+ * After the launcher has returned on g.s, tk_gate_open_untouched asserts
+ * that the BYTES at d are still what they were, the poison (h NULL) or
+ * the BYTES at h, naming WHAT when not, and opens the gate first; for the
+ * default stream it does nothing. */
+tk_gate tk_gate_if(int gated);
+void tk_gate_open_untouched(tk_gate *g, const void *d, const void *h,
+                            size_t bytes, const char *what);
 /* Host memory that the test frees on every path. */
 void *tk_malloc(size_t bytes);
 #endif

@@ -106,20 +106,20 @@ static void shapes(int *in, void *out, size_t *count, void *scratch,
 }
 
 // One launch each of the staged and the ballot compaction at 1% and 99%
-// on 2^26 elements, for Nsight Compute.
-static int ncu_mode(int *in, void *out, size_t *count, void *scratch,
-                    size_t sb)
+// on 2^26 elements, for Nsight Compute (bench --ncu).
+struct ncu_bufs { int *in; void *out; size_t *count; void *scratch; size_t sb; };
+static int ncu_mode(int, char **, void *p)
 {
+    const ncu_bufs &b = *(const ncu_bufs *)p;
     const size_t n = (size_t)1 << 26;
     const unsigned densities[2] = {10, 990};
     for (int d = 0; d < 2; d++) {
-        fill_density<<<1024, 256>>>(in, n, densities[d], false);
+        fill_density<<<1024, 256>>>(b.in, n, densities[d], false);
         BOOK_CHECK(cudaGetLastError());
-        BOOK_CHECK(compact_gt_staged(in, (int *)out, n, 0, count, scratch, sb,
-                                     0));
-        BOOK_CHECK(compact_gt_ballot(in, (int *)out, n, 0, count, scratch, sb,
-                                     0));
-        BOOK_CHECK(cudaDeviceSynchronize());
+        BOOK_CHECK(compact_gt_staged(b.in, (int *)b.out, n, 0, b.count,
+                                     b.scratch, b.sb, 0));
+        BOOK_CHECK(compact_gt_ballot(b.in, (int *)b.out, n, 0, b.count,
+                                     b.scratch, b.sb, 0));
     }
     return 0;
 }
@@ -137,8 +137,9 @@ int main(int argc, char **argv)
                                   greater_than{0}));
     if (cb > sb) sb = cb;
     BOOK_CHECK(cudaMalloc(&scratch, sb));
-    if (argc > 1 && !strcmp(argv[1], "--ncu"))
-        return ncu_mode(in, out, count, scratch, sb);
+    ncu_bufs nb = {in, out, count, scratch, sb};
+    const int ncu = bk_ncu(argc, argv, 0, 0, "", ncu_mode, &nb);
+    if (ncu >= 0) return ncu;
     if (bk_shapes_only(argc, argv)) {
         shapes(in, out, count, scratch, sb);
         return 0;

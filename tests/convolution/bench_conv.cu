@@ -325,19 +325,15 @@ static const int kCases = sizeof cases / sizeof cases[0];
 // bench --ncu CASE VARIANT: one call of VARIANT on CASE (a kernel of this
 // file, not cuDNN), then exit: for tests/convolution/counters.sh,
 // which reads Nsight Compute's counters of that launch.
-static int ncu_one(const char *cname, const char *var)
+static int ncu_one(int, char **args, void *)
 {
+    const int c = BK_NCU_PICK("case", args[0], cases);
+    const int v = bk_ncu_pick("variant", args[1], vname, CUDNN, sizeof *vname);
+    if (c < 0 || v < 0) return 2;
     ctx k;
     memset(&k, 0, sizeof k);
-    k.v = -1;
-    for (int i = 0; i < kCases; i++)
-        if (strcmp(cases[i].name, cname) == 0) k.c = cases[i];
-    for (int v = 0; v < CUDNN; v++)
-        if (strcmp(vname[v], var) == 0) k.v = v;
-    if (!k.c.name || k.v < 0) {
-        fprintf(stderr, "bench: no case %s or variant %s\n", cname, var);
-        return 2;
-    }
+    k.c = cases[c];
+    k.v = v;
     size_t n = k.c.h * k.c.w;
     float *x, *y, *f, *g, *work;
     BOOK_CHECK(cudaMalloc(&x, n * sizeof(float)));
@@ -526,8 +522,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_conv: vname and variants.h disagree\n");
         return 2;
     }
-    if (argc == 4 && strcmp(argv[1], "--ncu") == 0)
-        return ncu_one(argv[2], argv[3]);
+    const int ncu = bk_ncu(argc, argv, 2, 2, "CASE VARIANT", ncu_one, NULL);
+    if (ncu >= 0) return ncu;
     // --constcache: the constant-cache sweeps only, without cuDNN.
     const bool cc_only = argc == 2 && strcmp(argv[1], "--constcache") == 0;
     bk_progress_start("bench_conv", 10);

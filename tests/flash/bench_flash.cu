@@ -105,6 +105,20 @@ static const variant *find(const char *name)
     return NULL;
 }
 
+// bench --ncu VARIANT [d64 | d128]: one launch of VARIANT on the D = 128
+// shape, or the one named, for tests/flash/ncu.sh.
+static int ncu_one(int nargs, char **args, void *shapes)
+{
+    static const char *const names[] = {"d64", "d128"};
+    const int w = BK_NCU_PICK("variant", args[0], variants);
+    const int s = nargs < 2 ? 1 : bk_ncu_pick("shape", args[1], names, 2,
+                                              sizeof *names);
+    if (w < 0 || s < 0) return 2;
+    BOOK_CHECK(variants[w].fn(q, k, v, o, NULL,
+                              ((const flash_dims *)shapes)[s], 0));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const size_t elems = (size_t)64 << 20;  // 128 MiB of bf16 each
@@ -117,17 +131,10 @@ int main(int argc, char **argv)
     bk_fill_random_bf16(v, elems, -1, 1, 3);
     const flash_dims d64 = {8, 16, 4096, 4096, 64, 0, FLASH_BHSD};
     const flash_dims d128 = {4, 16, 4096, 4096, 128, 0, FLASH_BHSD};
-    if ((argc == 3 || argc == 4) && strcmp(argv[1], "--ncu") == 0) {
-        const variant *var = find(argv[2]);
-        if (var == NULL) {
-            fprintf(stderr, "bench: no variant %s for --ncu\n", argv[2]);
-            return 2;
-        }
-        const bool at64 = argc == 4 && strcmp(argv[3], "d64") == 0;
-        BOOK_TRY(var->fn(q, k, v, o, NULL, at64 ? d64 : d128, 0));
-        BOOK_TRY(cudaDeviceSynchronize());
-        return 0;
-    }
+    const flash_dims shapes[2] = {d64, d128};
+    const int ncu = bk_ncu(argc, argv, 1, 2, "VARIANT [d64 | d128]", ncu_one,
+                           (void *)shapes);
+    if (ncu >= 0) return ncu;
     bk_progress_start("flash", 30);
     FILE *csv = bk_csv_open("flash", "id,case,variant,shape,causal,layout,"
                                      "ms,tflops,reps");

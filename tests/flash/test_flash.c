@@ -288,33 +288,32 @@ static void bad_arguments_and_empty_sizes(void **state)
         const book_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
         book_bf16 *o = (void *)d_o;
         flash_dims a = ok;
-#define REFUSES(call) assert_int_equal((call), cudaErrorInvalidValue)
-        a.layout = (flash_layout)2; REFUSES(f(q, k, v, o, dl, a, 0));
-        a = ok; a.D = 32;  REFUSES(f(q, k, v, o, dl, a, 0));
-        a = ok; a.D = 256; REFUSES(f(q, k, v, o, dl, a, 0));
-        a = ok; a.D = 0;   REFUSES(f(q, k, v, o, dl, a, 0));
+        a.layout = (flash_layout)2; TK_REFUSED(f(q, k, v, o, dl, a, 0));
+        a = ok; a.D = 32;  TK_REFUSED(f(q, k, v, o, dl, a, 0));
+        a = ok; a.D = 256; TK_REFUSED(f(q, k, v, o, dl, a, 0));
+        a = ok; a.D = 0;   TK_REFUSED(f(q, k, v, o, dl, a, 0));
         a = ok;
-        REFUSES(f(NULL, k, v, o, dl, a, 0));
-        REFUSES(f(q, NULL, v, o, dl, a, 0));
-        REFUSES(f(q, k, NULL, o, dl, a, 0));
-        REFUSES(f(q, k, v, NULL, dl, a, 0));
-        REFUSES(f((void *)(dq + 2), k, v, o, dl, a, 0));
-        REFUSES(f(q, (void *)(dk + 8), v, o, dl, a, 0));
-        REFUSES(f(q, k, (void *)(dv + 2), o, dl, a, 0));
-        REFUSES(f(q, k, v, (void *)(d_o + 2), dl, a, 0));
-        REFUSES(f(q, k, v, o, (float *)((char *)dl + 2), a, 0));
-        REFUSES(f(q, k, v, (void *)dq, dl, a, 0));              /* o is q */
-        REFUSES(f(q, k, v, (void *)(dk + 64 * 128), dl, a, 0)); /* inside k */
-        REFUSES(f(q, k, v, o, (float *)(d_o + 256), a, 0));     /* lse in o */
-        a = ok; a.B = big;  REFUSES(f(q, k, v, o, dl, a, 0));
-        a = ok; a.Sq = big; REFUSES(f(q, k, v, o, dl, a, 0));
-        a = ok; a.Sk = big; REFUSES(f(q, k, v, o, dl, a, 0));
-        a = ok; a.B = 1u << 16; a.H = 1u << 16; REFUSES(f(q, k, v, o, dl, a, 0));
+        TK_REFUSED(f(NULL, k, v, o, dl, a, 0));
+        TK_REFUSED(f(q, NULL, v, o, dl, a, 0));
+        TK_REFUSED(f(q, k, NULL, o, dl, a, 0));
+        TK_REFUSED(f(q, k, v, NULL, dl, a, 0));
+        TK_REFUSED(f((void *)(dq + 2), k, v, o, dl, a, 0));
+        TK_REFUSED(f(q, (void *)(dk + 8), v, o, dl, a, 0));
+        TK_REFUSED(f(q, k, (void *)(dv + 2), o, dl, a, 0));
+        TK_REFUSED(f(q, k, v, (void *)(d_o + 2), dl, a, 0));
+        TK_REFUSED(f(q, k, v, o, (float *)((char *)dl + 2), a, 0));
+        TK_REFUSED(f(q, k, v, (void *)dq, dl, a, 0));  /* o is q */
+        TK_REFUSED(f(q, k, v, (void *)(dk + 64 * 128), dl, a, 0));  /* in k */
+        TK_REFUSED(f(q, k, v, o, (float *)(d_o + 256), a, 0));  /* lse in o */
+        a = ok; a.B = big;  TK_REFUSED(f(q, k, v, o, dl, a, 0));
+        a = ok; a.Sq = big; TK_REFUSED(f(q, k, v, o, dl, a, 0));
+        a = ok; a.Sk = big; TK_REFUSED(f(q, k, v, o, dl, a, 0));
+        a = ok; a.B = 1u << 16; a.H = 1u << 16;
+        TK_REFUSED(f(q, k, v, o, dl, a, 0));
         a = ok; a.B = 1u << 20; a.H = 1u << 10; a.Sq = 1u << 10;
-        REFUSES(f(q, k, v, o, dl, a, 0));   /* B H Sq / 128 past 2^31 */
+        TK_REFUSED(f(q, k, v, o, dl, a, 0));  /* B H Sq / 128 past 2^31 */
         a = ok; a.B = 1u << 14; a.H = 1u << 10; a.Sq = 1u << 13;
-        REFUSES(f(q, k, v, o, dl, a, 0));   /* B H Sq / 64 past 2^31 */
-#undef REFUSES
+        TK_REFUSED(f(q, k, v, o, dl, a, 0));  /* B H Sq / 64 past 2^31 */
         /* Empty: nothing written, any pointers. */
         a = ok; a.B = 0;  assert_int_equal(f(NULL, NULL, NULL, NULL, NULL, a, 0), cudaSuccess);
         a = ok; a.Sq = 0; assert_int_equal(f(NULL, NULL, NULL, NULL, NULL, a, 0), cudaSuccess);
@@ -552,23 +551,22 @@ static void split_rule_workspace_and_refusals(void **state)
     float *dl = tk_dev_floats(R);
     const book_bf16 *q = (void *)dq, *k = (void *)dk, *v = (void *)dv;
     book_bf16 *o = (void *)d_o;
-#define REFUSES(call) assert_int_equal((call), cudaErrorInvalidValue)
-    REFUSES(flash_split(q, k, v, o, dl, ok, 0, w, need, 0));
-    REFUSES(flash_split(q, k, v, o, dl, ok, FLASH_MAX_SPLITS + 1, w, need, 0));
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 0, w, need, 0));
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, FLASH_MAX_SPLITS + 1, w, need,
+                           0));
     a = ok; a.B = 0;   /* the count is checked first, even when empty */
-    REFUSES(flash_split(NULL, NULL, NULL, NULL, NULL, a, 0, NULL, 0, 0));
+    TK_REFUSED(flash_split(NULL, NULL, NULL, NULL, NULL, a, 0, NULL, 0, 0));
     a = ok; a.D = 32;
-    REFUSES(flash_split(q, k, v, o, dl, a, 4, w, need, 0));
-    REFUSES(flash_split(q, k, v, o, dl, ok, 4, NULL, need, 0));
-    REFUSES(flash_split(q, k, v, o, dl, ok, 4, w, need - 1, 0));
-    REFUSES(flash_split(q, k, v, o, dl, ok, 4, w + 8, need, 0));
-    REFUSES(flash_split(q, k, v, o, dl, ok, 4, d_o, need, 0));  /* o */
-    REFUSES(flash_split(q, k, v, o, dl, ok, 4, dk + 16, need, 0)); /* k */
-    REFUSES(flash_split(q, k, v, o, dl, ok, 4, dq, need, 0));      /* q */
-    REFUSES(flash_split(q, k, v, o, dl, ok, 4, dv + 32, need, 0)); /* v */
-    REFUSES(flash_split(q, k, v, o, (float *)(w + 64), ok, 4, w, need,
-                        0));                              /* lse inside */
-#undef REFUSES
+    TK_REFUSED(flash_split(q, k, v, o, dl, a, 4, w, need, 0));
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 4, NULL, need, 0));
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 4, w, need - 1, 0));
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 4, w + 8, need, 0));
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 4, d_o, need, 0));  /* o */
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 4, dk + 16, need, 0));  /* k */
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 4, dq, need, 0));  /* q */
+    TK_REFUSED(flash_split(q, k, v, o, dl, ok, 4, dv + 32, need, 0));  /* v */
+    TK_REFUSED(flash_split(q, k, v, o, (float *)(w + 64), ok, 4, w, need,
+                           0));  /* lse inside */
     TK_CUDA(cudaDeviceSynchronize());
     uint16_t *h = tk_malloc(n * 2);
     tk_download_bytes(h, d_o, n * 2);

@@ -61,6 +61,16 @@ static void shapes(float *x, float *g, float *b, float *y)
     bk_csv_close(f);
 }
 
+// bench --ncu VARIANT: one launch of VARIANT on the headline shape, for
+// tests/layernorm/counters.sh.
+static int ncu_one(int, char **args, void *k)
+{
+    const int v = BK_NCU_PICK("variant", args[0], variants);
+    if (v < 0) return 2;
+    BOOK_CHECK(variants[v].run(k));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const size_t rows = 8192, cols = 8192, n = rows * cols;
@@ -73,24 +83,15 @@ int main(int argc, char **argv)
     bk_fill_random(x, n, -1, 1, 11);
     bk_fill_random(g, cols, 0.5f, 1.5f, 12);
     bk_fill_random(b, cols, -1, 1, 13);
-    if (argc == 3 && !strcmp(argv[1], "--ncu")) {   // one launch, for ncu
-        ctx k = {x, g, b, y, rows, cols};
-        for (const auto &v : variants)
-            if (!strcmp(argv[2], v.name)) {
-                BOOK_CHECK(v.run(&k));
-                BOOK_CHECK(cudaDeviceSynchronize());
-                return 0;
-            }
-        fprintf(stderr, "bench --ncu: no variant %s\n", argv[2]);
-        return 1;
-    }
+    ctx k = {x, g, b, y, rows, cols};
+    const int ncu = bk_ncu(argc, argv, 1, 1, "VARIANT", ncu_one, &k);
+    if (ncu >= 0) return ncu;
     if (!bk_shapes_only(argc, argv)) {
         double copy = bk_copy_gbps(bytes);
         FILE *f = bk_csv_open("layernorm",
                               "variant,rows,cols,ms,gbps,of_copy");
         bk_row(f, "copy,1,%zu,%.4f,%.1f,1.000\n", n,
                2.0 * bytes / (copy * 1e6), copy);
-        ctx k = {x, g, b, y, rows, cols};
         for (const auto &v : variants) {
             double ms = bk_median_ms(v.run, &k, 30);
             double gbps = 2.0 * bytes / (ms * 1e6);

@@ -193,6 +193,17 @@ static double tile_fpb(size_t m, size_t n)
     return (double)bm * bn / (2.0 * (bm + bn));
 }
 
+// bench --ncu VARIANT: one launch of VARIANT at 4096^3, for Nsight
+// Compute (tests/matmul/counters.sh).
+static int ncu_one(int, char **args, void *p)
+{
+    const mm_ctx *c = (const mm_ctx *)p;
+    const int v = BK_NCU_PICK("variant", args[0], variants);
+    if (v < 0) return 2;
+    BOOK_CHECK(variants[v].fn(c->A, c->B, c->C, c->m, c->n, c->k, 0));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const size_t n = 4096, big_floats = (size_t)8192 * 6144;
@@ -210,17 +221,8 @@ int main(int argc, char **argv)
     bk_fill_random(B, big_floats, -1, 1, 2);
     bk_fill_random(C, big_floats, -1, 1, 3);
     k.A = A; k.B = B; k.C = C;
-    // --ncu VARIANT: one launch at 4096^3, for Nsight Compute (counters.sh).
-    if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
-        for (const auto &v : variants)
-            if (strcmp(argv[2], v.name) == 0) {
-                BOOK_CHECK(v.fn(A, B, C, n, n, n, 0));
-                BOOK_CHECK(cudaDeviceSynchronize());
-                return 0;
-            }
-        fprintf(stderr, "bench_matmul: no variant %s for --ncu\n", argv[2]);
-        return 1;
-    }
+    const int ncu = bk_ncu(argc, argv, 1, 1, "VARIANT", ncu_one, &k);
+    if (ncu >= 0) return ncu;
     if (cublasCreate(&k.h) != CUBLAS_STATUS_SUCCESS ||
         cublasSetMathMode(k.h, CUBLAS_PEDANTIC_MATH) !=
             CUBLAS_STATUS_SUCCESS) {

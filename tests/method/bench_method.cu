@@ -63,7 +63,7 @@ static void fill(unsigned char *x, size_t n, bool same)
 
 // One launch of every histogram, uniform bytes first, then one repeated
 // byte: ten launches for ncu to profile in one process.
-static int ncu_mode(void)
+static int ncu_mode(int, char **, void *)
 {
     const size_t n = (size_t)1 << 28;
     unsigned char *x; unsigned *bins;
@@ -71,10 +71,7 @@ static int ncu_mode(void)
     BOOK_CHECK(cudaMalloc(&bins, HIST_BINS * sizeof(unsigned)));
     for (int same = 0; same < 2; same++) {
         fill(x, n, same);
-        for (const variant &v : variants) {
-            BOOK_CHECK(v.fn(x, n, bins, 0));
-            BOOK_CHECK(cudaDeviceSynchronize());
-        }
+        for (const variant &v : variants) BOOK_CHECK(v.fn(x, n, bins, 0));
     }
     BOOK_CHECK(cudaFree(x));
     BOOK_CHECK(cudaFree(bins));
@@ -269,7 +266,8 @@ static void probes(void)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--ncu") == 0) return ncu_mode();
+    const int ncu = bk_ncu(argc, argv, 0, 0, "", ncu_mode, NULL);
+    if (ncu >= 0) return ncu;
     if (argc == 2 && strcmp(argv[1], "--variants") == 0) {
         for (const variant &v : variants) printf("%s\n", v.name);
         return 0;

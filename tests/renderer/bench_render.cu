@@ -80,19 +80,22 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-static int ncu_mode(int argc, char **argv)
+// bench --ncu batch|scan: one render of rand100k by step 3's batched
+// or scanned tiles, for tests/renderer/counters.sh.
+static int ncu_mode(int, char **args, void *)
 {
+    static const char *const names[] = {"batch", "scan"};
+    const int v = bk_ncu_pick("variant", args[0], names, 2, sizeof *names);
+    if (v < 0) return 2;
     scene s;
     if (scene_make("rand100k", &s)) return 1;
-    ctx x = {strcmp(argv[2], "scan") ? V_BATCH : V_SCAN, NULL, s.n, s.mode,
-             s.background, NULL, NULL, 0, kW, kH};
+    ctx x = {v ? V_SCAN : V_BATCH, NULL, s.n, s.mode, s.background, NULL,
+             NULL, 0, kW, kH};
     BOOK_CHECK(cudaMalloc((void **)&x.c, s.n * sizeof(circle)));
     BOOK_CHECK(cudaMalloc((void **)&x.img, (size_t)kW * kH * sizeof(rgba)));
     BOOK_CHECK(cudaMemcpy((void *)x.c, s.c, s.n * sizeof(circle),
                           cudaMemcpyHostToDevice));
     BOOK_CHECK(run(&x));
-    BOOK_CHECK(cudaDeviceSynchronize());
-    (void)argc;
     return 0;
 }
 
@@ -175,7 +178,8 @@ static int run_shapes(double rate, double copy)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "--ncu")) return ncu_mode(argc, argv);
+    const int ncu = bk_ncu(argc, argv, 1, 1, "batch|scan", ncu_mode, NULL);
+    if (ncu >= 0) return ncu;
     const double rate = fp32_ops_per_s();
     const double copy = bk_copy_gbps((size_t)1 << 28) * 1e9;   // bytes/s
     printf("fp32 mul/add rate %.3g /s, copy %.4g GB/s\n", rate, copy / 1e9);

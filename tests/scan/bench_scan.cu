@@ -89,14 +89,16 @@ __global__ void fill_ints(int *d, size_t n, int mod)
 }
 
 // One launch of one Blelloch tile scan, for Nsight Compute.
-static int ncu_mode(const char *v)
+static int ncu_mode(int, char **args, void *)
 {
+    static const struct { const char *name; scan_tile_algo algo; } tiles[] = {
+        {"unpadded", SCAN_TILE_BLELLOCH_UNPADDED},
+        {"padded", SCAN_TILE_BLELLOCH},
+        {"gems", SCAN_TILE_BLELLOCH_GEMS}};
+    const int v = BK_NCU_PICK("variant", args[0], tiles);
+    if (v < 0) return 2;
     const size_t n = (size_t)1 << 20;
-    scan_tile_algo a;
-    if (!strcmp(v, "unpadded")) a = SCAN_TILE_BLELLOCH_UNPADDED;
-    else if (!strcmp(v, "padded")) a = SCAN_TILE_BLELLOCH;
-    else if (!strcmp(v, "gems")) a = SCAN_TILE_BLELLOCH_GEMS;
-    else { fprintf(stderr, "bench --ncu: unknown variant %s\n", v); return 2; }
+    const scan_tile_algo a = tiles[v].algo;
     float *in, *out;
     BOOK_CHECK(cudaMalloc(&in, n * sizeof(float)));
     BOOK_CHECK(cudaMalloc(&out, n * sizeof(float)));
@@ -168,7 +170,9 @@ static void shapes(void *in, void *out, void *scratch, size_t sb)
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "--ncu")) return ncu_mode(argv[2]);
+    const int ncu = bk_ncu(argc, argv, 1, 1, "unpadded|padded|gems", ncu_mode,
+                           NULL);
+    if (ncu >= 0) return ncu;
     if (argc > 1 && !strcmp(argv[1], "--ncu-i64")) return ncu_i64();
     const size_t n = (size_t)1 << 28;
     const size_t fbytes = n * sizeof(float);

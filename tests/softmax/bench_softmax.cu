@@ -189,32 +189,34 @@ static void report(const char *shape, const char *variant, size_t rows,
            shape, variant, rows, cols, ms, gbps, gbps / copy_gbps);
 }
 
+// bench --ncu VARIANT: one call of the whole-array launcher VARIANT on
+// 2^24 floats, for tests/softmax/counters.sh.
+static int ncu_one(int, char **args, void *)
+{
+    const int w = BK_NCU_PICK("variant", args[0], whole_fns);
+    if (w < 0) return 2;
+    const size_t len = (size_t)1 << 24;
+    float *x, *y;
+    void *work;
+    BOOK_CHECK(cudaMalloc(&x, len * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&y, len * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
+    bk_fill_random(x, len, -10, 10, 7);
+    ctx k = {x, y, 1, len, NULL, work, whole_fns[w].fn};
+    // Empty the L2 once, before all the kernels of the call, as the
+    // cold runs do (ncu runs with --cache-control none, so the second
+    // of two kernels finds in the L2 what the first left there).
+    bk_median_ms_cold(nothing, NULL, 20);
+    BOOK_CHECK(run(&k));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const size_t n = (size_t)8192 * 8192, bytes = n * sizeof(float);
     const size_t most = (size_t)1 << 28;     // the largest whole array
-    if (argc == 3 && !strcmp(argv[1], "--ncu")) {   // one launch, for ncu
-        softmax_whole_fn fn = whole_named(argv[2]);
-        if (!fn) {
-            fprintf(stderr, "bench --ncu: no variant %s\n", argv[2]);
-            return 1;
-        }
-        const size_t len = (size_t)1 << 24;
-        float *x, *y;
-        void *work;
-        BOOK_CHECK(cudaMalloc(&x, len * sizeof(float)));
-        BOOK_CHECK(cudaMalloc(&y, len * sizeof(float)));
-        BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
-        bk_fill_random(x, len, -10, 10, 7);
-        ctx k = {x, y, 1, len, NULL, work, fn};
-        // Empty the L2 once, before all the kernels of the call, as the
-        // cold runs do (ncu runs with --cache-control none, so the second
-        // of two kernels finds in the L2 what the first left there).
-        bk_median_ms_cold(nothing, NULL, 20);
-        BOOK_CHECK(run(&k));
-        BOOK_CHECK(cudaDeviceSynchronize());
-        return 0;
-    }
+    const int ncu = bk_ncu(argc, argv, 1, 1, "VARIANT", ncu_one, NULL);
+    if (ncu >= 0) return ncu;
     if (bk_shapes_only(argc, argv)) {
         float *x, *y;
         void *work;

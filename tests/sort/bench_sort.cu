@@ -191,6 +191,19 @@ static void shapes(ctx c)
     bk_csv_close(f);
 }
 
+// bench --ncu: one textbook sort, then one Onesweep sort (256 x 16) of
+// the same 2^26 uniform keys, for tests/sort/counters.sh.
+static int ncu_mode(int, char **, void *p)
+{
+    ctx &c = *(ctx *)p;
+    fill(c, D_UNIFORM, false);
+    c.what = S_TEXTBOOK;
+    BOOK_CHECK(run(&c));
+    c.what = S_256x16;
+    BOOK_CHECK(run(&c));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const size_t most = (size_t)1 << 30;
@@ -211,15 +224,8 @@ int main(int argc, char **argv)
     if (cb > tb) tb = cb;
     BOOK_CHECK(cudaMalloc(&temp, tb));
     ctx c = {0, kin, kout, vin, vout, (size_t)1 << 26, temp, tb};
-    if (argc > 1 && !strcmp(argv[1], "--ncu")) {
-        fill(c, D_UNIFORM, false);
-        c.what = S_TEXTBOOK;             // then the same shape, Onesweep
-        BOOK_CHECK(run(&c));
-        c.what = S_256x16;
-        BOOK_CHECK(run(&c));
-        BOOK_CHECK(cudaDeviceSynchronize());
-        return 0;
-    }
+    const int ncu = bk_ncu(argc, argv, 0, 0, "", ncu_mode, &c);
+    if (ncu >= 0) return ncu;
     bk_progress_start("sort", 30);
     if (bk_shapes_only(argc, argv)) {
         shapes(c);

@@ -115,6 +115,18 @@ static void repeats(void)
     bk_csv_close(csv);
 }
 
+// bench --ncu VARIANT: one launch of VARIANT at 4096^3, bf16 out, for
+// tests/tensor-gemm/counters.sh.
+static int ncu_one(int, char **args, void *p)
+{
+    tc_ctx c = *(const tc_ctx *)p;
+    const int v = BK_NCU_PICK("variant", args[0], variants);
+    if (v < 0) return 2;
+    c.fn = variants[v].fn;
+    BOOK_CHECK(run_tc(&c));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const size_t maxa = 8192ull * 8192, maxc = 8192ull * 8192;
@@ -126,17 +138,9 @@ int main(int argc, char **argv)
     fill_bf16<<<1024, 256>>>(A, maxa, 1);
     fill_bf16<<<1024, 256>>>(B, maxa, 2);
     BOOK_TRY(cudaDeviceSynchronize());
-    if (argc == 3 && strcmp(argv[1], "--ncu") == 0) {
-        for (int v = 0; v < kVariants; v++)
-            if (strcmp(argv[2], variants[v].name) == 0) {
-                BOOK_TRY(variants[v].fn(A, B, C, TC_OUT_BF16, 4096, 4096,
-                                        4096, 0));
-                BOOK_TRY(cudaDeviceSynchronize());
-                return 0;
-            }
-        fprintf(stderr, "bench: no variant %s for --ncu\n", argv[2]);
-        return 2;
-    }
+    tc_ctx one = {A, B, C, TC_OUT_BF16, 4096, 4096, 4096, NULL, NULL};
+    const int ncu = bk_ncu(argc, argv, 1, 1, "VARIANT", ncu_one, &one);
+    if (ncu >= 0) return ncu;
     cublasHandle_t h;
     if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "bench: cublasCreate failed\n");

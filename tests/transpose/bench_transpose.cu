@@ -128,14 +128,33 @@ static void shapes(ctx k)
     bk_csv_close(f);
 }
 
+// bench --ncu VARIANT: one launch of VARIANT on 4096 x 4096 floats,
+// checked, for tests/transpose/counters.sh.
+static int ncu_one(int, char **args, void *)
+{
+    const int v = BK_NCU_PICK("variant", args[0], variants);
+    if (v < 0) return 2;
+    const size_t rows = 4096, cols = 4096, n = rows * cols;
+    float *in, *out;
+    BOOK_CHECK(cudaMalloc(&in, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&out, n * sizeof(float)));
+    bk_fill_random(in, n, -1, 1, 11);
+    BOOK_CHECK(cudaMemset(out, 0, n * sizeof(float)));
+    BOOK_CHECK(variants[v].fn(in, out, rows, cols, 0));
+    BOOK_CHECK(cudaDeviceSynchronize());
+    spot_check(variants[v].name, in, out, rows, cols);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--variants") == 0) {
         for (const auto &v : variants) printf("%s\n", v.name);
         return 0;
     }
-    bool ncu = argc == 3 && strcmp(argv[1], "--ncu") == 0;
-    size_t rows = ncu ? 4096 : 16384, cols = rows, n = rows * cols;
+    const int ncu = bk_ncu(argc, argv, 1, 1, "VARIANT", ncu_one, NULL);
+    if (ncu >= 0) return ncu;
+    size_t rows = 16384, cols = rows, n = rows * cols;
     size_t bytes = n * sizeof(float);
     ctx k;
     memset(&k, 0, sizeof k);
@@ -143,25 +162,13 @@ int main(int argc, char **argv)
     k.cols = cols;
     float *in, *out;
     // The largest shape of shapes(), 16388 x 16384, is a little more.
-    size_t alloc = ncu ? n : (size_t)kShapeMaxRows * 16384;
+    size_t alloc = (size_t)kShapeMaxRows * 16384;
     BOOK_CHECK(cudaMalloc(&in, alloc * sizeof(float)));
     BOOK_CHECK(cudaMalloc(&out, alloc * sizeof(float)));
     bk_fill_random(in, alloc, -1, 1, 11);
     BOOK_CHECK(cudaMemset(out, 0, bytes));
     k.in = in;
     k.out = out;
-    if (ncu) {
-        for (int v = 0; v < kVariants; v++)
-            if (strcmp(argv[2], variants[v].name) == 0) {
-                BOOK_CHECK(variants[v].fn(in, out, rows, cols, 0));
-                BOOK_CHECK(cudaDeviceSynchronize());
-                spot_check(variants[v].name, in, out, rows, cols);
-                return 0;
-            }
-        fprintf(stderr, "bench: no variant %s\n", argv[2]);
-        return 2;
-    }
-
     if (cublasCreate(&k.h) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "bench: cublasCreate failed\n");
         return 1;
