@@ -358,3 +358,17 @@ void tk_gate_open_untouched(tk_gate *g, const void *d, const void *h,
                     "the work was not queued on that stream\n", what);
     assert_true(same);
 }
+
+void tk_require_listing(const char *listing, int cc)
+{
+    TK_REQUIRE_GPU();
+    int have = tk_compute_capability();
+    if ((cc == 90 && have != 90) || have < cc) {
+        print_message("skipped: %s is %s code, which needs compute "
+                      "capability %s; this GPU has %d.%d\n", listing,
+                      cc == 90 ? "sm_90a" : "sm_80",
+                      cc == 90 ? "9.0 exactly" : "8.0 or later", have / 10,
+                      have % 10);
+        skip();
+    }
+}

@@ -53,6 +53,12 @@ const char *tk_gpu_unusable(void);
         }                                                                  \
     } while (0)
 int tk_compute_capability(void);   /* 10 * major + minor of device 0 */
+/* Skip, naming the listing (its file), on a GPU that its code does not
+ * run on: CC 90 is sm_90a code (wgmma, TMA), which runs on compute
+ * capability 9.0 only; CC 80 is sm_80 code, which runs on 8.0 and
+ * later. */
+#define TK_REQUIRE_LISTING(listing, cc) tk_require_listing((listing), (cc))
+void tk_require_listing(const char *listing, int cc);
 /* Skip, naming the feature, when a launcher answered that this GPU cannot
  * run its listing (cudaErrorNotSupported, as its header says it may). */
 #define TK_SKIP_IF_NOT_SUPPORTED(err, feature)                             \

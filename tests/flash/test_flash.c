@@ -24,20 +24,6 @@ struct fl_variant {
 static const struct fl_variant variants[] = {FLASH_VARIANTS(FL_TEST_ENTRY)};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
-/* Skip, naming the listing, on a GPU its code does not run on. */
-static void require_listing(const struct fl_variant *v)
-{
-    TK_REQUIRE_GPU();
-    int cc = tk_compute_capability();
-    if ((v->cc == 90 && cc != 90) || cc < v->cc) {
-        print_message("skipped: %s is %s code, which needs compute "
-                      "capability %s; this GPU has %d.%d\n", v->listing,
-                      v->cc == 90 ? "sm_90a" : "sm_80", v->cc == 90 ?
-                      "9.0 exactly" : "8.0 or later", cc / 10, cc % 10);
-        skip();
-    }
-}
-
 /* The element offset of (head bh, row, 0) in an array of S rows a head,
  * written out for each layout (the test's own, not the launcher's). */
 static size_t at(flash_dims a, size_t bh, size_t row, size_t S)
@@ -249,12 +235,12 @@ static const struct shape huge_scores[] = {
 
 static void edge_shapes(const struct fl_variant *v)
 {
-    require_listing(v);
+    TK_REQUIRE_LISTING(v->listing, v->cc);
     run_shapes(v, edge, NSHAPES(edge), 1.0, 0);
 }
 static void large_shapes(const struct fl_variant *v)
 {
-    require_listing(v);
+    TK_REQUIRE_LISTING(v->listing, v->cc);
     TK_SKIP_UNDER_SANITIZER("large shapes take too long under the sanitizer");
     run_shapes(v, large, NSHAPES(large), 1.0, 1);
     /* Scores in the hundreds: q and k in [-8, 8). */
@@ -392,7 +378,7 @@ static void no_rescale_is_wrong(void **state)
     const struct fl_variant wrong = {"mma without the rescale",
                                      flash_mma_no_rescale,
                                      "flash_mma.sm80.cu", 80};
-    require_listing(&right);
+    TK_REQUIRE_LISTING(right.listing, right.cc);
     const flash_dims a = {1, 2, 256, 256, 64, 0, FLASH_BHSD};
     uint64_t st = tk_seed(0);
     struct problem p;
@@ -441,7 +427,7 @@ static const struct fl_variant split_variant = {
 static void split_every_count(void **state)
 {
     (void)state;
-    require_listing(&split_variant);
+    TK_REQUIRE_LISTING(split_variant.listing, split_variant.cc);
     static const struct shape sh[] = {
         {1, 4, 1, 1000, 128, 0}, {2, 2, 16, 777, 64, 1},
         {1, 2, 200, 70, 128, 1}, {1, 1, 130, 1, 64, 0},
@@ -483,7 +469,7 @@ static void split_every_count(void **state)
 static void split_decoding_shapes(void **state)
 {
     (void)state;
-    require_listing(&split_variant);
+    TK_REQUIRE_LISTING(split_variant.listing, split_variant.cc);
     TK_SKIP_UNDER_SANITIZER("decoding shapes take too long under the "
                             "sanitizer");
     static const struct shape sh[] = {
@@ -592,7 +578,7 @@ static void split_rule_workspace_and_refusals(void **state)
 static void split_without_rescale_is_wrong(void **state)
 {
     (void)state;
-    require_listing(&split_variant);
+    TK_REQUIRE_LISTING(split_variant.listing, split_variant.cc);
     const flash_dims a = {1, 2, 64, 2048, 64, 0, FLASH_BHSD};
     uint64_t st = tk_seed(0);
     struct problem p;

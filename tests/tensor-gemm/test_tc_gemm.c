@@ -22,20 +22,6 @@ struct tc_variant {
 static const struct tc_variant variants[] = {TC_VARIANTS(TC_TEST_ENTRY)};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
-/* Skip, naming the listing, on a GPU its code does not run on. */
-static void require_listing(const struct tc_variant *v)
-{
-    TK_REQUIRE_GPU();
-    int cc = tk_compute_capability();
-    if ((v->cc == 90 && cc != 90) || cc < v->cc) {
-        print_message("skipped: %s is %s code, which needs compute "
-                      "capability %s; this GPU has %d.%d\n", v->listing,
-                      v->cc == 90 ? "sm_90a" : "sm_80", v->cc == 90 ?
-                      "9.0 exactly" : "8.0 or later", cc / 10, cc % 10);
-        skip();
-    }
-}
-
 /* Random bf16 in [-1, 1). */
 static void fill_bf16(uint16_t *x, size_t n, uint64_t *st)
 {
@@ -165,7 +151,7 @@ static const size_t odd_shapes[][3] = {
 
 static void edge_shapes(const struct tc_variant *v)
 {
-    require_listing(v);
+    TK_REQUIRE_LISTING(v->listing, v->cc);
     size_t bad = 0, na = tk_small() ? 8 : NALIGNED;
     size_t no = tk_small() ? 3 : NODD;
     for (int round = 0; round < 2; round++) {
@@ -192,7 +178,7 @@ static void edge_shapes(const struct tc_variant *v)
 /* 2048 x 2048 x 2048 and 4096 x 4104 x 4096 (64 rows checked of each). */
 static void large_shapes(const struct tc_variant *v)
 {
-    require_listing(v);
+    TK_REQUIRE_LISTING(v->listing, v->cc);
     TK_SKIP_UNDER_SANITIZER("large shapes take too long under the sanitizer");
     size_t bad = check_shape(v, 2048, 2048, 2048, TC_OUT_F32, 0);
     bad += check_shape(v, 4096, 4104, 4096, TC_OUT_BF16, 1);
@@ -389,8 +375,7 @@ static void runs_on_a_stream(void **state)
 static void peak_runs(void **state)
 {
     (void)state;
-    require_listing(&(struct tc_variant){"peak", NULL, "tc_peak.sm90a.cu",
-                                         90, 0});
+    TK_REQUIRE_LISTING("tc_peak.sm90a.cu", 90);
     float *sink = tk_dev_floats(1);
     TK_REFUSED(tc_peak(0, 10, sink, 0));
     TK_REFUSED(tc_peak(4, 0, sink, 0));
@@ -408,8 +393,7 @@ static void peak_runs(void **state)
 static void wrong_late_wait_reads_early(void **state)
 {
     (void)state;
-    require_listing(&(struct tc_variant){"wrong", tc_gemm_wrong_late_wait,
-                                         "tc_wgmma.sm90a.cu", 90, 1});
+    TK_REQUIRE_LISTING("tc_wgmma.sm90a.cu", 90);
     TK_SKIP_UNDER_SANITIZER("wrong on purpose, and the sanitizer does not "
                             "see the copies of TMA or the reads of wgmma");
     const struct tc_variant right = {"wgmma", tc_gemm_wgmma,
