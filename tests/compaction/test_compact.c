@@ -272,9 +272,9 @@ static cudaError_t repeats_as_compact(const int *in, int *out, size_t n,
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    int *p = (int *)(uintptr_t)256;             /* never dereferenced */
-    size_t *c = (size_t *)(uintptr_t)512;
-    void *sc = (void *)(uintptr_t)1024;
+    int *p = TK_FAKE(256);  /* never dereferenced */
+    size_t *c = TK_FAKE(512);
+    void *sc = TK_FAKE(1024);
     size_t need = compact_scratch_bytes(1000);
     TK_REFUSED(compact_gt(NULL, p, 1000, 0, c, sc, need, 0));
     TK_REFUSED(compact_gt(p, p, 1000, 0, NULL, sc, need, 0));

@@ -186,41 +186,36 @@ static void refused_wrote_nothing(const float *d, size_t n)
     free(h);
 }
 
+/* The refusals every 1D launcher makes, same included: a null pointer,
+ * n or k of 0, n past CONV_MAX_N, a pointer off its alignment, and y
+ * overlapping x or w. */
+static void conv1d_refuses(c1_fn f, float *dx, float *dw, float *dy)
+{
+    TK_REFUSED(f(NULL, 100, dw, 3, dy, 0));
+    TK_REFUSED(f(dx, 100, NULL, 3, dy, 0));
+    TK_REFUSED(f(dx, 100, dw, 3, NULL, 0));
+    TK_REFUSED(f(dx, 0, dw, 3, dy, 0));
+    TK_REFUSED(f(dx, 100, dw, 0, dy, 0));
+    TK_REFUSED(f(dx, CONV_MAX_N + 1, dw, 3, dy, 0));
+    TK_REFUSED(f((const float *)((char *)dx + 1), 50, dw, 3, dy, 0));
+    TK_REFUSED(f(dx, 50, (const float *)((char *)dw + 2), 3, dy, 0));
+    TK_REFUSED(f(dx, 50, dw, 3, (float *)((char *)dy + 1), 0));
+    TK_REFUSED(f(dx, 100, dw, 3, dx + 10, 0));  /* overlap */
+    TK_REFUSED(f(dx, 100, dw, 3, dw + 2, 0));
+    if (f != conv1d_naive)
+        TK_REFUSED(f(dx, 100, dw, CONV_MAX_TAPS + 1, dy, 0));
+}
+
 static void conv1d_bad_arguments(void **s)
 {
     (void)s;
     TK_REQUIRE_GPU();
     float *dx = tk_dev_floats(100), *dw = tk_dev_floats(CONV_MAX_TAPS + 1);
     float *dy = tk_dev_floats(100);
-    for (size_t v = 0; v < N1; v++) {
-        c1_fn f = k1[v].fn;
-        TK_REFUSED(f(NULL, 100, dw, 3, dy, 0));
-        TK_REFUSED(f(dx, 100, NULL, 3, dy, 0));
-        TK_REFUSED(f(dx, 100, dw, 3, NULL, 0));
-        TK_REFUSED(f(dx, 0, dw, 3, dy, 0));
-        TK_REFUSED(f(dx, 100, dw, 0, dy, 0));
-        TK_REFUSED(f(dx, CONV_MAX_N + 1, dw, 3, dy, 0));
-        TK_REFUSED(f((const float *)((char *)dx + 1), 50, dw, 3, dy, 0));
-        TK_REFUSED(f(dx, 50, (const float *)((char *)dw + 2), 3, dy, 0));
-        TK_REFUSED(f(dx, 50, dw, 3, (float *)((char *)dy + 1), 0));
-        TK_REFUSED(f(dx, 100, dw, 3, dx + 10, 0));  /* overlap */
-        TK_REFUSED(f(dx, 100, dw, 3, dw + 2, 0));
-        if (f != conv1d_naive)
-            TK_REFUSED(f(dx, 100, dw, CONV_MAX_TAPS + 1, dy, 0));
-    }
+    for (size_t v = 0; v < N1; v++) conv1d_refuses(k1[v].fn, dx, dw, dy);
     /* same: the same refusals, and its output is n floats, not m. */
-    TK_REFUSED(conv1d_same(dx, 100, dw, CONV_MAX_TAPS + 1, dy, 0));
-    TK_REFUSED(conv1d_same(NULL, 100, dw, 3, dy, 0));
-    TK_REFUSED(conv1d_same(dx, 100, NULL, 3, dy, 0));
-    TK_REFUSED(conv1d_same(dx, 100, dw, 3, NULL, 0));
-    TK_REFUSED(conv1d_same(dx, 0, dw, 3, dy, 0));
-    TK_REFUSED(conv1d_same(dx, 100, dw, 0, dy, 0));
-    TK_REFUSED(conv1d_same(dx, CONV_MAX_N + 1, dw, 3, dy, 0));
-    TK_REFUSED(conv1d_same((const float *)((char *)dx + 1), 50, dw, 3, dy, 0));
-    TK_REFUSED(conv1d_same(dx, 50, (const float *)((char *)dw + 2), 3, dy, 0));
-    TK_REFUSED(conv1d_same(dx, 50, dw, 3, (float *)((char *)dy + 1), 0));
+    conv1d_refuses(conv1d_same, dx, dw, dy);
     TK_REFUSED(conv1d_same(dx, 100, dw, 3, dx + 99, 0));
-    TK_REFUSED(conv1d_same(dx, 100, dw, 3, dw + 2, 0));
     /* x at dx + 60, n = 40, k = 5; y at dx + 22: its m = 36 valid
      * outputs would end 2 floats before x, same's n = 40 end 2 inside. */
     TK_REFUSED(conv1d_same(dx + 60, 40, dw, 5, dx + 22, 0));

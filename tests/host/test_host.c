@@ -112,12 +112,12 @@ static cudaError_t work_fails(cudaStream_t s, void *arg);
 static void arguments_refused_without_a_device(void **state)
 {
     (void)state;
-    float *p = (float *)(uintptr_t)4096;        /* never dereferenced */
+    float *p = TK_FAKE(4096);  /* never dereferenced */
     const float *in[2] = {p, p};
     int pinned;
-    host_stage *st = (host_stage *)(uintptr_t)1;
-    host_pipe *pipe = (host_pipe *)(uintptr_t)1;
-    host_graph *g = (host_graph *)(uintptr_t)1;
+    host_stage *st = TK_FAKE(1);
+    host_pipe *pipe = TK_FAKE(1);
+    host_graph *g = TK_FAKE(1);
     host_kernel bad = vadd_kernel;
     TK_REFUSED(host_is_pinned(NULL, 4, &pinned));
     TK_REFUSED(host_is_pinned(p, 0, &pinned));
@@ -134,7 +134,7 @@ static void arguments_refused_without_a_device(void **state)
     static const size_t chunks[] = {1, 1, 0, 1};
     static const unsigned flags[] = {0, 0, 0, 7};
     for (int i = 0; i < 4; i++) {
-        pipe = (host_pipe *)(uintptr_t)1;
+        pipe = TK_FAKE(1);
         TK_REFUSED(host_pipe_create(&pipe, streams[i], chunks[i], 0,
                                     flags[i], 0));
         assert_null(pipe);
@@ -203,11 +203,11 @@ static void create_failures_return_null(void **state)
                       "which the sanitizer reports\n");
         skip();
     }
-    host_stage *st = (host_stage *)(uintptr_t)1;
+    host_stage *st = TK_FAKE(1);
     assert_int_not_equal(host_stage_create(&st, (size_t)1 << 50), cudaSuccess);
     assert_null(st);
     (void)cudaGetLastError();
-    host_pipe *p = (host_pipe *)(uintptr_t)1;
+    host_pipe *p = TK_FAKE(1);
     assert_int_not_equal(host_pipe_create(&p, 2, (size_t)1 << 42, 0,
                                           cudaStreamNonBlocking, 1),
                          cudaSuccess);
@@ -902,7 +902,7 @@ static void graph_capture_error_is_returned(void **state)
     unsigned *counter = tk_dev_bytes(sizeof *counter);
     TK_CUDA(cudaMemset(counter, 0, sizeof *counter));
     host_ticks_arg t = {counter, 3};
-    host_graph *g = (host_graph *)(uintptr_t)1;
+    host_graph *g = TK_FAKE(1);
     TK_REFUSED(host_graph_capture(&g, work_fails, &t));
     assert_null(g);
     TK_CUDA(cudaDeviceSynchronize());

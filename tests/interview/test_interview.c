@@ -353,10 +353,8 @@ static void ed_refusals_before_launch(const char *p, int *w,
 static void ed_refused_on_the_cpu(void **s)
 {
     (void)s;
-    ed_refusals_before_launch((const char *)(uintptr_t)4096,
-                              (int *)(uintptr_t)16384,
-                              (const size_t *)(uintptr_t)32768,
-                              (int *)(uintptr_t)8192);
+    ed_refusals_before_launch(TK_FAKE(4096), TK_FAKE(16384), TK_FAKE(32768),
+                              TK_FAKE(8192));
 }
 
 /* Every refusal of editdist.h on real buffers, and none of them writes
@@ -771,10 +769,8 @@ static void tree_refusals(const int *d, const unsigned char *v, char *w,
 static void tree_bad_arguments(void **s)
 {
     (void)s;
-    tree_refusals((const int *)(uintptr_t)4096,
-                  (const unsigned char *)(uintptr_t)8192,
-                  (char *)(uintptr_t)16384,
-                  (unsigned long long *)(uintptr_t)32768);
+    tree_refusals(TK_FAKE(4096), TK_FAKE(8192), TK_FAKE(16384),
+                  TK_FAKE(32768));
 }
 
 /* The same refusals on real buffers write nothing: the sum keeps its

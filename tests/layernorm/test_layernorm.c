@@ -112,8 +112,8 @@ static int is_rms(int f) { return f == RMS || f == RMS_CACHED; }
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;
-    float *q = (float *)(uintptr_t)(1ull << 40);    /* y, apart from x */
+    float *p = TK_FAKE(256);
+    float *q = TK_FAKE(1ull << 40);  /* y, apart from x */
     for (int f = 0; f < NLN; f++) {
         TK_REFUSED(all_fns[f](NULL, p, p, q, 2, 2, EPS, 0));
         TK_REFUSED(all_fns[f](p, NULL, p, q, 2, 2, EPS, 0));
@@ -163,8 +163,8 @@ static void bad_arguments_refused(void **s)
 static void limits_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
-    float *q = (float *)(uintptr_t)(1ull << 40);
+    float *p = TK_FAKE(256);  /* never dereferenced */
+    float *q = TK_FAKE(1ull << 40);
     for (int f = 0; f < NALL; f++) {
         TK_REFUSED(all_fns[f](p, p, p, q, (size_t)1 << 31, 1, EPS, 0));
         TK_REFUSED(all_fns[f](p, p, p, q, SIZE_MAX / 8, 4, EPS, 0));
@@ -180,8 +180,8 @@ static void limits_refused(void **s)
 static void overlap_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
-    float *g = (float *)(uintptr_t)(1ull << 41);    /* gamma and beta */
+    float *p = TK_FAKE(256);  /* never dereferenced */
+    float *g = TK_FAKE(1ull << 41);  /* gamma and beta */
     const size_t rows = 3, cols = 5, n = rows * cols;
     float *ys[] = {p, p + 1, p + n - 1};            /* x = p */
     float *xs[] = {p + 1, p + n - 1};               /* y = p */

@@ -247,7 +247,7 @@ static void warp_tile_entries(void **s)
 static void warp_tile_pick_and_refuse(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256; /* never dereferenced */
+    float *p = TK_FAKE(256);  /* never dereferenced */
     TK_REFUSED(matmul_warp_tiled_tile(-1, p, p, p, 4, 4, 4, 0));
     TK_REFUSED(matmul_warp_tiled_tile(MM_WT_TILES, p, p, p, 4, 4, 4, 0));
     /* matmul_warp_tiled_info: a tile outside the table, or a null
@@ -558,7 +558,7 @@ static void tolerance_rejects_tf32(void **s)
 static void null_pointers_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256; /* never dereferenced */
+    float *p = TK_FAKE(256);  /* never dereferenced */
     mm_fn all[NVARIANTS + 1];
     for (size_t v = 0; v < NVARIANTS; v++) all[v] = variants[v].fn;
     all[NVARIANTS] = matmul_wrong_one_barrier;

@@ -167,7 +167,7 @@ static void strided_copy_strides_and_offsets(void **s)
 static void strided_copy_arguments(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;   /* never dereferenced */
+    float *p = TK_FAKE(256);  /* never dereferenced */
     TK_REFUSED(mem_copy_strided(p, p, 10, 0, 0, 0));
     TK_REFUSED(mem_copy_strided(NULL, p, 10, 1, 0, 0));
     /* Nothing in range: nothing to do, and nothing touched. */
@@ -282,7 +282,7 @@ static void drift_both_layouts(void **s)
 static void mem_copy_refuses_overlap(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;   /* CPU-side: never dereferenced */
+    float *p = TK_FAKE(256);  /* CPU-side: never dereferenced */
     TK_REFUSED(mem_copy(p, p + 1, 10, 0));
     TK_REFUSED(mem_copy(p + 9, p, 10, 0));
     TK_REQUIRE_GPU();
@@ -478,13 +478,13 @@ static void chase_stops_at_a_bad_link(void **s)
 static void null_pointers_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;   /* never dereferenced */
+    float *p = TK_FAKE(256);  /* never dereferenced */
     struct particles none = {0};
     TK_REFUSED(mem_copy(NULL, p, 10, 0));
     TK_REFUSED(mem_copy(p, NULL, 10, 0));
     /* Not float-aligned: even the scalar copy would fault. */
-    TK_REFUSED(mem_copy((const float *)(uintptr_t)1025, p, 10, 0));
-    TK_REFUSED(mem_copy(p, (float *)(uintptr_t)1026, 10, 0));
+    TK_REFUSED(mem_copy(TK_FAKE(1025), p, 10, 0));
+    TK_REFUSED(mem_copy(p, TK_FAKE(1026), 10, 0));
     TK_REFUSED(mem_read_sum(p, 10, 1, NULL, 0));
     /* Float-aligned but not 16-byte aligned: refused, as the header says. */
     for (size_t k = 1; k < 4; k++)
@@ -493,7 +493,7 @@ static void null_pointers_refused(void **s)
     TK_REFUSED(drift_aos(NULL, 10, 0.1f, 0));
     TK_REFUSED(drift_soa(none, 10, 0.1f, 0));
     TK_REFUSED(drift_soa4(none, 10, 0.1f, 0));
-    size_t *q = (size_t *)(uintptr_t)256;
+    size_t *q = TK_FAKE(256);
     TK_REFUSED(mem_chase(NULL, 10, 1, q, 0));
     TK_REFUSED(mem_chase(q, 10, 1, NULL, 0));
     TK_REFUSED(mem_chase(q, 0, 1, q, 0));
@@ -508,7 +508,7 @@ static void empty_sizes_do_nothing(void **s)
 {
     (void)s;
     struct particles none = {0};
-    float *p = (float *)(uintptr_t)256;
+    float *p = TK_FAKE(256);
     assert_int_equal(mem_copy(NULL, NULL, 0, 0), cudaSuccess);
     assert_int_equal(mem_read_sum(NULL, 0, 1, p, 0), cudaSuccess);
     assert_int_equal(mem_read_sum(p, 10, 0, p, 0), cudaSuccess);
@@ -516,7 +516,7 @@ static void empty_sizes_do_nothing(void **s)
     assert_int_equal(drift_aos(NULL, 0, 0.1f, 0), cudaSuccess);
     assert_int_equal(drift_soa(none, 0, 0.1f, 0), cudaSuccess);
     assert_int_equal(drift_soa4(none, 0, 0.1f, 0), cudaSuccess);
-    size_t *q = (size_t *)(uintptr_t)256;
+    size_t *q = TK_FAKE(256);
     assert_int_equal(mem_chase(q, 10, 0, q, 0), cudaSuccess); /* no steps */
 }
 

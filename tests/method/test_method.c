@@ -164,8 +164,8 @@ static void large_input(void **s)
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    const unsigned char *x = (const unsigned char *)(uintptr_t)4096;
-    unsigned *bins = (unsigned *)(uintptr_t)8192;
+    const unsigned char *x = TK_FAKE(4096);
+    unsigned *bins = TK_FAKE(8192);
     for (int f = 0; f < NFN; f++) {
         hist_fn fn = hists[f].fn;
         TK_REFUSED(fn(NULL, 10, bins, 0));
@@ -182,8 +182,8 @@ static void bad_arguments_refused(void **s)
     TK_REFUSED(probe_empty(1, 0, 0));
     TK_REFUSED(probe_empty(1, 1025, 0));
     TK_REFUSED(probe_empty(0, 0, 0));
-    long long *dt = (long long *)(uintptr_t)16384;
-    unsigned *dout = (unsigned *)(uintptr_t)32768;
+    long long *dt = TK_FAKE(16384);
+    unsigned *dout = TK_FAKE(32768);
     TK_REFUSED(probe_chain(0, 0, 1, dt, dout, 0));
     TK_REFUSED(probe_chain(0, 16, 1, NULL, dout, 0));
     TK_REFUSED(probe_chain(0, 16, 1, dt, NULL, 0));

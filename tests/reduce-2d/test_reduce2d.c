@@ -286,8 +286,8 @@ static void reduce2d_launchers_follow_the_stream(void **s)
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;
-    void *w = (void *)(uintptr_t)4096;
+    float *p = TK_FAKE(256);
+    void *w = TK_FAKE(4096);
     for (size_t v = 0; v < NVARIANTS; v++) {
         TK_REFUSED(variants[v].fn(NULL, 4, 4, p, w, 0));
         TK_REFUSED(variants[v].fn(p, 4, 4, NULL, w, 0));
@@ -312,7 +312,7 @@ static void bad_arguments_refused(void **s)
     assert_int_equal(row_sums(NULL, 0, 4, NULL, NULL, 0), cudaSuccess);
     /* A block a row (row_sums_block) or a column
      * (col_sums_block_per_column): 2^31 - 1 of them at most. */
-    float *q = (float *)(uintptr_t)(1ull << 40);
+    float *q = TK_FAKE(1ull << 40);
     TK_REFUSED(row_sums_block(p, (size_t)1 << 31, 1, q, w, 0));
     TK_REFUSED(col_sums_block_per_column(p, 1, (size_t)1 << 31, q, w, 0));
 }

@@ -520,8 +520,8 @@ static void wrong_fence_is_not_a_barrier(void **s)
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256, *odd = (float *)(uintptr_t)260;
-    void *w = (void *)(uintptr_t)4096;
+    float *p = TK_FAKE(256), *odd = TK_FAKE(260);
+    void *w = TK_FAKE(4096);
     for (size_t v = 0; v < NSUMS; v++) {
         TK_REFUSED(sums[v].fn(NULL, 10, p, w, 0));
         TK_REFUSED(sums[v].fn(p, 10, NULL, w, 0));

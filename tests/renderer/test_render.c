@@ -208,8 +208,8 @@ static void reference_within_bound(void **s)
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    circle *c = (circle *)(uintptr_t)256;       /* never dereferenced */
-    rgba *im = (rgba *)(uintptr_t)(1u << 20);
+    circle *c = TK_FAKE(256);  /* never dereferenced */
+    rgba *im = TK_FAKE(1u << 20);
     const rgba bg = {0, 0, 0, 1};
     /* Every renderer but the binned one (below), scratch unused. */
 #define F(...) render_variant(v, __VA_ARGS__, NULL, 0, 0)
@@ -230,7 +230,7 @@ static void bad_arguments_refused(void **s)
     }
 #undef F
     const size_t n = 5000, need = render_binned_scratch_bytes(n, 100, 100);
-    void *sc = (void *)(uintptr_t)(1u << 30);
+    void *sc = TK_FAKE(1u << 30);
     assert_true(need > 0);
     assert_int_equal(render_binned_scratch_bytes(100, 100, 100), 0);
     assert_int_equal(render_binned_scratch_bytes(n, 0, 100), 0);

@@ -389,9 +389,9 @@ static void checker_catches_errors(void **s)
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;   /* never dereferenced */
-    int *q = (int *)(uintptr_t)256;
-    void *sc = (void *)(uintptr_t)256;
+    float *p = TK_FAKE(256);  /* never dereferenced */
+    int *q = TK_FAKE(256);
+    void *sc = TK_FAKE(256);
     size_t need = scan_scratch_bytes(1000, 4);
     TK_REFUSED(scan_tiles_f32(NULL, p, 10, SCAN_TILE_WARPS, SCAN_INCLUSIVE, 0));
     TK_REFUSED(scan_tiles_i32(q, NULL, 10, SCAN_TILE_WARPS, SCAN_INCLUSIVE, 0));

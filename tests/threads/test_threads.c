@@ -350,7 +350,7 @@ static void earlier_error_is_not_this_launch(void **s)
 static void null_pointers_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;   /* never dereferenced */
+    float *p = TK_FAKE(256);  /* never dereferenced */
     for (size_t v = 0; v < NVECTOR_ADDS; v++) {
         binary_op fn = vector_adds[v].fn;
         TK_REFUSED(fn(NULL, p, p, 10, 0));
@@ -367,7 +367,7 @@ static void null_pointers_refused(void **s)
     TK_REFUSED(madd_float4(p, p, p, SIZE_MAX / 2, 4, 0));
     /* a, b or c not float-aligned: refused, whichever path the width
      * would take (a vector, float4 rows, four floats a thread). */
-    float *odd = (float *)(uintptr_t)258;
+    float *odd = TK_FAKE(258);
     static const size_t widths[] = {3, 128, 129};
     for (int w = 0; w < 3; w++) {
         size_t c = widths[w];

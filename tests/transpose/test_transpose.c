@@ -103,8 +103,8 @@ static void transpose_twice_is_identity(void **s)
 static void bad_arguments_refused(void **s)
 {
     (void)s;
-    float *p = (float *)(uintptr_t)256;             /* never dereferenced */
-    float *q = (float *)(uintptr_t)(1ull << 40);
+    float *p = TK_FAKE(256);  /* never dereferenced */
+    float *q = TK_FAKE(1ull << 40);
     float *top = (float *)(UINTPTR_MAX - 4095);
     /* Every launcher, the wrong one too: the header's "must not overlap"
      * holds for all of them. */
