@@ -5,7 +5,7 @@
 #include <cuda_pipeline.h>
 
 // <<Tile shapes of the tiled kernel>>
-// BR query rows and BC keys a tile; TX threads share a row, TY = BR / TM
+// BR query rows and BC keys per tile; TX threads share a row, TY = BR / TM
 // rows of threads, TM rows a thread; MINB blocks an SM (the registers).
 template <int D_, int BR_, int BC_, int TM_, int TX_, int MINB_>
 struct attn_shape {

@@ -7,7 +7,7 @@
 #include "flash/flash_softmax.cuh"
 
 namespace {
-constexpr int FL_BN = 64;  // keys a tile
+constexpr int FL_BN = 64;  // keys per tile
 // Whether the running output is rescaled when a row's maximum grows (and
 // the shares are weighed when merged), or not: wrong on purpose.
 enum class Rescale { on, wrong_off };

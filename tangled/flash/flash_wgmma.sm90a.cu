@@ -9,7 +9,7 @@
 
 namespace {
 constexpr int FW_BM = 128;      // query rows a block, 64 a consumer
-constexpr int FW_BN = 128;      // keys a tile
+constexpr int FW_BN = 128;      // keys per tile
 constexpr int FW_STAGES = 2;    // K and V tiles in flight
 constexpr int FW_PANEL_Q = swz_tile<FW_BM, 64>::bytes;   // 64 columns of Q
 constexpr int FW_PANEL_KV = swz_tile<FW_BN, 64>::bytes;  // of a K or V tile

@@ -8,7 +8,7 @@ row_flight_kernel(const float *a, size_t rows, size_t units, unsigned lanes,
                   float *out)
 {
     const unsigned lane = threadIdx.x % 32, sub = lane % lanes;
-    const size_t per = 32 / lanes;             // rows a warp reads at once
+    const size_t per = 32 / lanes;             // rows one warp reads at once
     size_t warp = blockIdx.x * (size_t)(kBlock2d / 32) + threadIdx.x / 32;
     size_t step = (size_t)gridDim.x * (kBlock2d / 32) * per * R;
     const V *v = reinterpret_cast<const V *>(a);
@@ -96,7 +96,7 @@ static cudaError_t row_scatter_launch(const float *a, size_t rows,
                                       float *out, size_t waves,
                                       cudaStream_t stream)
 {
-    size_t resident, grid = ceil_div(rows, kBlock2d);  // 32 rows a warp
+    size_t resident, grid = ceil_div(rows, kBlock2d);  // 32 rows per warp
     BOOK_TRY(resident_blocks(kBlock2d, &resident));
     if (grid > waves * resident) grid = waves * resident;
     BOOK_CLEAR_TO_LAUNCH();
