@@ -259,7 +259,9 @@ exercises: | nvcc-found
 	@tools/exercises.sh $(EXERCISES)
 
 TESTS   := $(foreach c,$(CH),build/$(c)/test)
-BENCHES := $(foreach c,$(CH),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/bench))
+# Benchmarks run in book order whatever the order of CH, so that one that
+# reads another's CSV (links: or reads:, tools/chapters.sh before) runs after it.
+BENCHES := $(foreach c,$(filter $(CH),$(CHAPTERS)),$(if $(wildcard tests/$(c)/bench*.cu),build/$(c)/bench))
 # The programs of the chapters in CH, one a line with its kind, for
 # tools/gpu-pack.sh and tools/gpu-batch.sh.
 .PHONY: programs

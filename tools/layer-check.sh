@@ -1,13 +1,17 @@
 #!/bin/bash
 # layer-check.sh -- the rules of the shared layer and of the launchers, on
 # the committed tangled/ (and the tests and exercises that include it):
-#  - a file of tangled/common/ or tangled/arch/ (the shared layer, header
-#    only) includes only common/ and arch/ headers, never a chapter's;
+#  - tangled/common/ and tangled/arch/ (the shared layer) hold headers
+#    only (.h, .cuh), which include only common/ and arch/ headers, never
+#    a chapter's;
 #  - a chapter's code, tests and exercises include another chapter's header
-#    ("SLUG/file.h") only when book.yaml says the chapter links SLUG;
-#  - every extern "C" launcher of tangled/ that queues GPU work (a launch,
-#    an asynchronous copy or memset, a graph launch, or a call of a function
-#    that does) calls BOOK_CLEAR_TO_LAUNCH() or a function that does, so that
+#    ("SLUG/file.h" or <SLUG/file.h>) only when book.yaml says the chapter
+#    links SLUG, never by a relative path ("../SLUG/file.h"), and each
+#    chapter it links is included somewhere (a stale links: entry links
+#    objects for nothing);
+#  - every extern "C" launcher of tangled/ (in an extern "C" block too)
+#    that queues GPU work (a launch, an asynchronous copy or memset, a graph
+#    launch, a CUB or cuBLAS call, or a call of a function that does) calls BOOK_CLEAR_TO_LAUNCH() or a function that does, so that
 #    an earlier error is returned instead of launching (README, "How to add
 #    a chapter", rule 3).
 # Messages are FILE:LINE: what is wrong.  TANGLED=dir checks another tree.
@@ -16,10 +20,14 @@ t=${TANGLED:-tangled}
 status=0
 chs=" $(tools/chapters.sh | tr '\n' ' ') "
 # The shared layer includes no chapter.
+# INC is the path of an #include line, quoted or in angle brackets.
+INC='function inc(s,   p) { if (s !~ /^[ \t]*#[ \t]*include[ \t]*["<]/) return ""
+       p = s; sub(/^[^"<]*["<]/, "", p); sub(/[">].*/, "", p); return p }'
 for f in "$t"/common/* "$t"/arch/*; do
   [ -f "$f" ] || continue
-  gawk '/^[ \t]*#[ \t]*include[ \t]*"/ { p = $0; sub(/^[^"]*"/, "", p); sub(/".*/, "", p)
-          if (p ~ /\// && p !~ /^(common|arch)\//) { printf "%s:%d: the shared layer includes %s, a chapter'"'"'s header\n", FILENAME, FNR, p; bad = 1 } }
+  case $f in *.h|*.cuh) ;; *) echo "$f: the shared layer is headers only (.h, .cuh)"; status=1; continue ;; esac
+  gawk "$INC"'{ p = inc($0); if (p == "") next
+          if (p ~ /\// && p !~ /^(common|arch)\// && p !~ /^(cuda|cub|thrust|cute|cutlass)\//) { printf "%s:%d: the shared layer includes %s, a chapter'"'"'s header\n", FILENAME, FNR, p; bad = 1 } }
         END { exit bad }' "$f" || status=1
 done
 # A chapter includes the headers of the chapters it links, and no others.
@@ -28,26 +36,32 @@ for c in $(tools/chapters.sh); do
   files=$(ls "$t/$c"/* tests/"$c"/*.c tests/"$c"/*.cu tests/"$c"/*.h exercises/"$c"/*.cu exercises/"$c"/*.h exercises/"$c"/solutions/*.cu 2>/dev/null)
   [ -n "$files" ] || continue
   # shellcheck disable=SC2086
-  gawk -v self="$c" -v links="$links" -v chs="$chs" '
-    /^[ \t]*#[ \t]*include[ \t]*"/ { p = $0; sub(/^[^"]*"/, "", p); sub(/".*/, "", p)
+  gawk -v self="$c" -v links="$links" -v chs="$chs" "$INC"'
+    { p = inc($0); if (p == "") next
+      if (p ~ /(^|\/)\.\.\//) { printf "%s:%d: includes %s by a relative path; write \"SLUG/file.h\"\n", FILENAME, FNR, p; bad = 1; next }
       if (p !~ /\//) next
       d = p; sub(/\/.*/, "", d)
       if (d == self || d == "common" || d == "arch" || index(chs, " " d " ") == 0) next
+      used[d] = 1
       if (index(links, " " d " ") == 0) { printf "%s:%d: includes %s, but book.yaml does not say that %s links %s\n", FILENAME, FNR, p, self, d; bad = 1 } }
-    END { exit bad }' $files || status=1
+    END { n = split(links, l, " ")
+          for (i = 1; i <= n; i++) if (!(l[i] in used)) { printf "book.yaml: %s links %s, but none of its files includes a header of %s\n", self, l[i], l[i]; bad = 1 }
+          exit bad }' $files || status=1
 done
 # Every launcher goes through the launch-error macro.
 # shellcheck disable=SC2046
 gawk '
   function strip(s) { gsub(/extern[ \t]+"C"/, "extern_C", s); gsub(/"([^"\\]|\\.)*"/, "\"\"", s); sub(/\/\/.*/, "", s); return s }
-  FNR == 1 { depth = 0; head = ""; infn = ""; ns = 0 }
+  FNR == 1 { depth = 0; head = ""; infn = ""; ns = 0; ec = 0 }
   {
     raw = $0; s = strip(raw)
     if (depth == 0 && infn == "") {
       if (s ~ /^[ \t]*#/ ) next
       # Namespaces are transparent: their functions are at depth 0.
-      if (s ~ /^[ \t]*(extern_C[ \t]*|namespace[ \t]*[A-Za-z0-9_]*[ \t]*)\{[ \t]*$/) { ns++; head = ""; hline = 0; next }
-      if (ns > 0 && s ~ /^[ \t]*\}[ \t;]*$/) { ns--; head = ""; hline = 0; next }
+      # An extern "C" block makes every function in it extern "C".
+      if (s ~ /^[ \t]*(extern_C[ \t]*|namespace[ \t]*[A-Za-z0-9_]*[ \t]*)\{[ \t]*$/) {
+        kind[++ns] = (s ~ /extern_C/); ec += kind[ns]; head = ""; hline = 0; next }
+      if (ns > 0 && s ~ /^[ \t]*\}[ \t;]*$/) { ec -= kind[ns--]; head = ""; hline = 0; next }
       head = head " " s
       hline = hline ? hline : FNR
       if (s ~ /\{[ \t]*$/ && head ~ /\(/) {
@@ -62,7 +76,7 @@ gawk '
         hh = h; gsub(/template[ \t]*<[^>]*>/, "", hh)
         if (name != "" && hh !~ /(struct|class|union|enum|namespace)[ \t]/ && h !~ /=[ \t]*$/) {
           infn = FILENAME SUBSEP name; nm[infn] = name; file[infn] = FILENAME; line[infn] = hline
-          launcher[infn] = (h ~ /extern_C/ && h ~ /cudaError_t/)
+          launcher[infn] = ((ec > 0 || h ~ /extern_C/) && h ~ /cudaError_t/)
           shared[infn] = launcher[infn] || FILENAME ~ /\.(cuh|h)$/
         }
       }
@@ -84,7 +98,7 @@ gawk '
   }
   END {
     for (f in body) {
-      direct_q[f] = body[f] ~ /<<<|cudaMemsetAsync|cudaMemcpy[A-Za-z0-9]*Async|cudaLaunch|cudaGraphLaunch/
+      direct_q[f] = body[f] ~ /<<<|cudaMemsetAsync|cudaMemcpy[A-Za-z0-9]*Async|cudaLaunch|cudaGraphLaunch|cub::Device|cublas[A-Za-z0-9_]*([Gg]emm|Matmul)/
       direct_c[f] = body[f] ~ /BOOK_CLEAR_TO_LAUNCH/
     }
     # Fixed points: queues(f) and clears(f), through the calls f makes.

@@ -2,9 +2,11 @@
 # test_layers.sh -- the make check rules of the shared layer and of the
 # chapters' relations fail where they should: tools/layer-check.sh on a copy
 # of tangled/ with one fault put in (a shared header that includes a
-# chapter, an include of a chapter that is not linked, a launcher without
-# BOOK_CLEAR_TO_LAUNCH, directly, through its helper, or after a template
-# whose parameters say class), and
+# chapter, quoted or in angle brackets, an include of a chapter that is not
+# linked, or by a relative path, a source file in the shared layer, a
+# launcher without BOOK_CLEAR_TO_LAUNCH, directly, through its helper, after
+# a template whose parameters say class, in an extern "C" block, or queuing
+# only through CUB), a links: entry nothing includes, and
 # tools/reads-check.sh and tools/chapters.sh check on a copy of the book
 # with one fault in book.yaml or the prose.  Output in cmocka's format for
 # run-tests.sh.
@@ -64,6 +66,30 @@ extern "C" cudaError_t layer_test_after_template(float *x, cudaStream_t s)
 }
 EOF
 expect "a launcher after a template of class T" "launcher layer_test_after_template queues GPU work without" || st=1
+fresh; printf '#include <scan/scan.h>\n' >> "$tmp/t/arch/sm80.cuh"
+expect "a shared header including a chapter in angle brackets" "arch/sm80.cuh:.*includes scan/scan.h, a chapter" || st=1
+fresh; printf '#include <sort/sort.h>\n' >> "$tmp/t/threads/threads.h"
+expect "an include in angle brackets without links" "threads/threads.h:.*does not say that threads links sort" || st=1
+fresh; printf '#include "../sort/sort.h"\n' >> "$tmp/t/threads/threads.h"
+expect "an include by a relative path" "threads/threads.h:.*includes ../sort/sort.h by a relative path" || st=1
+fresh; printf 'static int not_a_header;\n' > "$tmp/t/common/stray.cu"
+expect "a source file in the shared layer" "common/stray.cu: the shared layer is headers only" || st=1
+fresh; cat >> "$tmp/t/threads/threads.cu" <<'EOF2'
+extern "C" {
+cudaError_t layer_test_in_block(float *x, cudaStream_t stream)
+{
+    return cudaMemsetAsync(x, 0, 4, stream);
+}
+}
+EOF2
+expect "a launcher in an extern \"C\" block" "launcher layer_test_in_block queues GPU work without" || st=1
+fresh; cat >> "$tmp/t/threads/threads.cu" <<'EOF2'
+extern "C" cudaError_t layer_test_cub(void *w, size_t *b, const int *in, int *out, int n, cudaStream_t s)
+{
+    return cub::DeviceReduce::Sum(w, *b, in, out, n, s);
+}
+EOF2
+expect "a launcher that queues only through CUB" "launcher layer_test_cub queues GPU work without" || st=1
 result layers_faults_found $st
 
 echo "[ RUN      ] reads_faults_found"
@@ -85,4 +111,8 @@ grep -q "threads links sort, which must come before it" "$tmp/out" || { cat "$tm
 cp book.yaml "$tmp/b/" && sed -i 's/^  - matmul: {reads: \[memory, method\]}$/  - matmul: {needs: [memory]}/' "$tmp/b/book.yaml"
 (cd "$tmp/b" && tools/chapters.sh check > "$tmp/out" 2>&1) && { echo "needs: passed"; st=1; }
 grep -q "matmul says needs:" "$tmp/out" || { cat "$tmp/out"; st=1; }
+cp book.yaml "$tmp/b/" && cp -r tangled exercises "$tmp/b/" && cp -r tests "$tmp/b/" &&
+  sed -i 's/^  - compaction: {links: \[scan\], reads: \[method\]}$/  - compaction: {links: [scan, threads], reads: [method]}/' "$tmp/b/book.yaml"
+(cd "$tmp/b" && tools/layer-check.sh > "$tmp/out" 2>&1) && { echo "a stale links: entry passed"; st=1; }
+grep -q "compaction links threads, but none of its files includes" "$tmp/out" || { cat "$tmp/out"; st=1; }
 result reads_faults_found $st
