@@ -162,13 +162,7 @@ static void levels_unreachable_nodes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(levels_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(levels_bad_arguments_refused),
         cmocka_unit_test(levels_paths_and_one_node),
         cmocka_unit_test(levels_wide_trees),
-        cmocka_unit_test(levels_unreachable_nodes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(levels_unreachable_nodes))
