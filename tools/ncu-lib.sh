@@ -1,7 +1,7 @@
 # ncu-lib.sh -- what the chapters' counters.sh scripts share: finding
-# Nsight Compute, the provenance header of a counters CSV, and reading
-# metric values out of `ncu --csv --print-units base` output.  Source it
-# from bash: . tools/ncu-lib.sh
+# Nsight Compute, the provenance header of a counters CSV, running ncu on
+# the benchmark, and reading metric values out of `ncu --csv
+# --print-units base` output.  Source it from bash: . tools/ncu-lib.sh
 
 # ncu_find: sets NCU, or fails saying what to install.
 ncu_find() {
@@ -72,6 +72,41 @@ ncu_values() {
     }' "$log"
 }
 
+# ncu_profile WHAT KERNELS METRICS [NCU-OPTION... --] [BENCH-ARG...]: after
+# ncu_start, one ncu run of $bench BENCH-ARGs (--clock-control none, and
+# the NCU-OPTIONs where a -- ends them), profiling the kernels whose names
+# match the regex KERNELS, measuring METRICS (space-separated), into
+# $log.  Fails saying "ncu failed for WHAT" and showing the log.
+ncu_profile() {
+  local what=$1 kernels=$2 metrics=$3 opts=() a
+  shift 3
+  for a in "$@"; do
+    [ "$a" = -- ] || continue
+    while [ "$1" != -- ]; do opts+=("$1"); shift; done
+    shift; break
+  done
+  if ! "$NCU" --clock-control none "${opts[@]}" --kernel-name regex:"$kernels" \
+       --metrics "${metrics// /,}" --csv --print-units base "$bench" "$@" > "$log" 2>&1; then
+    echo "counters: ncu failed${what:+ for $what}:"; cat "$log"; return 1
+  fi
+}
+
+# ncu_measure WHAT KERNELS METRICS [NCU-OPTION... --] [BENCH-ARG...]:
+# ncu_profile, then sets vals to the METRICS' values in its log
+# (ncu_values: comma-separated, in the order given).  Fails showing the
+# log if one is missing.
+ncu_measure() {
+  local metrics=$3
+  ncu_profile "$@" || return 1
+  # shellcheck disable=SC2086
+  vals=$(ncu_values "$log" $metrics) || { cat "$log"; return 1; }
+}
+
+# ncu_done: moves the finished table $tmp to $out and says so.
+ncu_done() {
+  mv "$tmp" "$out" && echo "counters: wrote $out"
+}
+
 # ncu_rows LOG OUT METRICS NAME...: LOG holds one ncu --csv run of several
 # launches; the launch with result ID i (0, 1, ...) is the row of the i-th
 # NAME: "NAME,values of METRICS (space-separated names)", appended to OUT
@@ -138,12 +173,7 @@ ncu_table() {
   ncu_header "$note" "$header" > "$tmp"
   for v in "$@"; do
     # shellcheck disable=SC2046
-    if ! "$NCU" --clock-control none --kernel-name regex:"$kernels" \
-         --metrics "$(IFS=,; echo "${want[*]}")" --csv --print-units base \
-         "$bench" $(ncu_args "$v") > "$log" 2>&1; then
-      echo "counters: ncu failed for $v:"; cat "$log"; return 1
-    fi
-    vals=$(ncu_values "$log" "${want[@]}") || { cat "$log"; return 1; }
+    ncu_measure "$v" "$kernels" "${want[*]}" $(ncu_args "$v") || return 1
     row=$v; i=0
     IFS=, read -r -a got <<< "$vals"
     for c in $cols; do
@@ -152,6 +182,5 @@ ncu_table() {
     echo "$row" >> "$tmp"
     echo "counters: $row"
   done
-  mv "$tmp" "$out"
-  echo "counters: wrote $out"
+  ncu_done
 }

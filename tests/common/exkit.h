@@ -50,4 +50,12 @@ static inline void ex_refused(cudaError_t e, const char *what,
 /* Fake device pointers for the CPU-side argument tests: a launcher must
  * refuse bad arguments before it touches them. */
 #define EX_FAKE(type, addr) ((type *)(uintptr_t)(addr))
+/* The driver's main: runs the tests it names (cmocka_unit_test(NAME), ...)
+ * as one group under the exercise's name, as tk_run_tests does. */
+#define EX_MAIN(...)                                                       \
+    int main(void)                                                         \
+    {                                                                      \
+        const struct CMUnitTest tests[] = {__VA_ARGS__};                   \
+        return tk_run_tests(EX_NAME, tests);                               \
+    }
 #endif

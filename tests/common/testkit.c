@@ -359,6 +359,24 @@ void tk_gate_open_untouched(tk_gate *g, const void *d, const void *h,
     assert_true(same);
 }
 
+tk_touch tk_touching(float *d, const float *h, size_t n, int below)
+{
+    tk_touch t = {d, d + (below ? n : 0), d + (below ? 0 : n), h,
+                  h + (below ? n : 0), n, below};
+    tk_upload(t.x, t.hx, n);
+    tk_poison(t.y, n * sizeof *t.y);
+    return t;
+}
+
+const float *tk_touched(const tk_touch *t, float *got)
+{
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download(got, t->d, 2 * t->n);
+    assert_memory_equal(got + (t->below ? t->n : 0), t->hx,
+                        t->n * sizeof *t->hx);
+    return got + (t->below ? 0 : t->n);
+}
+
 void tk_require_listing(const char *listing, int cc)
 {
     TK_REQUIRE_GPU();

@@ -236,4 +236,20 @@ void tk_gate_open_untouched(tk_gate *g, const void *d, const void *h,
                             size_t bytes, const char *what);
 /* Host memory that the test frees on every path. */
 void *tk_malloc(size_t bytes);
+
+/* Buffers that only touch, for the overlap tests (a launcher must take
+ * them as apart): d holds 2n device floats, h 2n host values.
+ * tk_touching(d, h, n, below) makes x one half of d and y the other, just
+ * below x (below) or just after it; it uploads x's values from h and
+ * poisons y.  After the call, tk_touched waits for the device, downloads
+ * d into got (2n floats), asserts that x still holds its values, and
+ * returns y's half of got.  hx is x's values in h. */
+typedef struct {
+    float *d, *x, *y;
+    const float *h, *hx;
+    size_t n;
+    int below;
+} tk_touch;
+tk_touch tk_touching(float *d, const float *h, size_t n, int below);
+const float *tk_touched(const tk_touch *t, float *got);
 #endif

@@ -16,10 +16,6 @@ $(ncu_stall barrier) smsp__inst_executed.sum launch__grid_size"
 metrics=$(echo $metrics)
 ncu_header "one launch each on 2^26 ints, ncu --clock-control none; cpi and barrier in cycles per issued instruction" \
   "variant,dram_pct,cpi,barrier,inst,grid" > "$tmp"
-if ! "$NCU" --clock-control none --kernel-name regex:'compact_gt_staged_kernel|compact_gt_ballot_kernel' \
-     --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
-  echo "counters: ncu failed:"; cat "$log"; exit 1
-fi
+ncu_profile "" 'compact_gt_staged_kernel|compact_gt_ballot_kernel' "$metrics" --ncu || exit 1
 ncu_rows "$log" "$tmp" "$metrics" staged_1 ballot_1 staged_99 ballot_99 || exit 1
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done

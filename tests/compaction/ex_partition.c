@@ -73,11 +73,5 @@ static void partition_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(partition_arguments),
-        cmocka_unit_test(partition_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(partition_arguments),
+        cmocka_unit_test(partition_sizes))

@@ -82,11 +82,4 @@ static void rle_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rle_arguments),
-        cmocka_unit_test(rle_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(rle_arguments), cmocka_unit_test(rle_sizes))

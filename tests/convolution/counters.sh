@@ -28,11 +28,7 @@ ncu_header "one launch each, ncu --clock-control none; inst and lds/sts counts a
   "id,case,variant,us,inst,ffma,lds,lds_wavefronts,lds_conflicts,sts,sts_wavefronts,sts_conflicts,issue_pct,warps_pct,dram_read_mb,dram_write_mb" > "$tmp"
 for c in 2d-3072-15x15 2d-8192-5x5 2d-8192-31x31; do
   for v in blocked rows; do
-    if ! "$NCU" --clock-control none --kernel-name regex:conv2d \
-         --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$c" "$v" > "$log" 2>&1; then
-      echo "counters: ncu failed for $c/$v:"; cat "$log"; exit 1
-    fi
-    vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+    ncu_measure "$c/$v" conv2d "$metrics" --ncu "$c" "$v" || exit 1
     echo "$c/$v,$c,$v,$vals" | awk -F, -v OFS=, '{
       printf "%s,%s,%s,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%.1f,%.1f,%.1f,%.1f\n",
         $1, $2, $3, $4 / 1e3, $5, $6 / 32, $7, $8, $9, $10, $11, $12, $13, $14,
@@ -57,11 +53,7 @@ ncu_header "one launch each, ncu --clock-control none; a stall column is warps w
 for cv in 1d-64M-k31/const 1d-64M-k31/naive 1d-16M-k2047/const 1d-16M-k2047/tiled \
           1d-16M-k2047/naive 1d-16M-k2047/window; do
   c=${cv%/*} v=${cv#*/}
-  if ! "$NCU" --clock-control none --kernel-name regex:conv1d --launch-count 1 \
-       --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$c" "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $cv:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+  ncu_measure "$cv" conv1d "$metrics" --launch-count 1 -- --ncu "$c" "$v" || exit 1
   echo "$cv,$c,$v,$vals" | awk -F, -v OFS=, '{
     printf "%s,%s,%s,%.1f,%d,%.1f", $1, $2, $3, $4 / 1e3, $5, $6
     for (i = 7; i <= NF; i++) printf ",%.2f", $i; print "" }' >> "$tmp"

@@ -55,11 +55,5 @@ static void saxpy_stage_all_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(saxpy_stage_arguments),
-        cmocka_unit_test(saxpy_stage_all_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(saxpy_stage_arguments),
+        cmocka_unit_test(saxpy_stage_all_sizes))

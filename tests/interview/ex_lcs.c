@@ -94,12 +94,6 @@ static void lcs_random(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(lcs_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(lcs_bad_arguments_refused),
         cmocka_unit_test(lcs_known_and_edges),
-        cmocka_unit_test(lcs_random),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(lcs_random))

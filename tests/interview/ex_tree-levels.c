@@ -14,7 +14,8 @@
 #include "interview/exercises.h"
 #include "tree_cases.h"
 
-/* CPU-side: bad arguments are refused before anything touches a device. */
+/* CPU-side: bad arguments are refused before anything touches a device:
+ * every refusal of tree.h (tree_cases.h). */
 static void levels_bad_arguments_refused(void **s)
 {
     (void)s;
@@ -22,14 +23,7 @@ static void levels_bad_arguments_refused(void **s)
     unsigned char *v = EX_FAKE(unsigned char, 4096);
     void *w = EX_FAKE(void, 8192);
     unsigned long long *sum = EX_FAKE(unsigned long long, 1 << 16);
-    EX_REFUSED(tree_path_sum_levels(NULL, d, v, 4, w, sum, 0));
-    EX_REFUSED(tree_path_sum_levels(d, NULL, v, 4, w, sum, 0));
-    EX_REFUSED(tree_path_sum_levels(d, d, NULL, 4, w, sum, 0));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, NULL, sum, 0));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, w, NULL, 0));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 0, w, sum, 0));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, (size_t)1 << 31, w, sum, 0));
-    EX_REFUSED(tree_path_sum_levels(d, d, v, 4, (char *)w + 4, sum, 0));
+    TC_REFUSALS(EX_REFUSED, tree_path_sum_levels, d, v, w, sum);
 }
 
 enum { T_LEFT, T_ZIGZAG, T_COMPLETE, T_RANDOM };
@@ -162,13 +156,7 @@ static void levels_unreachable_nodes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(levels_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(levels_bad_arguments_refused),
         cmocka_unit_test(levels_paths_and_one_node),
         cmocka_unit_test(levels_wide_trees),
-        cmocka_unit_test(levels_unreachable_nodes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(levels_unreachable_nodes))

@@ -746,23 +746,13 @@ static void tree_malformed_stays_in_bounds(void **s)
     }
 }
 
-/* Every refusal of tree.h, on the pointers given: d the children (left and
- * right), v the values, w the work (8-byte aligned, with 8 bytes to spare)
- * and sum (fake ones on the CPU, real buffers on a GPU, where the caller
- * then checks that sum was not written). */
+/* Every refusal of tree.h (tree_cases.h), on the pointers given: fake ones
+ * on the CPU, real buffers on a GPU, where the caller then checks that sum
+ * was not written. */
 static void tree_refusals(const int *d, const unsigned char *v, char *w,
                           unsigned long long *sum)
 {
-    TK_REFUSED(tree_path_sum(NULL, d, v, 4, w, sum, 0));
-    TK_REFUSED(tree_path_sum(d, NULL, v, 4, w, sum, 0));
-    TK_REFUSED(tree_path_sum(d, d, NULL, 4, w, sum, 0));
-    TK_REFUSED(tree_path_sum(d, d, v, 4, NULL, sum, 0));
-    TK_REFUSED(tree_path_sum(d, d, v, 4, w, NULL, 0));
-    TK_REFUSED(tree_path_sum(d, d, v, 0, w, sum, 0));
-    TK_REFUSED(tree_path_sum(d, d, v, (size_t)1 << 31, w, sum, 0));
-    TK_REFUSED(tree_path_sum(d, d, v, SIZE_MAX, w, sum, 0));
-    for (int o = 1; o < 8; o++)               /* work not 8-byte aligned */
-        TK_REFUSED(tree_path_sum(d, d, v, 4, w + o, sum, 0));
+    TC_REFUSALS(TK_REFUSED, tree_path_sum, d, v, w, sum);
 }
 
 /* CPU-side: every refusal of tree.h, with pointers no GPU ever sees. */

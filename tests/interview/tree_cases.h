@@ -158,4 +158,23 @@ static void tc_check_forests(tc_sum_fn sum, const char *name)
         assert_true(got == want);
     }
 }
+
+/* Every refusal of tree.h, for FN: tree_path_sum, or the exercise's
+ * tree_path_sum_levels, which keeps its contract.  Each is asserted with
+ * REFUSED (TK_REFUSED; EX_REFUSED in the exercise's driver) on the
+ * pointers given: d the children (left and right), v the values, w the
+ * work (8-byte aligned, with 8 bytes to spare) and sum. */
+#define TC_REFUSALS(REFUSED, FN, d, v, w, sum)                             \
+    do {                                                                   \
+        REFUSED(FN(NULL, d, v, 4, w, sum, 0));                             \
+        REFUSED(FN(d, NULL, v, 4, w, sum, 0));                             \
+        REFUSED(FN(d, d, NULL, 4, w, sum, 0));                             \
+        REFUSED(FN(d, d, v, 4, NULL, sum, 0));                             \
+        REFUSED(FN(d, d, v, 4, w, NULL, 0));                               \
+        REFUSED(FN(d, d, v, 0, w, sum, 0));                                \
+        REFUSED(FN(d, d, v, (size_t)1 << 31, w, sum, 0));                  \
+        REFUSED(FN(d, d, v, SIZE_MAX, w, sum, 0));                         \
+        for (int o_ = 1; o_ < 8; o_++)     /* work not 8-byte aligned */   \
+            REFUSED(FN(d, d, v, 4, (char *)(w) + o_, sum, 0));             \
+    } while (0)
 #endif

@@ -12,13 +12,8 @@ metrics="dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum sm__w
 ncu_header "one launch each on 8192 x 8192 floats, caches flushed, ncu --clock-control none" \
   "variant,dram_read_mb,dram_write_mb,us,warps_active_pct,registers" > "$tmp"
 for v in rmsnorm rmsnorm_cached cached; do
-  if ! "$NCU" --clock-control none --kernel-name regex:'rmsnorm|layernorm' \
-       --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+  ncu_measure "$v" 'rmsnorm|layernorm' "$metrics" --ncu "$v" || exit 1
   echo "$v,$vals" | awk -F, '{ printf "%s,%.2f,%.2f,%.2f,%.1f,%d\n", $1, $2 / 1e6, $3 / 1e6, $4 / 1e3, $5, $6 }' >> "$tmp"
   echo "counters: $(tail -1 "$tmp")"
 done
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done

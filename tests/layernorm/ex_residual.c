@@ -27,11 +27,5 @@ static void residual_shapes(void **s)
     ex_ln_check(layernorm_residual, 1, 2, 100003, 0, 1);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(residual_arguments),
-        cmocka_unit_test(residual_shapes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(residual_arguments),
+        cmocka_unit_test(residual_shapes))

@@ -35,11 +35,5 @@ static void warp_row_shapes(void **s)
     ex_ln_check(as_ln, 0, 16384, 1024, 0, 1);   /* 2048 blocks */
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(warp_row_arguments),
-        cmocka_unit_test(warp_row_shapes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(warp_row_arguments),
+        cmocka_unit_test(warp_row_shapes))

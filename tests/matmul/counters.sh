@@ -104,13 +104,8 @@ metrics=$(echo $metrics)
 ncu_header "one launch each at M = N = K = 4096, ncu --clock-control none; stalls in cycles per issued instruction" \
   "variant,inst,fma_inst,lds_inst,lds_wavefronts,lds_conflicts,sts_inst,sts_wavefronts,sts_conflicts,issue_active_pct,stall_barrier,stall_dispatch,stall_short_scoreboard,stall_long_scoreboard,stall_mio_throttle,stall_wait,stall_math_pipe,not_selected" > "$tmp"
 for v in double-buffered dbuf-warp pipelined unrolled; do
-  if ! "$NCU" --clock-control none --kernel-name regex:mm_ \
-       --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+  ncu_measure "$v" mm_ "$metrics" --ncu "$v" || exit 1
   echo "$v,$vals" >> "$tmp"
   echo "counters: $(tail -1 "$tmp")"
 done
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done

@@ -31,12 +31,6 @@ static void sgemm_alpha_beta(void **s)
     ex_gemm_shapes(sgemm_tiled, -1.5f, 0.25f, 1);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sgemm_arguments),
+EX_MAIN(cmocka_unit_test(sgemm_arguments),
         cmocka_unit_test(sgemm_beta_zero_ignores_nan),
-        cmocka_unit_test(sgemm_alpha_beta),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(sgemm_alpha_beta))

@@ -31,11 +31,4 @@ static void tiled16_shapes(void **s)
     ex_gemm_shapes(as_gemm, 1.0f, 0.0f, 0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tiled16_arguments),
-        cmocka_unit_test(tiled16_shapes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(tiled16_arguments), cmocka_unit_test(tiled16_shapes))

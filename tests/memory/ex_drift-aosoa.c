@@ -54,11 +54,5 @@ static void drift_aosoa_all_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(drift_aosoa_arguments),
-        cmocka_unit_test(drift_aosoa_all_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(drift_aosoa_arguments),
+        cmocka_unit_test(drift_aosoa_all_sizes))

@@ -44,11 +44,5 @@ static void fma_one_chain_exact(void **s)
             }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fma_one_chain_arguments),
-        cmocka_unit_test(fma_one_chain_exact),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(fma_one_chain_arguments),
+        cmocka_unit_test(fma_one_chain_exact))

@@ -60,11 +60,4 @@ static void by_ranks_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(by_ranks_arguments),
-        cmocka_unit_test(by_ranks_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(by_ranks_arguments), cmocka_unit_test(by_ranks_sizes))

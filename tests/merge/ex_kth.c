@@ -64,11 +64,4 @@ static void kth_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kth_arguments),
-        cmocka_unit_test(kth_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(kth_arguments), cmocka_unit_test(kth_sizes))

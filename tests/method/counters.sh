@@ -22,14 +22,10 @@ ncu_header "one launch each on 2^28 bytes, ncu --clock-control none; stalls in c
 # names, in their order, come from the benchmark (tests/method/variants.h).
 variants=$("$bench" --variants) && [ -n "$variants" ] ||
   { echo "counters: $bench --variants listed no histograms"; exit 1; }
-if ! "$NCU" --clock-control none --kernel-name regex:hist_ \
-     --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
-  echo "counters: ncu failed:"; cat "$log"; exit 1
-fi
+ncu_profile "" hist_ "$metrics" --ncu || exit 1
 names=()
 for input in uniform same; do
   for v in $variants; do names+=("${v}_$input"); done
 done
 ncu_rows "$log" "$tmp" "$metrics" "${names[@]}" || exit 1
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done

@@ -75,12 +75,6 @@ static void nbins_empty_zeroes(void **s)
     check_nbins(NULL, 0, 256, 0, 0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(nbins_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(nbins_bad_arguments_refused),
         cmocka_unit_test(nbins_empty_zeroes),
-        cmocka_unit_test(nbins_all_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(nbins_all_sizes))

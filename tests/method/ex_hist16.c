@@ -70,12 +70,6 @@ static void hist16_empty_zeroes(void **s)
     check_hist16(NULL, 0, 0, 0);          /* n = 0: all bins zeroed */
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(hist16_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(hist16_bad_arguments_refused),
         cmocka_unit_test(hist16_empty_zeroes),
-        cmocka_unit_test(hist16_all_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(hist16_all_sizes))

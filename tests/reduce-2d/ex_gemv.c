@@ -58,11 +58,4 @@ static void gemv_shapes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(gemv_arguments),
-        cmocka_unit_test(gemv_shapes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(gemv_arguments), cmocka_unit_test(gemv_shapes))

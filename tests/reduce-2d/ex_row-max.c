@@ -60,11 +60,4 @@ static void row_max_shapes(void **s)
     check(5, 0, 0, 0);                    /* empty rows: -inf */
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(row_max_arguments),
-        cmocka_unit_test(row_max_shapes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(row_max_arguments), cmocka_unit_test(row_max_shapes))

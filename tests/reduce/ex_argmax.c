@@ -68,11 +68,5 @@ static void argmax_all_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(argmax_bad_arguments_refused),
-        cmocka_unit_test(argmax_all_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(argmax_bad_arguments_refused),
+        cmocka_unit_test(argmax_all_sizes))

@@ -73,12 +73,6 @@ static void min_of_nothing_is_inf(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(min_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(min_bad_arguments_refused),
         cmocka_unit_test(min_all_sizes),
-        cmocka_unit_test(min_of_nothing_is_inf),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(min_of_nothing_is_inf))

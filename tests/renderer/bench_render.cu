@@ -11,6 +11,8 @@
 // --shapes writes only that).
 // `bench --ncu batch|scan` runs one launch of step 3 or step 4 on rand100k
 // for Nsight Compute (tests/renderer/counters.sh).
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <algorithm>
@@ -71,6 +73,23 @@ static double fp32_ops_per_s(void)
     const double ms = bk_median_ms(rate_run, &r, 20);
     BOOK_CHECK(cudaFree(r.out));
     return (double)r.blocks * 256 * r.iters * 8 * 2 / (ms * 1e-3);
+}
+
+// A timing of wrong work is no timing: 0 where the image on the device,
+// img (px pixels, downloaded into got), is the reference href; else it
+// says which image differs (a printf format and its arguments) and is 1.
+static int image_differs(rgba *got, const rgba *img, const rgba *href,
+                         size_t px, const char *fmt, ...)
+{
+    BOOK_CHECK(cudaMemcpy(got, img, px * sizeof(rgba),
+                          cudaMemcpyDeviceToHost));
+    if (!memcmp(got, href, px * sizeof(rgba))) return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " image differs from the reference\n");
+    return 1;
 }
 
 static double now_ms(void)
@@ -137,24 +156,16 @@ static int run_shapes(double rate, double copy)
         if (x.bytes) BOOK_CHECK(cudaMalloc(&x.scratch, x.bytes));
         int reps;
         const double scan_ms = bk_timed_ms(run, &x, &reps, NULL);
-        // a timing of wrong work is no timing: check step 4's image too
-        // (after its timing, so the times are those of a run without it)
-        BOOK_CHECK(cudaMemcpy(got, img, px * sizeof(rgba),
-                              cudaMemcpyDeviceToHost));
-        if (memcmp(got, href, px * sizeof(rgba))) {
-            fprintf(stderr, "%s %dx%d: tile_scan image differs from the "
-                    "reference\n", s.name, x.w, x.h);
+        // check step 4's image too (after its timing, so the times are
+        // those of a run without it)
+        if (image_differs(got, img, href, px, "%s %dx%d: tile_scan", s.name,
+                          x.w, x.h))
             return 1;
-        }
         x.v = V_BINNED;
         const double ms = bk_timed_ms(run, &x, &reps, NULL);
-        BOOK_CHECK(cudaMemcpy(got, img, px * sizeof(rgba),
-                              cudaMemcpyDeviceToHost));
-        if (memcmp(got, href, px * sizeof(rgba))) {
-            fprintf(stderr, "%s %dx%d: binned image differs from the "
-                    "reference\n", s.name, x.w, x.h);
+        if (image_differs(got, img, href, px, "%s %dx%d: binned", s.name,
+                          x.w, x.h))
             return 1;
-        }
         const double floor_ms =
             1e3 * (blends * kOpsPerBlend / rate +
                    (s.n * sizeof(circle) + px * sizeof(rgba)) / copy);
@@ -228,13 +239,9 @@ int main(int argc, char **argv)
                    (s.n * sizeof(circle) + (size_t)kW * kH * sizeof(rgba)) /
                        copy);
         rgba *got = (rgba *)malloc((size_t)kW * kH * sizeof(rgba));
-        BOOK_CHECK(cudaMemcpy(got, img, (size_t)kW * kH * sizeof(rgba),
-                              cudaMemcpyDeviceToHost));
-        if (memcmp(got, href, (size_t)kW * kH * sizeof(rgba))) {
-            fprintf(stderr, "%s: binned image differs from the reference\n",
-                    s.name);
+        if (image_differs(got, img, href, (size_t)kW * kH, "%s: binned",
+                          s.name))
             return 1;
-        }
         free(got);
         bk_row(csv, "%s/cpu_ref,%zu,%zu,%.4f,1,1,%.4g,%.4g,%.4g,%.4g\n",
                s.name, s.n, blends, cpu_ms, ms[V_PIXEL] / cpu_ms,

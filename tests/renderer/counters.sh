@@ -15,12 +15,7 @@ m=(smsp__inst_executed.sum l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 ncu_header "one launch each, rand100k at 1024x1024, ncu --clock-control none" \
   "variant,inst,shared_wavefronts,branch_uniform_pct,threads_per_inst,ns" > "$tmp"
 for v in batch scan; do
-  if ! "$NCU" --clock-control none --kernel-name regex:tile_ --launch-count 1 \
-       --metrics "$(IFS=,; echo "${m[*]}")" --csv --print-units base \
-       "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" "${m[@]}") || { cat "$log"; exit 1; }
+  ncu_measure "$v" tile_ "${m[*]}" --launch-count 1 -- --ncu "$v" || exit 1
   echo "tile_$v,$vals" >> "$tmp"
   echo "counters: $(tail -1 "$tmp")"
 done

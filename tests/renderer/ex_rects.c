@@ -158,12 +158,6 @@ static void rects_order_and_edges(void **st)
     check_shapes("no shapes", NULL, 0, RENDER_FLAT, 31, 5, 0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rects_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(rects_bad_arguments_refused),
         cmocka_unit_test(rects_order_and_edges),
-        cmocka_unit_test(rects_random_scenes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(rects_random_scenes))

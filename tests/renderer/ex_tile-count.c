@@ -107,12 +107,6 @@ static void tile_count_random(void **s)
     check_counts("no circles", NULL, 0, 64, 64, 0);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tile_count_bad_arguments_refused),
+EX_MAIN(cmocka_unit_test(tile_count_bad_arguments_refused),
         cmocka_unit_test(tile_count_scenes),
-        cmocka_unit_test(tile_count_random),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+        cmocka_unit_test(tile_count_random))

@@ -17,16 +17,11 @@ if [ "${1:-}" != lookback ]; then
 ncu_header "one launch each on 2^20 floats (2048 tiles of 512), ncu --clock-control none" \
   "variant,ld_conflicts,st_conflicts" > "$tmp"
 for v in unpadded padded gems; do
-  if ! "$NCU" --clock-control none --kernel-name regex:tiles_blelloch \
-       --metrics "$ld,$st" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" $ld $st) || { cat "$log"; exit 1; }
+  ncu_measure "$v" tiles_blelloch "$ld $st" --ncu "$v" || exit 1
   echo "blelloch_$v,$vals" >> "$tmp"
   echo "counters: $(tail -1 "$tmp")"
 done
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done
 fi
 
 # The 64-bit single passes against CUB's (build/scan/bench --ncu-i64: one
@@ -43,10 +38,8 @@ $(ncu_stall barrier) smsp__inst_executed.sum launch__grid_size $ld $st"
 m2=$(echo $m2)
 ncu_header "one launch each on 2^26 64-bit integers, ncu --clock-control none; cpi and barrier in cycles per issued instruction" \
   "variant,dram_pct,cpi,barrier,inst,grid,ld_conflicts,st_conflicts" > "$tmp2"
-if ! "$NCU" --clock-control none --kernel-name regex:'scan_staged_kernel|scan_raked_kernel|DeviceScanKernel' \
-     --metrics "${m2// /,}" --csv --print-units base "$bench" --ncu-i64 > "$log" 2>&1; then
-  echo "counters: ncu failed for the 64-bit scans:"; cat "$log"; exit 1
-fi
+ncu_profile "the 64-bit scans" 'scan_staged_kernel|scan_raked_kernel|DeviceScanKernel' \
+  "$m2" --ncu-i64 || exit 1
 ncu_rows "$log" "$tmp2" "$m2" staged_i64 paired_i64 raked_i64 cub_i64 || exit 1
 mv "$tmp2" "$out2"
 echo "counters: wrote $out2"

@@ -61,11 +61,5 @@ static void hs_double_sizes(void **s)
             }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(hs_double_arguments),
-        cmocka_unit_test(hs_double_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(hs_double_arguments),
+        cmocka_unit_test(hs_double_sizes))

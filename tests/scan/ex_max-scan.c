@@ -63,11 +63,4 @@ static void max_scan_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(max_scan_arguments),
-        cmocka_unit_test(max_scan_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(max_scan_arguments), cmocka_unit_test(max_scan_sizes))

@@ -189,6 +189,19 @@ static void report(const char *shape, const char *variant, size_t rows,
            shape, variant, rows, cols, ms, gbps, gbps / copy_gbps);
 }
 
+// The device buffers of a run on up to n floats: the input x, random in
+// [-10, 10] (seed 7), the output y and the launchers' workspace.
+struct buffers { float *x, *y; void *work; };
+static buffers buffers_for(size_t n)
+{
+    buffers b;
+    BOOK_CHECK(cudaMalloc(&b.x, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&b.y, n * sizeof(float)));
+    BOOK_CHECK(cudaMalloc(&b.work, SOFTMAX_WORK_BYTES));
+    bk_fill_random(b.x, n, -10, 10, 7);
+    return b;
+}
+
 // bench --ncu VARIANT: one call of the whole-array launcher VARIANT on
 // 2^24 floats, for tests/softmax/counters.sh.
 static int ncu_one(int, char **args, void *)
@@ -196,13 +209,8 @@ static int ncu_one(int, char **args, void *)
     const int w = BK_NCU_PICK("variant", args[0], whole_fns);
     if (w < 0) return 2;
     const size_t len = (size_t)1 << 24;
-    float *x, *y;
-    void *work;
-    BOOK_CHECK(cudaMalloc(&x, len * sizeof(float)));
-    BOOK_CHECK(cudaMalloc(&y, len * sizeof(float)));
-    BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
-    bk_fill_random(x, len, -10, 10, 7);
-    ctx k = {x, y, 1, len, NULL, work, whole_fns[w].fn};
+    const buffers b = buffers_for(len);
+    ctx k = {b.x, b.y, 1, len, NULL, b.work, whole_fns[w].fn};
     // Empty the L2 once, before all the kernels of the call, as the
     // cold runs do (ncu runs with --cache-control none, so the second
     // of two kernels finds in the L2 what the first left there).
@@ -218,13 +226,8 @@ int main(int argc, char **argv)
     const int ncu = bk_ncu(argc, argv, 1, 1, "VARIANT", ncu_one, NULL);
     if (ncu >= 0) return ncu;
     if (bk_shapes_only(argc, argv)) {
-        float *x, *y;
-        void *work;
-        BOOK_CHECK(cudaMalloc(&x, bytes));
-        BOOK_CHECK(cudaMalloc(&y, bytes));
-        BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
-        bk_fill_random(x, n, -10, 10, 7);
-        other_shapes(x, y, work);
+        const buffers b = buffers_for(n);
+        other_shapes(b.x, b.y, b.work);
         return 0;
     }
     copy_gbps = bk_copy_gbps(bytes);
@@ -232,12 +235,9 @@ int main(int argc, char **argv)
                       "case,shape,variant,rows,cols,ms,gbps,of_copy");
     bk_row(csv, "copy,copy,copy,1,%zu,%.4f,%.1f,1.000\n", n,
            2.0 * bytes / (copy_gbps * 1e6), copy_gbps);
-    float *x, *y;
-    void *work;
-    BOOK_CHECK(cudaMalloc(&x, most * sizeof(float)));
-    BOOK_CHECK(cudaMalloc(&y, most * sizeof(float)));
-    BOOK_CHECK(cudaMalloc(&work, SOFTMAX_WORK_BYTES));
-    bk_fill_random(x, most, -10, 10, 7);
+    const buffers b = buffers_for(most);
+    float *x = b.x, *y = b.y;
+    void *work = b.work;
 #ifdef HAVE_CUDNN_H
     bool have_dnn = cudnn_load();
     if (!have_dnn) printf("cuDNN: not loadable, not measured\n");

@@ -17,11 +17,8 @@ metrics="dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum smsp_
 ncu_header "one call each on 2^24 floats, L2 emptied by the bench before the call, ncu --clock-control none --cache-control none --replay-mode application" \
   "variant,kernels,dram_read_mb,dram_write_mb,us,warp_inst_m" > "$tmp"
 for v in whole whole-fused whole-resident whole-resident-fast; do
-  if ! "$NCU" --clock-control none --cache-control none \
-       --replay-mode application --kernel-name regex:softmax_ \
-       --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
+  ncu_profile "$v" softmax_ "$metrics" --cache-control none --replay-mode application -- \
+    --ncu "$v" || exit 1
   # Sum each metric over the kernels profiled (one line a kernel and metric).
   awk -v v="$v" -F'","' '
     /^"ID"/ { for (i = 1; i <= NF; i++) { h = $i; gsub(/"/, "", h); col[h] = i }; next }
@@ -38,5 +35,4 @@ for v in whole whole-fused whole-resident whole-resident-fast; do
     }' "$log" >> "$tmp" || { cat "$log"; exit 1; }
   echo "counters: $(tail -1 "$tmp")"
 done
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done

@@ -69,11 +69,5 @@ static void entropy_all_rows(void **s)
     check(3, 100003, EX_RANDOM, 1);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(entropy_arguments),
-        cmocka_unit_test(entropy_all_rows),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(entropy_arguments),
+        cmocka_unit_test(entropy_all_rows))

@@ -55,11 +55,5 @@ static void online_warp_all_rows(void **s)
     check(65536, 32, EX_RANDOM, 1);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(online_warp_arguments),
-        cmocka_unit_test(online_warp_all_rows),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(online_warp_arguments),
+        cmocka_unit_test(online_warp_all_rows))

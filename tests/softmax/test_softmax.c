@@ -688,16 +688,11 @@ static void overlap_on_device(void **s)
     assert_memory_equal(g, h, 2 * n * sizeof *h);       /* nothing written */
     for (int f = 0; f < NFNS + NWHOLE; f++)
         for (int below = 0; below < 2; below++) {
-            float *x = d + (below ? n : 0), *y = d + (below ? 0 : n);
-            const float *hx = h + (below ? n : 0);
-            tk_upload(x, hx, n);
-            tk_poison(y, n * sizeof *y);
-            if (f < NFNS) TK_CUDA(row_fns[f](x, y, rows, cols, 0));
-            else TK_CUDA(whole_fns[f - NFNS](x, y, n, work, 0));
-            TK_CUDA(cudaDeviceSynchronize());
-            tk_download(g, d, 2 * n);
-            const float *gx = g + (below ? n : 0), *gy = g + (below ? 0 : n);
-            assert_memory_equal(gx, hx, n * sizeof *h);
+            const tk_touch t = tk_touching(d, h, n, below);
+            const float *hx = t.hx;
+            if (f < NFNS) TK_CUDA(row_fns[f](t.x, t.y, rows, cols, 0));
+            else TK_CUDA(whole_fns[f - NFNS](t.x, t.y, n, work, 0));
+            const float *gy = tk_touched(&t, g);
             if (f >= NFNS) {
                 assert_int_equal(compare_whole(hx, gy, n, 0, RTOL, seed), 0);
                 continue;

@@ -21,15 +21,11 @@ $(ncu_stall long_scoreboard) $(ncu_stall barrier) sm__warps_active.avg.pct_of_pe
 metrics=$(echo $metrics)
 ncu_header "one sort each of 2^26 keys, ncu --clock-control none; time in ns; cpi, long_scoreboard and barrier in cycles per issued instruction" \
   "launch,ns,dram_pct,cpi,long_scoreboard,barrier,warps_active_pct" > "$tmp"
-if ! "$NCU" --clock-control none \
-     --kernel-name regex:'radix_count_kernel|radix_scatter_kernel|digit_hist_kernel|onesweep_kernel' \
-     --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu > "$log" 2>&1; then
-  echo "counters: ncu failed:"; cat "$log"; exit 1
-fi
+ncu_profile "" 'radix_count_kernel|radix_scatter_kernel|digit_hist_kernel|onesweep_kernel' \
+  "$metrics" --ncu || exit 1
 ncu_rows "$log" "$tmp" "$metrics" \
   textbook_count_0 textbook_scatter_0 textbook_count_1 textbook_scatter_1 \
   textbook_count_2 textbook_scatter_2 textbook_count_3 textbook_scatter_3 \
   onesweep_hist onesweep_pass_0 onesweep_pass_1 onesweep_pass_2 \
   onesweep_pass_3 || exit 1
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done

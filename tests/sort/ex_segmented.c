@@ -74,11 +74,5 @@ static void segmented_sizes(void **s)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(segmented_arguments),
-        cmocka_unit_test(segmented_sizes),
-    };
-    return tk_run_tests("sort exercise segmented", tests);
-}
+EX_MAIN(cmocka_unit_test(segmented_arguments),
+        cmocka_unit_test(segmented_sizes))

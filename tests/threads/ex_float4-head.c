@@ -28,11 +28,5 @@ static void float4_head_all_sizes_and_offsets(void **s)
             ex_vadd_check(vadd_float4_head, w.n, off, off, off, w.round);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(float4_head_arguments),
-        cmocka_unit_test(float4_head_all_sizes_and_offsets),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(float4_head_arguments),
+        cmocka_unit_test(float4_head_all_sizes_and_offsets))

@@ -27,11 +27,5 @@ static void vadd_2d_all_sizes(void **s)
     ex_vadd_check(vadd_2d, (size_t)65535 * 256 * 3 + 257, 1, 2, 3, 1);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(vadd_2d_arguments),
-        cmocka_unit_test(vadd_2d_all_sizes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(vadd_2d_arguments),
+        cmocka_unit_test(vadd_2d_all_sizes))

@@ -7,33 +7,23 @@
 cd "$(dirname "$0")/../.." || exit 1
 top=$PWD
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-NVCC_HERE=${NVCC:-$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })}
+. tests/tools/kit.sh
+NVCC_HERE=$(nvcc_here)
 # The builds below find nvcc themselves, as a reader's would: nothing of the
 # make that runs this test (make test exports NVCC and MAKEFLAGS) leaks in.
 unset NVCC MAKEFLAGS MAKELEVEL MFLAGS
 
 run() {   # run NAME NEEDS COMMAND...: NEEDS: noweb, nvcc
   local name=$1 need=$2 why=""; shift 2
-  echo "[ RUN      ] $name"
   case $need in *noweb*) command -v notangle >/dev/null && command -v gawk >/dev/null || why="noweb and gawk";; esac
   case $need in *nvcc*) [ -n "$NVCC_HERE" ] || why="${why:+$why, }nvcc";; esac
-  if [ -n "$why" ]; then echo "skipped: needs $why"; echo "[  SKIPPED ] $name"; return; fi
-  out=$("$@" 2>&1); rc=$?
-  if [ $rc = 0 ]; then echo "$out" | grep "^timing:"; echo "[       OK ] $name"
-  elif [ $rc = 77 ]; then echo "$out" | tail -2; echo "[  SKIPPED ] $name"
-  else echo "$out" | tail -15; echo "[  FAILED  ] $name"; fi
+  run_unless "$name" "$why" 15 "$@"
 }
 # book DIR: a fresh copy of the fixture book with the real machinery, tangled.
 book() {
   rm -rf "$1" && mkdir -p "$1/tests" && cp -r tests/tools/fixtures/book/. "$1/" &&
   cp -r Makefile tools "$1/" && cp -r tests/common "$1/tests/" &&
   { [ -d .deps ] && cp -r .deps "$1/" || true; } && make -C "$1" -s tangle > /dev/null
-}
-# expect_fail PATTERN COMMAND...: the command fails and says PATTERN.
-expect_fail() {
-  local pat=$1; shift
-  if "$@" > "$tmp/out" 2>&1; then echo "expected a failure, got success"; return 1; fi
-  grep -q -- "$pat" "$tmp/out" || { echo "expected '$pat' in:"; cat "$tmp/out"; return 1; }
 }
 # compiles DIR TARGET: the output files make -n would compile or link for TARGET.
 compiles() { make -C "$1" -n "$2" ARCHS="${3:-sm_90}" 2>/dev/null | grep -E '(nvcc|gcc) ' | grep -o ' -o [^ ]*' | sed 's/ -o //'; }

@@ -17,7 +17,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 fx=tests/tools/fixtures
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-result() { case $2 in 0) echo "[       OK ] $1" ;; 77) echo "[  SKIPPED ] $1" ;; *) echo "[  FAILED  ] $1" ;; esac; }
+. tests/tools/kit.sh
 has() { grep -qF -- "$2" "$1" || { echo "$1 lacks: $2"; return 1; }; }
 prov='Measured on NVIDIA H200 (driver 580.159.04, CUDA 13.0), 2026-12-01 10:44 UTC, at commit abc1234 (git history: `history.bundle` in the book'"'"'s source archive). Data `tests/tools/fixtures/captions.csv`; device: NVIDIA H200, 132 SMs; one launch each on 2\^24 floats, smsp\_\_warps\_issue\_stalled\_REASON \[per issue\].'
 

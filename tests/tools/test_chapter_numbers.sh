@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ch=chapter   # the word, kept apart from its number here, or make check would find this file
-result() { case $2 in 0) echo "[       OK ] $1" ;; 77) echo "[  SKIPPED ] $1" ;; *) echo "[  FAILED  ] $1" ;; esac; }
+. tests/tools/kit.sh
 # copy DIR: the book's chapters, tests, exercises and README, and the tool,
 # with no .git (as git archive, or as they are here outside a checkout)
 copy() {

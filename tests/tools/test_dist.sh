@@ -14,7 +14,8 @@
 cd "$(dirname "$0")/../.." || exit 1
 top=$PWD
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-NVCC_HERE=${NVCC:-$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })}
+. tests/tools/kit.sh
+NVCC_HERE=$(nvcc_here)
 # The builds in the unpacked tree find their tools themselves, as a
 # reader's would: nothing of the make that runs this test leaks in.
 unset NVCC MAKEFLAGS MAKELEVEL MFLAGS
@@ -23,21 +24,11 @@ checkout=""; [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$top" ] && git 
 
 run() {   # run NAME NEEDS COMMAND...: NEEDS: git, noweb, nvcc, archive
   local name=$1 need=$2 why=""; shift 2
-  echo "[ RUN      ] $name"
   case $need in *git*) [ -n "$checkout" ] || why="a git checkout of the book";; esac
   case $need in *archive*) [ -n "$checkout" ] || [ -f .book-files ] || why="a git checkout or an unpacked archive";; esac
   case $need in *noweb*) command -v notangle >/dev/null && command -v gawk >/dev/null || why="${why:+$why, }noweb and gawk";; esac
   case $need in *nvcc*) [ -n "$NVCC_HERE" ] || why="${why:+$why, }nvcc";; esac
-  if [ -n "$why" ]; then echo "skipped: needs $why"; echo "[  SKIPPED ] $name"; return; fi
-  out=$("$@" 2>&1); rc=$?
-  if [ $rc = 0 ]; then echo "$out" | grep "^timing:"; echo "[       OK ] $name"
-  elif [ $rc = 77 ]; then echo "$out" | tail -2; echo "[  SKIPPED ] $name"
-  else echo "$out" | tail -25; echo "[  FAILED  ] $name"; fi
-}
-expect_fail() {   # expect_fail PATTERN COMMAND...: the command fails and says PATTERN
-  local pat=$1; shift
-  if "$@" > "$tmp/out" 2>&1; then echo "expected a failure, got success"; return 1; fi
-  grep -q -- "$pat" "$tmp/out" || { echo "expected '$pat' in:"; cat "$tmp/out"; return 1; }
+  run_unless "$name" "$why" 25 "$@"
 }
 timed() {         # timed WHAT COMMAND...: run it, then say how long it took
   local what=$1 t0 rc; shift; t0=$(date +%s)

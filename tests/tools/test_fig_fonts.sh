@@ -11,7 +11,7 @@
 # for run-tests.sh.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-result() { case $2 in 0) echo "[       OK ] $1" ;; 77) echo "[  SKIPPED ] $1" ;; *) echo "[  FAILED  ] $1" ;; esac; }
+. tests/tools/kit.sh
 need() { command -v xelatex > /dev/null && command -v pdftohtml > /dev/null || { echo "skipped: needs xelatex and pdftohtml (make deps-pdf)"; return 77; }; }
 
 echo "[ RUN      ] fig_fonts_names_figures_below_the_floor"

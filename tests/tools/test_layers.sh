@@ -12,7 +12,7 @@
 # run-tests.sh.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-result() { case $2 in 0) echo "[       OK ] $1" ;; 77) echo "[  SKIPPED ] $1" ;; *) echo "[  FAILED  ] $1" ;; esac; }
+. tests/tools/kit.sh
 command -v gawk > /dev/null || { for t in layers_book_passes layers_faults_found reads_faults_found; do
   echo "[ RUN      ] $t"; echo "skipped: needs gawk"; result $t 77; done; exit 0; }
 fresh() { rm -rf "$tmp/t" && cp -r tangled "$tmp/t"; }

@@ -13,9 +13,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 fx=tests/tools/fixtures
 tmp=${KEEP_TMP:-$(mktemp -d)}; [ -n "$KEEP_TMP" ] || trap 'rm -rf "$tmp"' EXIT
-result() {   # result NAME STATUS: OK on 0, SKIPPED on 77, else FAILED
-  case $2 in 0) echo "[       OK ] $1" ;; 77) echo "[  SKIPPED ] $1" ;; *) echo "[  FAILED  ] $1" ;; esac
-}
+. tests/tools/kit.sh
 
 echo "[ RUN      ] pdf_index_check_passes_pages"
 tools/pdf-index-check.sh $fx/index-good.txt; result pdf_index_check_passes_pages $?

@@ -5,6 +5,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 fx=tests/tools/fixtures
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. tests/tools/kit.sh
 have_noweb=1
 command -v notangle >/dev/null 2>&1 && command -v gawk >/dev/null 2>&1 || have_noweb=0
 
@@ -16,12 +17,6 @@ run() {   # run NAME COMMAND...: the command must exit 0
 }
 markup() { tools/noweb.sh markup "$@"; }
 weave() { tools/weave.sh "$@"; }
-# expect_fail STATUS-CHECK PATTERN COMMAND...: fails, and says PATTERN
-expect_fail() {
-  local pat=$1; shift
-  if "$@" > "$tmp/out" 2>&1; then echo "expected a failure, got success"; return 1; fi
-  grep -q -- "$pat" "$tmp/out" || { echo "expected '$pat' in:"; cat "$tmp/out"; return 1; }
-}
 
 t_undefined_tangle() { expect_fail "$fx/undefined-chunk.nw:6: chunk <<Do the work>> is used but never defined" \
   bash -c "set -o pipefail; tools/noweb.sh markup $fx/undefined-chunk.nw | gawk -f tools/tangle.awk -v mode=tangle -v root=tangled/fixture/a.cu"; }

@@ -11,7 +11,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 fx=tests/tools/fixtures/pdf
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-result() { case $2 in 0) echo "[       OK ] $1" ;; 77) echo "[  SKIPPED ] $1" ;; *) echo "[  FAILED  ] $1" ;; esac; }
+. tests/tools/kit.sh
 pdf() {   # pdf NAME: fixtures/pdf/NAME.tex set into $tmp/NAME.pdf
   (cd "$tmp" && xelatex -interaction=nonstopmode -halt-on-error "$OLDPWD/$fx/$1.tex" > "$1.out" 2>&1) ||
     { tail -20 "$tmp/$1.out"; return 1; }

@@ -17,13 +17,8 @@ ncu_header "one launch each on 4096 x 4096 floats, ncu --clock-control none" \
 variants=$("$bench" --variants) && [ -n "$variants" ] ||
   { echo "counters: $bench --variants listed no transposes"; exit 1; }
 for v in $variants; do
-  if ! "$NCU" --clock-control none --kernel-name regex:transpose \
-       --metrics "${metrics// /,}" --csv --print-units base "$bench" --ncu "$v" > "$log" 2>&1; then
-    echo "counters: ncu failed for $v:"; cat "$log"; exit 1
-  fi
-  vals=$(ncu_values "$log" $metrics) || { cat "$log"; exit 1; }
+  ncu_measure "$v" transpose "$metrics" --ncu "$v" || exit 1
   echo "$v,$vals" | awk -F, '{ printf "%s,%s,%s,%.3f,%.3f\n", $1, $2, $3, $4 / 1e6, $5 / 1e6 }' >> "$tmp"
   echo "counters: $(tail -1 "$tmp")"
 done
-mv "$tmp" "$out"
-echo "counters: wrote $out"
+ncu_done

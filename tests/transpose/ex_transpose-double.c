@@ -58,11 +58,5 @@ static void transpose_double_shapes(void **s)
         }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(transpose_double_arguments),
-        cmocka_unit_test(transpose_double_shapes),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(transpose_double_arguments),
+        cmocka_unit_test(transpose_double_shapes))

@@ -53,11 +53,5 @@ static void transpose_inplace_sides(void **s)
         }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(transpose_inplace_arguments),
-        cmocka_unit_test(transpose_inplace_sides),
-    };
-    return tk_run_tests(EX_NAME, tests);
-}
+EX_MAIN(cmocka_unit_test(transpose_inplace_arguments),
+        cmocka_unit_test(transpose_inplace_sides))
