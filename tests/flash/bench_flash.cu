@@ -10,7 +10,8 @@
 // rounds: ms is the median of the round medians, lo_ms and hi_ms their
 // min and max; TFLOP/s counting 4 D FLOPs for every (query, key) pair
 // that is not masked.
-// Writes figures/data/$BOOK_GPU/flash.csv; tests/flash/counters.sh then
+// Writes figures/data/$BOOK_GPU/flash.csv, and flash-timing.csv (both
+// timing methods on the decoding shapes); tests/flash/counters.sh then
 // measures PyTorch's SDPA backends on the same shapes and writes the
 // ratios.  `bench --ncu NAME [d64]` runs one launch of variant NAME at the
 // D128 shape (or the D64 one) instead, for Nsight Compute.
@@ -217,6 +218,22 @@ int main(int argc, char **argv)
     }
     run_group(csv, "few");
     bk_csv_close(csv);
+    // The two timing methods side by side on the decoding shapes, where
+    // a call is tens of microseconds and the launcher's host work a large
+    // part of the old method's time (flash-timing.csv; the method chapter
+    // shows it).
+    FILE *tcsv = bk_timing_open("flash");
+    for (const auto &f : few) {
+        if (f.a.Sq > 16) continue;
+        const variant *vs[2] = {find("best"), &split};
+        for (const variant *var : vs) {
+            job j = {var->fn, q, k, v, o, f.a};
+            char id[64];
+            snprintf(id, sizeof id, "flash/%s/%s", var->name, f.cas);
+            bk_timing_row(tcsv, id, run, &j);
+        }
+    }
+    bk_csv_close(tcsv);
     bk_progress_stop();
     return 0;
 }

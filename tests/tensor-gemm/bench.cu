@@ -5,8 +5,9 @@
 // values, C in bf16, beside cuBLAS (cublasGemmEx, bf16 in and out, fp32
 // compute) in the same run; at 8192^3 also with C in fp32.  The ceiling
 // is measured too: tc_peak on every SM.  TFLOP/s count 2 M N K.  Writes
-// figures/data/$BOOK_GPU/tensor-gemm.csv and tensor-gemm-repeats.csv
-// (repeats, below).  With --ncu VARIANT it launches
+// figures/data/$BOOK_GPU/tensor-gemm.csv, tensor-gemm-repeats.csv
+// (repeats, below) and tensor-gemm-timing.csv (both timing methods at
+// 1024^3).  With --ncu VARIANT it launches
 // that variant once at 4096^3 for Nsight Compute (counters.sh) and writes
 // nothing.
 #include "benchkit.h"
@@ -64,35 +65,22 @@ __global__ void fill_bf16(__nv_bfloat16 *x, size_t n, unsigned long long seed)
     }
 }
 
-// TFLOP/s of fn (or cuBLAS) on shape s, output out; 0 when it refuses.
-static double tflops(tc_gemm_fn fn, const shape &s, tc_out out,
-                     const book_bf16 *A, const book_bf16 *B, void *C,
-                     cublasHandle_t h)
+// Every measurement is a variant of one case of benchkit's interleaved
+// rounds (bk_rounds): each round runs cuBLAS and every variant on every
+// shape, so that a drift of the clock (the GPU slows as it heats) touches
+// all alike.  The tables give the median of the round medians;
+// tensor-gemm-repeats.csv gives, for cuBLAS and the three warp-specialised
+// kernels at 4096^3 and 8192^3, the median, min and max over the rounds.
+// A launcher that refuses a shape is refused in the case ("-" in the
+// table).
+static tc_ctx jobs[16][8], jobs_f32[16];
+static int slot[16][8], slot_f32[16];
+static bk_rounds *rounds;
+static double flop(const shape &s) { return 2.0 * s.m * s.n * s.k; }
+// TFLOP/s of time ms on shape s; 0 when refused (NAN).
+static double tf(const shape &s, double ms)
 {
-    tc_ctx c = {A, B, C, out, s.m, s.n, s.k, fn, h};
-    if (run_tc(&c) != cudaSuccess) { cudaGetLastError(); return 0.0; }
-    BOOK_TRY(cudaDeviceSynchronize());
-    double ms = bk_median_ms(run_tc, &c, 20);
-    return 2.0 * s.m * s.n * s.k / (ms * 1e-3) / 1e12;
-}
-
-// Every measurement is taken kRounds times, interleaved: each round runs
-// cuBLAS and every variant on every shape, so that a drift of the clock
-// (the GPU slows as it heats) touches all alike.  The tables give the
-// median of the rounds; tensor-gemm-repeats.csv gives, for cuBLAS and the
-// three warp-specialised kernels at 4096^3 and 8192^3, median, min and max.
-const int kRounds = 5;
-static double rounds[kRounds][16][8];
-static double round_median(int v, int s, double *lo, double *hi)
-{
-    double x[kRounds];
-    *lo = *hi = rounds[0][v][s];
-    for (int k = 0; k < kRounds; k++) {
-        x[k] = rounds[k][v][s];
-        *lo = fmin(*lo, x[k]);
-        *hi = fmax(*hi, x[k]);
-    }
-    return bk_median(x, kRounds);
+    return ms > 0 ? flop(s) / (ms * 1e-3) / 1e12 : 0.0;
 }
 static void repeats(void)
 {
@@ -103,14 +91,16 @@ static void repeats(void)
         if (strcmp(variants[v].name, "cluster") == 0) vs[3] = v;
     }
     FILE *csv = bk_csv_open("tensor-gemm-repeats",
-                            "id,variant,shape,median,min,max");
+                            "id,variant,shape,median,min,max,rounds");
     for (int s = 2; s <= 3; s++)
         for (int i = 0; i < 4; i++) {
             const char *name = vs[i] < kVariants ? variants[vs[i]].name
                                                  : "cublas";
-            double lo, hi, med = round_median(vs[i], s, &lo, &hi);
-            bk_row(csv, "%s/%s,%s,%s,%.1f,%.1f,%.1f\n", name, shapes[s].name,
-                   name, shapes[s].name, med, lo, hi);
+            const bk_stat st = bk_rounds_stat(rounds, slot[vs[i]][s]);
+            bk_row(csv, "%s/%s,%s,%s,%.1f,%.1f,%.1f,%d\n", name,
+                   shapes[s].name, name, shapes[s].name,
+                   tf(shapes[s], st.median), tf(shapes[s], st.hi),
+                   tf(shapes[s], st.lo), st.rounds);
         }
     bk_csv_close(csv);
 }
@@ -177,28 +167,36 @@ int main(int argc, char **argv)
     }
     // Warm up: a second of cuBLAS at 8192^3, so that round 1 finds the GPU
     // as hot as the others do.
-    for (int i = 0; i < 5; i++)
-        tflops(NULL, shapes[3], TC_OUT_BF16, A, B, C, h);
-    // t[v][s]: bf16 out; row kVariants is cuBLAS.
-    double t[16][8] = {}, f32[16] = {};
-    for (int k = 0; k < kRounds; k++)
-        for (int s = 0; s < kShapes; s++)
-            for (int v = 0; v <= kVariants; v++) {
-                tc_gemm_fn fn = v < kVariants ? variants[v].fn : NULL;
-                rounds[k][v][s] =
-                    tflops(fn, shapes[s], TC_OUT_BF16, A, B, C, h);
-                bk_progress("round %d %s %s %.0f", k,
-                            v < kVariants ? variants[v].name : "cublas",
-                            shapes[s].name, rounds[k][v][s]);
-            }
+    tc_ctx warm = {A, B, C, TC_OUT_BF16, 8192, 8192, 8192, NULL, h};
+    for (int i = 0; i < 5; i++) bk_median_ms(run_tc, &warm, 20);
+    // jobs[v][s]: bf16 out; row kVariants is cuBLAS; jobs_f32: 8192^3
+    // with C in fp32.
+    rounds = bk_rounds_new("tensor-gemm");
     for (int s = 0; s < kShapes; s++)
         for (int v = 0; v <= kVariants; v++) {
-            double lo, hi;
-            t[v][s] = round_median(v, s, &lo, &hi);
+            const char *name = v < kVariants ? variants[v].name : "cublas";
+            char id[64];
+            snprintf(id, sizeof id, "%s/%s", name, shapes[s].name);
+            jobs[v][s] = {A, B, C, TC_OUT_BF16, shapes[s].m, shapes[s].n,
+                          shapes[s].k, v < kVariants ? variants[v].fn : NULL,
+                          h};
+            slot[v][s] = bk_rounds_add(rounds, id, run_tc, &jobs[v][s], 0);
         }
-    f32[kVariants] = tflops(NULL, shapes[3], TC_OUT_F32, A, B, C, h);
-    for (int v = 0; v < kVariants; v++)
-        f32[v] = tflops(variants[v].fn, shapes[3], TC_OUT_F32, A, B, C, h);
+    for (int v = 0; v <= kVariants; v++) {
+        const char *name = v < kVariants ? variants[v].name : "cublas";
+        char id[64];
+        snprintf(id, sizeof id, "%s/8192_f32", name);
+        jobs_f32[v] = {A, B, C, TC_OUT_F32, 8192, 8192, 8192,
+                       v < kVariants ? variants[v].fn : NULL, h};
+        slot_f32[v] = bk_rounds_add(rounds, id, run_tc, &jobs_f32[v], 0);
+    }
+    bk_rounds_run(rounds);
+    double t[16][8] = {}, f32[16] = {};
+    for (int s = 0; s < kShapes; s++)
+        for (int v = 0; v <= kVariants; v++)
+            t[v][s] = tf(shapes[s], bk_rounds_stat(rounds, slot[v][s]).median);
+    for (int v = 0; v <= kVariants; v++)
+        f32[v] = tf(shapes[3], bk_rounds_stat(rounds, slot_f32[v]).median);
     FILE *csv = bk_csv_open("tensor-gemm",
                             "variant,tflops_1024,tflops_2048,tflops_4096,"
                             "tflops_8192,tflops_llm,tflops_odd,"
@@ -229,6 +227,22 @@ int main(int argc, char **argv)
     }
     bk_csv_close(csv);
     repeats();
+    bk_rounds_free(rounds);
+    // The two timing methods side by side at 1024^3, where the launchers'
+    // host work (tensor-map encodes, cudaFuncSetAttribute) and the launch
+    // are a large part of the old method's time (tensor-gemm-timing.csv;
+    // the method chapter shows it).
+    FILE *tcsv = bk_timing_open("tensor-gemm");
+    for (int v = kVariants; v >= 0; v--) {
+        const char *name = v < kVariants ? variants[v].name : "cublas";
+        if (v < kVariants && strcmp(name, "warp-specialized") != 0 &&
+            strcmp(name, "persistent") != 0 && strcmp(name, "cluster") != 0)
+            continue;
+        char id[64];
+        snprintf(id, sizeof id, "gemm/%s/1024", name);
+        bk_timing_row(tcsv, id, run_tc, &jobs[v][0]);
+    }
+    bk_csv_close(tcsv);
     bk_progress_stop();
     cublasDestroy(h);
     return 0;
