@@ -619,8 +619,8 @@ FILE *bk_csv_open(const char *chapter, const char *columns)
     fprintf(f, "%s\n# device: %s, %d SMs\n# timing: %s\n%s\n", prov, p.name,
             p.multiProcessorCount,
             bk_timing_is_host()
-                ? "host (BOOK_BENCH_TIMING=host: one call between two "
-                  "events, host work included)"
+                ? "host (one call between two events on an idle GPU, "
+                  "host work included)"
                 : "kernel (N calls behind a gate kernel, per call)",
             columns);
     printf("bench: writing %s\n", path);
