@@ -4,7 +4,8 @@
 // the launchers without the 16-byte rule take), bf16 inputs from random
 // values, C in bf16, beside cuBLAS (cublasGemmEx, bf16 in and out, fp32
 // compute) in the same run; at 8192^3 also with C in fp32.  The ceiling
-// is measured too: tc_peak on every SM.  TFLOP/s count 2 M N K.  Writes
+// is measured too: tc_peak on every SM, on random bf16 tiles, inside the
+// rounds (tensor-gemm-ceiling.csv: its median and the clock it implies).  TFLOP/s count 2 M N K.  Writes
 // figures/data/$BOOK_GPU/tensor-gemm.csv, tensor-gemm-repeats.csv
 // (repeats, below) and tensor-gemm-timing.csv (both timing methods at
 // 1024^3).  With --ncu VARIANT it launches
@@ -105,6 +106,40 @@ static void repeats(void)
     bk_csv_close(csv);
 }
 
+// The tensor-core ceiling as a work: tc_peak on every SM.
+struct peak_ctx { int blocks, iters; float *sink; };
+static cudaError_t run_peak(void *p)
+{
+    const peak_ctx *c = (const peak_ctx *)p;
+    return tc_peak(c->blocks, c->iters, c->sink, 0);
+}
+// Dense bf16 FLOP per clock per SM of H100 and H200 (SXM): NVIDIA's
+// 989.4 TFLOP/s at the 1830 MHz boost clock on 132 SMs, 989.4e12 /
+// (132 x 1.83e9) = 4096, that is 1024 dense bf16 FMA per clock on each of
+// the four tensor cores.  The clock the ceiling implies is its FLOP/s
+// over SMs x 4096.
+static const double kTensorFlopPerClockSM = 4096;
+// tensor-gemm-ceiling.csv: the ceiling's median over the rounds, its
+// min and max, and the clock each implies.
+static void ceiling(const bk_stat &ps, double flop, int sms)
+{
+    FILE *csv = bk_csv_open("tensor-gemm-ceiling",
+                            "id,tflops,tflops_lo,tflops_hi,sms,"
+                            "flop_per_clock_sm,mhz,mhz_lo,mhz_hi,rounds");
+    fprintf(csv, "# tc_peak on random bf16 tiles inside the GEMMs' rounds; "
+                 "mhz = FLOP/s / (sms x flop_per_clock_sm), the clock the "
+                 "ceiling implies (4096: 989.4 TFLOP/s dense bf16 at 1830 "
+                 "MHz on 132 SMs, NVIDIA's H100 SXM figure)\n");
+    const double tf = flop / (ps.median * 1e-3) / 1e12;
+    const double lo = flop / (ps.hi * 1e-3) / 1e12;
+    const double hi = flop / (ps.lo * 1e-3) / 1e12;
+    const double per = sms * kTensorFlopPerClockSM / 1e6;   // TFLOP/s per MHz
+    bk_row(csv, "peak,%.1f,%.1f,%.1f,%d,%.0f,%.0f,%.0f,%.0f,%d\n", tf, lo,
+           hi, sms, kTensorFlopPerClockSM, tf / per, lo / per, hi / per,
+           ps.rounds);
+    bk_csv_close(csv);
+}
+
 // bench --ncu VARIANT: one launch of VARIANT at 4096^3, bf16 out, for
 // tests/tensor-gemm/counters.sh.
 static int ncu_one(int, char **args, void *p)
@@ -137,34 +172,13 @@ int main(int argc, char **argv)
         return 1;
     }
     bk_progress_start("tensor-gemm", 30);
-    // The ceiling: about 20 ms of wgmma on every SM.
+    // The ceiling: about 20 ms of wgmma on every SM, on random bf16
+    // tiles (tc_peak), a variant of the rounds below like the GEMMs, so
+    // that it runs as hot as they do and is reported as a median.
     int sms;
     BOOK_TRY(book_sm_count(&sms));
-    float *sink;
-    BOOK_TRY(cudaMalloc(&sink, 4));
-    double peak = 0.0;
-    const int iters = 20000;
-    if (tc_peak(sms, iters, sink, 0) == cudaSuccess) {
-        BOOK_TRY(cudaDeviceSynchronize());
-        cudaEvent_t a, b;
-        BOOK_TRY(cudaEventCreate(&a));
-        BOOK_TRY(cudaEventCreate(&b));
-        double best = 1e30;
-        for (int r = 0; r < 5; r++) {
-            BOOK_TRY(cudaEventRecord(a));
-            BOOK_TRY(tc_peak(sms, iters, sink, 0));
-            BOOK_TRY(cudaEventRecord(b));
-            BOOK_TRY(cudaEventSynchronize(b));
-            float ms;
-            BOOK_TRY(cudaEventElapsedTime(&ms, a, b));
-            if (ms < best) best = ms;
-        }
-        double flop = (double)sms * 2 * iters * 4 * 2.0 * 64 * 256 * 16;
-        peak = flop / (best * 1e-3) / 1e12;
-        bk_progress("peak %.0f TFLOP/s", peak);
-    } else {
-        cudaGetLastError();
-    }
+    peak_ctx pk = {sms, 20000, NULL};
+    BOOK_TRY(cudaMalloc(&pk.sink, 4));
     // Warm up: a second of cuBLAS at 8192^3, so that round 1 finds the GPU
     // as hot as the others do.
     tc_ctx warm = {A, B, C, TC_OUT_BF16, 8192, 8192, 8192, NULL, h};
@@ -190,7 +204,12 @@ int main(int argc, char **argv)
                        v < kVariants ? variants[v].fn : NULL, h};
         slot_f32[v] = bk_rounds_add(rounds, id, run_tc, &jobs_f32[v], 0);
     }
+    const int peak_slot = bk_rounds_add(rounds, "peak", run_peak, &pk, 0);
     bk_rounds_run(rounds);
+    const bk_stat ps = bk_rounds_stat(rounds, peak_slot);
+    const double peak_flop = (double)sms * 2 * pk.iters * 4 * 2.0 * 64 * 256 * 16;
+    const double peak = ps.ok ? peak_flop / (ps.median * 1e-3) / 1e12 : 0.0;
+    if (ps.ok) ceiling(ps, peak_flop, sms);
     double t[16][8] = {}, f32[16] = {};
     for (int s = 0; s < kShapes; s++)
         for (int v = 0; v <= kVariants; v++)
