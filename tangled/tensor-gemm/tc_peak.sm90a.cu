@@ -6,8 +6,15 @@ namespace {
 __global__ void __launch_bounds__(256, 1) peak_kernel(int iters, float *sink)
 {
     __shared__ __align__(1024) uint8_t tiles[2 * 8192 + 32768];
-    for (int i = threadIdx.x; i < (int)sizeof tiles / 4; i += 256)
-        ((uint32_t *)tiles)[i] = 0x3f803f80u * (i % 3 == 0); // some 1.0s
+    // Random bf16 operands, as a GEMM's are: random signs and mantissas,
+    // magnitudes in [0.5, 1).  Zeros and constants draw less power, and
+    // the clock stays higher on them than on real data.
+    for (int i = threadIdx.x; i < (int)sizeof tiles / 4; i += 256) {
+        uint32_t z = (uint32_t)(i + 1) * 0x9e3779b1u + blockIdx.x;
+        z = (z ^ (z >> 15)) * 0x85ebca6bu;
+        z ^= z >> 13;
+        ((uint32_t *)tiles)[i] = (z & 0x807f807fu) | 0x3f003f00u;
+    }
     __syncthreads();
     // The generic stores before the reads of wgmma (the async proxy).
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");

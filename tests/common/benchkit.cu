@@ -1,7 +1,9 @@
 // benchkit.cu -- see benchkit.h.
 #include "benchkit.h"
 #include <cuda_bf16.h>
+#include "common/gate.cuh"
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -19,71 +21,228 @@ double bk_median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// The median of REPS timed runs after three warm-ups; before each run
-// (warm-ups included), outside the timed region, FLUSH when it is given.
-static double median_ms(bk_work fn, void *ctx, int reps, bk_work flush,
-                        void *fctx)
+// ---- The timing method ---------------------------------------------------
+// Kernel time, not host work (benchkit.h says why).  A held sample: the
+// gate kernel of common/gate.cuh holds the legacy stream while the host
+// queues event a, N calls and event b; then the host opens the gate and
+// waits.  The launchers' host work runs while the GPU is held, so the
+// interval a..b holds the GPU's work alone.
+
+// No module may load lazily while the gate holds the GPU: a lazy load
+// waits for the device.  The driver reads CUDA_MODULE_LOADING when the
+// first CUDA call initializes it, after the constructors.
+__attribute__((constructor)) static void bk_eager_modules(void)
 {
-    if (reps < 20) reps = 20;
-    cudaEvent_t a, b;
-    BOOK_CHECK(cudaEventCreate(&a));
-    BOOK_CHECK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; i++) {
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+}
+
+static int timing_host = -1;         // -1: not yet read from the environment
+int bk_timing_is_host(void)
+{
+    if (timing_host < 0) {
+        const char *e = getenv("BOOK_BENCH_TIMING");
+        if (e && *e && strcmp(e, "host") != 0 && strcmp(e, "kernel") != 0) {
+            fprintf(stderr, "bench: BOOK_BENCH_TIMING=%s: give host or "
+                            "kernel (the default)\n", e);
+            exit(1);
+        }
+        timing_host = e && strcmp(e, "host") == 0;
+    }
+    return timing_host;
+}
+void bk_timing_set_host(int host) { timing_host = host != 0; }
+const char *bk_timing_name(void)
+{
+    return bk_timing_is_host() ? "host" : "kernel";
+}
+
+static const char *progress_last(void);   // the last progress line (below)
+
+// The gate: a flag in mapped host memory, and the events of one sample.
+static const unsigned long long kGateNs = 4000000000ull;  // opens itself
+static const double kQueueLimitS = 2.0;
+enum { kMaxCalls = 10 };
+static volatile int *gate_flag = NULL;
+static int *gate_dflag = NULL;
+static cudaEvent_t ev_gate, ev_a[kMaxCalls], ev_b[kMaxCalls];
+static void gate_init(void)
+{
+    if (gate_flag) return;
+    int *h;
+    BOOK_CHECK(cudaHostAlloc((void **)&h, sizeof(int), cudaHostAllocMapped));
+    BOOK_CHECK(cudaHostGetDevicePointer((void **)&gate_dflag, h, 0));
+    BOOK_CHECK(cudaEventCreate(&ev_gate));
+    for (int i = 0; i < kMaxCalls; i++) {
+        BOOK_CHECK(cudaEventCreate(&ev_a[i]));
+        BOOK_CHECK(cudaEventCreate(&ev_b[i]));
+    }
+    *h = 0;
+    gate_flag = h;
+}
+static void gate_open(void)
+{
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *gate_flag = 1;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+// A call failed while the gate held the GPU: open it, then stop.
+static void held_fail(cudaError_t e)
+{
+    gate_open();
+    (void)cudaDeviceSynchronize();
+    fprintf(stderr, "bench: a timed call failed: %s (last progress: %s)\n",
+            cudaGetErrorString(e), progress_last());
+    exit(EXIT_FAILURE);
+}
+
+// One held sample: the time per call of N back-to-back calls of fn, in ms.
+// With FLUSH, each call is preceded by the flush, and timed alone between
+// events of its own (ev_a[i], ev_b[i]) that leave the flush out; the
+// sample is the mean of the N calls.
+static double held_sample(bk_work fn, void *ctx, int n, bk_work flush,
+                          void *fctx)
+{
+    gate_init();
+    if (n < 1) n = 1;
+    if (n > kMaxCalls) n = kMaxCalls;
+    *gate_flag = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    BOOK_CHECK(cudaEventRecord(ev_gate, 0));
+    book_gate_kernel<<<1, 1, 0, 0>>>(gate_dflag, kGateNs);
+    BOOK_CHECK(cudaGetLastError());
+    const auto t0 = std::chrono::steady_clock::now();
+    cudaError_t e = cudaSuccess;
+    if (!flush) {
+        e = cudaEventRecord(ev_a[0], 0);
+        for (int i = 0; i < n && e == cudaSuccess; i++) e = fn(ctx);
+        if (e == cudaSuccess) e = cudaEventRecord(ev_b[0], 0);
+    } else {
+        for (int i = 0; i < n && e == cudaSuccess; i++) {
+            e = flush(fctx);
+            if (e == cudaSuccess) e = cudaEventRecord(ev_a[i], 0);
+            if (e == cudaSuccess) e = fn(ctx);
+            if (e == cudaSuccess) e = cudaEventRecord(ev_b[i], 0);
+        }
+    }
+    const double queued = std::chrono::duration<double>(
+        std::chrono::steady_clock::now() - t0).count();
+    if (e != cudaSuccess) held_fail(e);
+    gate_open();
+    BOOK_CHECK(cudaEventSynchronize(ev_b[flush ? n - 1 : 0]));
+    float held_ms = 0, ms = 0;
+    BOOK_CHECK(cudaEventElapsedTime(&held_ms, ev_gate, ev_a[0]));
+    if (queued > kQueueLimitS || held_ms >= 0.99 * kGateNs * 1e-6) {
+        fprintf(stderr,
+                "bench: queueing one timed sample of %d call%s took %.2f s "
+                "and the gate held the GPU %.0f ms (its limit: %.0f ms).  A "
+                "timed call waits for the device (cudaDeviceSynchronize, "
+                "cudaStreamSynchronize, cudaMemcpy, cudaFree, a pageable "
+                "copy...) or queues more than the device takes; its times "
+                "would be wrong.  Make it queue only, or time it with "
+                "bk_host_ms.  Last progress: %s\n",
+                n, n == 1 ? "" : "s", queued, held_ms, kGateNs * 1e-6,
+                progress_last());
+        exit(EXIT_FAILURE);
+    }
+    if (!flush) {
+        BOOK_CHECK(cudaEventElapsedTime(&ms, ev_a[0], ev_b[0]));
+        return ms / n;
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        BOOK_CHECK(cudaEventElapsedTime(&ms, ev_a[i], ev_b[i]));
+        sum += ms;
+    }
+    return sum / n;
+}
+
+// One call between two events on an idle GPU: the old method, host work
+// included.  FLUSH, when given, runs before it, outside the events.
+static double host_sample(bk_work fn, void *ctx, bk_work flush, void *fctx)
+{
+    gate_init();
+    float ms;
+    if (flush) BOOK_CHECK(flush(fctx));
+    BOOK_CHECK(cudaEventRecord(ev_a[0], 0));
+    BOOK_CHECK(fn(ctx));
+    BOOK_CHECK(cudaEventRecord(ev_b[0], 0));
+    BOOK_CHECK(cudaEventSynchronize(ev_b[0]));
+    BOOK_CHECK(cudaEventElapsedTime(&ms, ev_a[0], ev_b[0]));
+    return ms;
+}
+
+int bk_calls_for(double ms)
+{
+    if (!(ms > 0)) return kMaxCalls;
+    const double n = ceil(0.1 / ms);
+    return n < 1 ? 1 : n > kMaxCalls ? kMaxCalls : (int)n;
+}
+
+// The median of REPS samples after WARM warm-up calls (each preceded by
+// FLUSH when given), the warm-ups outside the gate, by method HOST (the
+// old one) or kernel-only.  *calls, when not NULL, gets N.
+static double timed_median(bk_work fn, void *ctx, int reps, int warm,
+                           bk_work flush, void *fctx, int host, int *calls)
+{
+    for (int i = 0; i < warm; i++) {
         if (flush) BOOK_CHECK(flush(fctx));
         BOOK_CHECK(fn(ctx));
     }
     BOOK_CHECK(cudaDeviceSynchronize());
-    std::vector<double> t(reps);
-    for (int i = 0; i < reps; i++) {
-        float ms;
-        if (flush) BOOK_CHECK(flush(fctx));
-        BOOK_CHECK(cudaEventRecord(a));
-        BOOK_CHECK(fn(ctx));
-        BOOK_CHECK(cudaEventRecord(b));
-        BOOK_CHECK(cudaEventSynchronize(b));
-        BOOK_CHECK(cudaEventElapsedTime(&ms, a, b));
-        t[i] = ms;
-    }
-    BOOK_CHECK(cudaEventDestroy(a));
-    BOOK_CHECK(cudaEventDestroy(b));
+    std::vector<double> t((size_t)reps);
+    int n = 1;
+    if (!host) n = bk_calls_for(held_sample(fn, ctx, 1, flush, fctx));
+    if (calls) *calls = n;
+    for (int i = 0; i < reps; i++)
+        t[(size_t)i] = host ? host_sample(fn, ctx, flush, fctx)
+                            : held_sample(fn, ctx, n, flush, fctx);
     return bk_median(t.data(), t.size());
 }
 
 double bk_median_ms(bk_work fn, void *ctx, int reps)
 {
-    return median_ms(fn, ctx, reps, NULL, NULL);
+    return timed_median(fn, ctx, reps < 20 ? 20 : reps, 3, NULL, NULL,
+                        bk_timing_is_host(), NULL);
+}
+
+double bk_host_ms(bk_work fn, void *ctx, int reps)
+{
+    return timed_median(fn, ctx, reps < 20 ? 20 : reps, 3, NULL, NULL, 1,
+                        NULL);
+}
+
+double bk_kernel_ms(bk_work fn, void *ctx, int reps)
+{
+    return timed_median(fn, ctx, reps < 20 ? 20 : reps, 3, NULL, NULL, 0,
+                        NULL);
 }
 
 double bk_event_ms(bk_work fn, void *ctx)
 {
-    cudaEvent_t a, b;
-    float ms = 0;
-    BOOK_CHECK(cudaEventCreate(&a));
-    BOOK_CHECK(cudaEventCreate(&b));
-    BOOK_CHECK(cudaEventRecord(a));
-    BOOK_CHECK(fn(ctx));
-    BOOK_CHECK(cudaEventRecord(b));
-    BOOK_CHECK(cudaEventSynchronize(b));
-    BOOK_CHECK(cudaEventElapsedTime(&ms, a, b));
-    BOOK_CHECK(cudaEventDestroy(a));
-    BOOK_CHECK(cudaEventDestroy(b));
-    return ms;
+    return bk_timing_is_host() ? host_sample(fn, ctx, NULL, NULL)
+                               : held_sample(fn, ctx, 1, NULL, NULL);
 }
 
+// The book's rule for slow work.  The first call is outside the gate (it
+// may set things up and wait for the device), timed between two events;
+// the runs after it are samples of the method in force.
+static const int kFastReps = 20, kSlowReps = 3;
+static const double kBudgetMs = 200;
+static int reps_for(double first)
+{
+    if (first * kFastReps <= kBudgetMs) return kFastReps;
+    return std::min(std::max(kSlowReps, (int)(kBudgetMs / first)), kFastReps);
+}
 double bk_timed_ms(bk_work fn, void *ctx, int *reps, double *first_ms)
 {
-    const int fast = 20, slow = 3;
-    const double budget = 200;                  // ms
-    const double first = bk_event_ms(fn, ctx);
+    const double first = host_sample(fn, ctx, NULL, NULL);
     if (first_ms) *first_ms = first;
-    if (first * fast <= budget) {
-        *reps = fast;
-        return bk_median_ms(fn, ctx, fast);     // 3 warm-ups, 20 runs
-    }
-    *reps = std::min(std::max(slow, (int)(budget / first)), fast);
-    std::vector<double> t((size_t)*reps);
-    for (int i = 0; i < *reps; i++) t[(size_t)i] = bk_event_ms(fn, ctx);
-    return bk_median(t.data(), t.size());
+    *reps = reps_for(first);
+    if (*reps == kFastReps)
+        return bk_median_ms(fn, ctx, kFastReps);   // 3 warm-ups, 20 runs
+    return timed_median(fn, ctx, *reps, 0, NULL, NULL, bk_timing_is_host(),
+                        NULL);
 }
 
 struct copy_ctx { void *dst; const void *src; size_t bytes; };
@@ -148,23 +307,248 @@ double bk_read_gbps(size_t bytes)
 // of zeros.  Reading, not writing, so that the lines it leaves are clean:
 // the timed run drops them without writing anything back, while the
 // previous run's dirty lines are written back here, before the timing.
-double bk_median_ms_cold(bk_work fn, void *ctx, int reps)
+// The flush buffer, made once (the first cold timing) and kept: a round
+// of cold variants needs it every round.
+static read_ctx *flush_buffer(void)
 {
+    static read_ctx c;
+    if (c.x) return &c;
     int dev, l2, sms;
     BOOK_CHECK(cudaGetDevice(&dev));
     BOOK_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
     BOOK_CHECK(book_sm_count(&sms));
     size_t bytes = 4 * (size_t)l2, least = (size_t)256 << 20;
-    read_ctx c;
     c.n4 = (bytes > least ? bytes : least) / 16;
     c.blocks = sms * 8;
     BOOK_CHECK(cudaMalloc((void **)&c.x, c.n4 * 16));
     BOOK_CHECK(cudaMalloc(&c.sink, sizeof(float)));
     BOOK_CHECK(cudaMemset((void *)c.x, 0, c.n4 * 16));
-    double ms = median_ms(fn, ctx, reps, run_read, &c);
-    BOOK_CHECK(cudaFree((void *)c.x));
-    BOOK_CHECK(cudaFree(c.sink));
-    return ms;
+    BOOK_CHECK(cudaDeviceSynchronize());
+    return &c;
+}
+
+// Cold: the flush before every call (warm-ups included).  Kernel-only,
+// each call of a sample has events of its own inside the held sample, so
+// that the flush between the calls is not counted (held_sample).
+double bk_median_ms_cold(bk_work fn, void *ctx, int reps)
+{
+    return timed_median(fn, ctx, reps < 20 ? 20 : reps, 3, run_read,
+                        flush_buffer(), bk_timing_is_host(), NULL);
+}
+
+// ---- Rounds ----------------------------------------------------------------
+struct bk_rounds_variant {
+    char name[96];
+    bk_work fn;
+    void *ctx;
+    int flags, reps, calls, warm, refused;
+    double first;
+    double t[BK_MAX_ROUNDS];     // the round medians, ms
+};
+struct bk_rounds {
+    char name[96];
+    std::vector<bk_rounds_variant> v;
+    int rounds;
+};
+
+bk_rounds *bk_rounds_new(const char *name)
+{
+    bk_rounds *r = new bk_rounds;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->rounds = 0;
+    return r;
+}
+
+void bk_rounds_free(bk_rounds *r) { delete r; }
+
+int bk_rounds_add(bk_rounds *r, const char *name, bk_work fn, void *ctx,
+                  int flags)
+{
+    bk_rounds_variant x = {};
+    snprintf(x.name, sizeof x.name, "%s", name);
+    x.fn = fn;
+    x.ctx = ctx;
+    x.flags = flags;
+    r->v.push_back(x);
+    return (int)r->v.size() - 1;
+}
+
+// The number of rounds: BOOK_BENCH_ROUNDS when set (a quick run, or a
+// fixed count), else BK_MIN_ROUNDS to BK_MAX_ROUNDS by the rule.
+static int fixed_rounds(void)
+{
+    const char *e = getenv("BOOK_BENCH_ROUNDS");
+    if (!e || !*e) return 0;
+    const int n = atoi(e);
+    if (n < 1 || n > BK_MAX_ROUNDS) {
+        fprintf(stderr, "bench: BOOK_BENCH_ROUNDS=%s: give 1 to %d\n", e,
+                BK_MAX_ROUNDS);
+        exit(1);
+    }
+    return n;
+}
+
+// The median of the first n round medians of x.
+static double median_of(const bk_rounds_variant &x, int n)
+{
+    double t[BK_MAX_ROUNDS];
+    memcpy(t, x.t, sizeof(double) * (size_t)n);
+    return bk_median(t, (size_t)n);
+}
+
+// The first round of a variant: one call outside the gate (it may set
+// things up; a refusal is recorded, not fatal), which gives the number of
+// samples by the rule of bk_timed_ms; then its warm-ups and samples.
+static void round_one(bk_rounds_variant &x, int k)
+{
+    const int host = (x.flags & BK_HOST) ? 1 : (x.flags & BK_KERNEL)
+                                                   ? 0
+                                                   : bk_timing_is_host();
+    bk_work flush = (x.flags & BK_COLD) ? run_read : NULL;
+    void *fctx = flush ? flush_buffer() : NULL;
+    if (k == 0) {
+        if (flush) BOOK_CHECK(flush(fctx));
+        BOOK_CHECK(cudaEventRecord(ev_a[0], 0));
+        cudaError_t e = x.fn(x.ctx);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            BOOK_CHECK(cudaDeviceSynchronize());
+            x.refused = 1;
+            bk_progress("%s: refused: %s", x.name, cudaGetErrorString(e));
+            return;
+        }
+        BOOK_CHECK(cudaEventRecord(ev_b[0], 0));
+        BOOK_CHECK(cudaEventSynchronize(ev_b[0]));
+        float ms;
+        BOOK_CHECK(cudaEventElapsedTime(&ms, ev_a[0], ev_b[0]));
+        x.first = ms;
+        x.reps = reps_for(ms);
+        x.warm = x.reps == kFastReps ? 3 : 1;
+    }
+    if (x.refused) return;
+    x.t[k] = timed_median(x.fn, x.ctx, x.reps, x.warm, flush, fctx, host,
+                          &x.calls);
+}
+
+void bk_rounds_run(bk_rounds *r)
+{
+    gate_init();
+    const int fixed = fixed_rounds();
+    const int lo = fixed ? fixed : BK_MIN_ROUNDS;
+    const int hi = fixed ? fixed : BK_MAX_ROUNDS;
+    for (int k = 0; k < hi; k++) {
+        for (auto &x : r->v) round_one(x, k);
+        r->rounds = k + 1;
+        bk_progress("%s: round %d of %d to %d", r->name, k + 1, lo, hi);
+        if (r->rounds < lo) continue;
+        // Stable: no median over the rounds moved by more than 1% with
+        // the last round.
+        bool stable = true;
+        for (const auto &x : r->v) {
+            if (x.refused) continue;
+            const double now = median_of(x, r->rounds);
+            const double before = median_of(x, r->rounds - 1);
+            if (fabs(now - before) > 0.01 * now) stable = false;
+        }
+        if (stable) break;
+    }
+}
+
+int bk_rounds_count(const bk_rounds *r) { return r->rounds; }
+
+int bk_rounds_find(const bk_rounds *r, const char *name)
+{
+    for (size_t i = 0; i < r->v.size(); i++)
+        if (strcmp(r->v[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+bk_stat bk_rounds_stat(const bk_rounds *r, int i)
+{
+    bk_stat s = {NAN, NAN, NAN, r->rounds, 0, 0, 0, 0.0};
+    if (i < 0 || i >= (int)r->v.size() || r->rounds == 0) return s;
+    const bk_rounds_variant &x = r->v[(size_t)i];
+    if (x.refused) return s;
+    s.median = median_of(x, r->rounds);
+    s.lo = s.hi = x.t[0];
+    for (int k = 1; k < r->rounds; k++) {
+        s.lo = fmin(s.lo, x.t[k]);
+        s.hi = fmax(s.hi, x.t[k]);
+    }
+    s.reps = x.reps;
+    s.calls = x.calls;
+    s.ok = 1;
+    s.first = x.first;
+    return s;
+}
+
+double bk_rounds_round(const bk_rounds *r, int i, int k)
+{
+    if (i < 0 || i >= (int)r->v.size() || k < 0 || k >= r->rounds ||
+        r->v[(size_t)i].refused)
+        return NAN;
+    return r->v[(size_t)i].t[k];
+}
+
+bk_stat bk_ratio(const bk_rounds *r, int num, int den)
+{
+    bk_stat a = bk_rounds_stat(r, num), b = bk_rounds_stat(r, den);
+    bk_stat s = {NAN, NAN, NAN, r->rounds, 0, 0, 0, 0.0};
+    if (!a.ok || !b.ok) return s;
+    s.median = a.median / b.median;
+    for (int k = 0; k < r->rounds; k++) {
+        const double q = bk_rounds_round(r, num, k) / bk_rounds_round(r, den, k);
+        s.lo = k ? fmin(s.lo, q) : q;
+        s.hi = k ? fmax(s.hi, q) : q;
+    }
+    s.ok = 1;
+    return s;
+}
+
+const char *bk_verdict(bk_stat v, double want, int at_most)
+{
+    if (!v.ok) return "no";
+    if (v.lo <= want && want <= v.hi) return "within spread";
+    return (at_most ? v.median <= want : v.median >= want) ? "yes" : "no";
+}
+
+void bk_target_spread(FILE *csv, const char *id, bk_stat v, double want,
+                      int at_most)
+{
+    bk_row(csv, "%s,%.3f,%s%.2f,%s,%.3f,%.3f\n", id, v.median,
+           at_most ? "at most " : "at least ", want,
+           bk_verdict(v, want, at_most), v.lo, v.hi);
+}
+
+// ---- The two methods side by side ------------------------------------------
+FILE *bk_timing_open(const char *chapter)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s-timing", chapter);
+    FILE *f = bk_csv_open(name, "id,host_us,kernel_us,ratio,host_lo,host_hi,"
+                                "kernel_lo,kernel_hi,calls,rounds");
+    fprintf(f, "# host_us: one call between two events on an idle GPU (the "
+               "old method); kernel_us: N calls behind the gate, per call; "
+               "ratio = host_us / kernel_us; lo, hi: min and max of the "
+               "round medians\n");
+    return f;
+}
+
+void bk_timing_row(FILE *csv, const char *id, bk_work fn, void *ctx)
+{
+    bk_rounds *r = bk_rounds_new(id);
+    const int h = bk_rounds_add(r, "host", fn, ctx, BK_HOST);
+    const int k = bk_rounds_add(r, "kernel", fn, ctx, BK_KERNEL);
+    bk_rounds_run(r);
+    const bk_stat a = bk_rounds_stat(r, h), b = bk_rounds_stat(r, k);
+    if (a.ok && b.ok)
+        bk_row(csv, "%s,%.2f,%.2f,%.3f,%.2f,%.2f,%.2f,%.2f,%d,%d\n", id,
+               1e3 * a.median, 1e3 * b.median, a.median / b.median,
+               1e3 * a.lo, 1e3 * a.hi, 1e3 * b.lo, 1e3 * b.hi, b.calls,
+               r->rounds);
+    else
+        bk_row(csv, "%s,-,-,-,-,-,-,-,-,%d\n", id, r->rounds);
+    bk_rounds_free(r);
 }
 
 template <typename T>
@@ -232,7 +616,13 @@ FILE *bk_csv_open(const char *chapter, const char *columns)
         }
     cudaDeviceProp p;
     BOOK_CHECK(cudaGetDeviceProperties(&p, 0));
-    fprintf(f, "%s\n# device: %s, %d SMs\n%s\n", prov, p.name, p.multiProcessorCount, columns);
+    fprintf(f, "%s\n# device: %s, %d SMs\n# timing: %s\n%s\n", prov, p.name,
+            p.multiProcessorCount,
+            bk_timing_is_host()
+                ? "host (one call between two events on an idle GPU, "
+                  "host work included)"
+                : "kernel (N calls behind a gate kernel, per call)",
+            columns);
     printf("bench: writing %s\n", path);
     return f;
 }
@@ -332,6 +722,7 @@ static std::thread *progress_beat = NULL;
 static char progress_line[256] = "start";
 static double progress_at = 0;
 static bool progress_done = false;
+static const char *progress_last(void) { return progress_line; }
 
 double bk_elapsed_s(void)
 {

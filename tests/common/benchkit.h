@@ -1,11 +1,32 @@
 /* benchkit.h -- what every chapter's benchmark shares.
  *
  * A variant is timed with CUDA events: three warm-up runs, then the median
- * of at least 20.  Ceilings are measured in the same process: a device-to-
- * device copy and a streaming read; what another chapter measured (the
- * FMA peak, say) is read from that chapter's CSV (bk_measured), not
- * measured again.  Results go to figures/data/$BOOK_GPU/<chapter>.csv,
- * headed by $BOOK_PROVENANCE (both set by make bench, tools/bench.sh). */
+ * of at least 20 samples.  Ceilings are measured in the same process: a
+ * device-to-device copy and a streaming read; what another chapter
+ * measured (the FMA peak, say) is read from that chapter's CSV
+ * (bk_measured), not measured again.  Results go to
+ * figures/data/$BOOK_GPU/<chapter>.csv, headed by $BOOK_PROVENANCE (both
+ * set by make bench, tools/bench.sh).
+ *
+ * The timing method: kernel time, not host work.  A sample holds the
+ * legacy stream behind the gate kernel of common/gate.cuh (one thread
+ * spinning on a flag in mapped host memory), records the start event,
+ * queues N back-to-back calls of the work, records the stop event, opens
+ * the gate and waits: per-call time = elapsed / N.  N gives the sample at
+ * least 0.1 ms from a first sample of one call, 1 <= N <= 10
+ * (bk_calls_for).  So the launchers' host work (device queries,
+ * tensor-map encodes, cudaFuncSetAttribute) runs while the GPU is held
+ * and is not counted, nor is the launch latency of all calls but the
+ * first.  A work function (bk_work) must therefore only queue work: one
+ * that waits for the device (cudaDeviceSynchronize, cudaStreamSynchronize,
+ * a synchronous cudaMemcpy, cudaFree, a pageable copy) would wait for the
+ * gate.  The gate opens by itself after 4 s, and the benchmark stops with
+ * a message when queueing a sample took more than 2 s or the gate timed
+ * out.  benchkit sets CUDA_MODULE_LOADING=EAGER from a constructor, before
+ * the first CUDA call, so that no module loads lazily while the gate holds
+ * the GPU.  The environment's BOOK_BENCH_TIMING=host selects the old
+ * method instead for every bk_median_ms and the like: one call between
+ * two events on an idle GPU, host work included (bk_host_ms, always). */
 #ifndef BENCHKIT_H
 #define BENCHKIT_H
 #include <stddef.h>
@@ -19,26 +40,105 @@ extern "C" {
  * failure stops the benchmark with the file, line and error. */
 /* A timed piece of work: returns the status of its launch. */
 typedef cudaError_t (*bk_work)(void *ctx);
-/* Median time in milliseconds of REPS runs (REPS >= 20) after warm-up. */
+/* Median time per call in milliseconds of REPS samples (REPS >= 20)
+ * after three warm-up calls, by the method in force (above). */
 double bk_median_ms(bk_work fn, void *ctx, int reps);
-/* The same with a cold L2: before every run, outside the timed region, a
+/* The same with a cold L2: before every call, outside the timed region, a
  * kernel reads a buffer of four times the L2 (at least 256 MiB), so that no
- * run finds in L2 what the one before it left there.  For work whose bytes
- * are not far beyond the L2. */
+ * call finds in L2 what the one before it left there.  For work whose
+ * bytes are not far beyond the L2.  Kernel-only, the N calls of a sample
+ * and their flushes are queued behind the gate as flush, event, call,
+ * event: each call is timed between events of its own, the flush outside
+ * them, and the sample is the mean of its N calls.  (Two events around N
+ * calls cannot leave out the flushes between them.) */
 double bk_median_ms_cold(bk_work fn, void *ctx, int reps);
+/* The old method, whatever BOOK_BENCH_TIMING says: the median of REPS
+ * (>= 20) single calls, each between two events on an idle GPU, after
+ * three warm-ups; the time holds the launcher's host work and the launch
+ * latency.  For the comparison of the two methods (bk_timing_row), and for
+ * work that is host work on purpose (the host chapter's transfers). */
+double bk_host_ms(bk_work fn, void *ctx, int reps);
+/* The new method, whatever BOOK_BENCH_TIMING says. */
+double bk_kernel_ms(bk_work fn, void *ctx, int reps);
+/* Nonzero when BOOK_BENCH_TIMING=host (or bk_timing_set_host(1)) selects
+ * the old method; bk_timing_name says "host" or "kernel" (bk_csv_open
+ * writes it into every CSV's header).  bk_timing_set_host sets the method
+ * of the whole program: a benchmark whose every timing is host work on
+ * purpose calls it first, saying why. */
+int bk_timing_is_host(void);
+void bk_timing_set_host(int host);
+const char *bk_timing_name(void);
+/* N for a call of MS milliseconds: ceil(0.1 / MS), from 1 to 10. */
+int bk_calls_for(double ms);
 /* The median of n values (the mean of the middle two when n is even);
  * sorts v in place. */
 double bk_median(double *v, size_t n);
-/* One call timed with CUDA events, in milliseconds (no warm-up). */
+/* One sample of one call, in milliseconds (no warm-up), by the method in
+ * force: kernel-only, a call that waits for the device stops the
+ * benchmark (above). */
 double bk_event_ms(bk_work fn, void *ctx);
 /* The book's rule for work too slow for 20 runs (stated in the renderer
- * chapter, whose bench uses it, as do convolution and attention): one timed
- * call of t ms; when 20 runs fit in 200 ms (20 t <= 200), three warm-ups
- * and the median of 20 runs (bk_median_ms); otherwise the median of as many
- * runs as fit in 200 ms, at least 3 and at most 20, the first call their
- * only warm-up.  *reps gets the number of timed runs (the CSVs' column
- * reps); *first_ms, when not NULL, the time of the first call. */
+ * chapter, whose bench uses it, as do convolution and attention): one
+ * call of t ms outside the gate, between two events (it may set things up
+ * and wait); when 20 runs fit in 200 ms (20 t <= 200), three warm-ups and
+ * the median of 20 samples (bk_median_ms); otherwise the median of as many
+ * single-call samples as fit in 200 ms, at least 3 and at most 20, the
+ * first call their only warm-up.  *reps gets the number of samples (the
+ * CSVs' column reps); *first_ms, when not NULL, the time of the first
+ * call (host work included). */
 double bk_timed_ms(bk_work fn, void *ctx, int *reps, double *first_ms);
+/* Rounds.  A case is a set of variants timed in interleaved rounds: round
+ * r times every variant once, so that a drift of the clock (the GPU slows
+ * as it heats) touches all alike.  A variant's time in a round is the
+ * median of its samples, by bk_timed_ms's rule (20 samples of N calls
+ * after three warm-ups; fewer single calls for slow work), the rule's
+ * first call made in round 1 only.  Rounds repeat until no variant's
+ * median over the rounds moves by more than 1% with the last round, at
+ * least BK_MIN_ROUNDS and at most BK_MAX_ROUNDS (BOOK_BENCH_ROUNDS=R in
+ * the environment fixes R rounds).  A variant's result is the median of
+ * its round medians, and its spread lo, hi the min and max of its round
+ * medians (the full range, not the interquartile).  flags: BK_COLD times
+ * it with a cold L2 (bk_median_ms_cold); BK_HOST or BK_KERNEL force a
+ * method.  A variant whose first call fails (a launcher that refuses the
+ * shape) is refused: its stat has ok = 0 and NAN times, and a progress
+ * line says why. */
+enum { BK_MIN_ROUNDS = 5, BK_MAX_ROUNDS = 15 };
+enum { BK_COLD = 1, BK_HOST = 2, BK_KERNEL = 4 };
+typedef struct bk_rounds bk_rounds;
+typedef struct bk_stat {
+    double median, lo, hi;   /* ms (a ratio for bk_ratio) */
+    int rounds, reps, calls; /* rounds run; samples a round; N */
+    int ok;                  /* 0: refused, or not run */
+    double first;            /* round 1's first call, ms, host-inclusive */
+} bk_stat;
+bk_rounds *bk_rounds_new(const char *name);
+int bk_rounds_add(bk_rounds *r, const char *name, bk_work fn, void *ctx,
+                  int flags);                  /* returns its index */
+void bk_rounds_run(bk_rounds *r);
+bk_stat bk_rounds_stat(const bk_rounds *r, int i);
+int bk_rounds_find(const bk_rounds *r, const char *name);  /* -1: none */
+int bk_rounds_count(const bk_rounds *r);
+double bk_rounds_round(const bk_rounds *r, int i, int k);  /* round k's ms */
+void bk_rounds_free(bk_rounds *r);
+/* The ratio of two variants' times, median[num] / median[den] (with num
+ * the reference, "of_ref" = t_ref / t_var above 1 when the variant is
+ * faster), and its spread: lo, hi = the min and max over the rounds of
+ * the ratio within each round (the two were timed side by side there). */
+bk_stat bk_ratio(const bk_rounds *r, int num, int den);
+/* The verdict on a value with a spread: "within spread" when want lies in
+ * [lo, hi], else "yes" or "no" from the median (at_most as bk_target). */
+const char *bk_verdict(bk_stat v, double want, int at_most);
+/* One row of a targets CSV, columns id,value,target,met,lo,hi: the median
+ * of v, the target, bk_verdict's verdict, v's spread. */
+void bk_target_spread(FILE *csv, const char *id, bk_stat v, double want,
+                      int at_most);
+/* The two methods side by side: figures/data/$BOOK_GPU/CHAPTER-timing.csv,
+ * columns id,host_us,kernel_us,ratio,host_lo,host_hi,kernel_lo,kernel_hi,
+ * calls,rounds; one row a shape, both methods timed in the same
+ * interleaved rounds (bk_host_ms against the held samples), ratio =
+ * host_us / kernel_us. */
+FILE *bk_timing_open(const char *chapter);
+void bk_timing_row(FILE *csv, const char *id, bk_work fn, void *ctx);
 /* Ceilings, in GB/s of bytes moved, over buffers of BYTES each. */
 double bk_copy_gbps(size_t bytes);   /* cudaMemcpy device to device: read + write */
 double bk_read_gbps(size_t bytes);   /* a float4 kernel that reads and sums */

@@ -5,16 +5,20 @@
 // D128); then one long head and two decoding shapes, the cases that do
 // not fill the GPU, where the split keys run too (flash_split at
 // flash_split_count's count; its workspace is allocated once, outside
-// the timing).  Inputs uniform in [-1, 1), rounded to bf16.  Each is
-// timed by bk_timed_ms (the median of 20 when 20 fit in 200 ms), TFLOP/s
-// counting 4 D FLOPs for every (query, key) pair that is not masked.
-// Writes figures/data/$BOOK_GPU/flash.csv; tests/flash/counters.sh then
+// the timing).  Inputs uniform in [-1, 1), rounded to bf16.  Each group
+// (headline, layout, length, few) is timed in benchkit's interleaved
+// rounds: ms is the median of the round medians, lo_ms and hi_ms their
+// min and max; TFLOP/s counting 4 D FLOPs for every (query, key) pair
+// that is not masked.
+// Writes figures/data/$BOOK_GPU/flash.csv, and flash-timing.csv (both
+// timing methods on the decoding shapes); tests/flash/counters.sh then
 // measures PyTorch's SDPA backends on the same shapes and writes the
 // ratios.  `bench --ncu NAME [d64]` runs one launch of variant NAME at the
 // D128 shape (or the D64 one) instead, for Nsight Compute.
 #include "benchkit.h"
 #include "variants.h"
 #include <string.h>
+#include <vector>
 
 struct variant {
     const char *name;
@@ -67,35 +71,58 @@ static cudaError_t split_rule(const book_bf16 *q, const book_bf16 *k,
                        work_bytes, stream);
 }
 
-// One row: variant, case and shape; the time and TFLOP/s (0 and - when the
-// launcher refuses the shape or the GPU).
-static void measure(FILE *csv, const variant &var, const char *cas,
-                    flash_dims a)
+// The measurements of one group, timed together in interleaved rounds
+// (benchkit's bk_rounds): each variant on each shape once a round, so
+// that the clock's drift touches all alike.
+struct item {
+    const variant *var;
+    const char *cas;
+    flash_dims a;
+    job j;
+};
+static std::vector<item> group;
+static void add(const variant &var, const char *cas, flash_dims a)
 {
-    job j = {var.fn, q, k, v, o, a};
-    char shape[96];
-    if (a.Sq == a.Sk)
-        snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu", a.B, a.H, a.Sq, a.D);
-    else
-        snprintf(shape, sizeof shape, "B%zuH%zuSq%zuSk%zuD%zu", a.B, a.H,
-                 a.Sq, a.Sk, a.D);
-    const char *layout = a.layout == FLASH_BHSD ? "bhsd" : "bshd";
-    bk_progress("%s %s %s%s ...", cas, var.name, shape, a.causal ? " causal" : "");
-    cudaError_t e = run(&j);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        bk_progress("%s %s: %s", cas, var.name, cudaGetErrorString(e));
-        bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,-,-,0\n", cas, var.name, cas, var.name,
-               shape, a.causal, layout);
-        return;
+    group.push_back({&var, cas, a, {var.fn, q, k, v, o, a}});
+}
+
+// One row an item: variant, case and shape; the median time over the
+// rounds and TFLOP/s, the min and max of the round medians (0 and - when
+// the launcher refuses the shape or the GPU).
+static void run_group(FILE *csv, const char *name)
+{
+    bk_rounds *r = bk_rounds_new(name);
+    for (auto &it : group) {
+        char id[96];
+        snprintf(id, sizeof id, "%s/%s", it.cas, it.var->name);
+        bk_rounds_add(r, id, run, &it.j, 0);
     }
-    BOOK_CHECK(cudaDeviceSynchronize());
-    int reps;
-    double ms = bk_timed_ms(run, &j, &reps, NULL);
-    double tf = flops(a) / (ms * 1e9);
-    bk_progress("%s %s: %.4f ms, %.1f TFLOP/s", cas, var.name, ms, tf);
-    bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,%.4f,%.1f,%d\n", cas, var.name, cas,
-           var.name, shape, a.causal, layout, ms, tf, reps);
+    bk_rounds_run(r);
+    for (size_t i = 0; i < group.size(); i++) {
+        const item &it = group[i];
+        const flash_dims a = it.a;
+        char shape[96];
+        if (a.Sq == a.Sk)
+            snprintf(shape, sizeof shape, "B%zuH%zuS%zuD%zu", a.B, a.H, a.Sq,
+                     a.D);
+        else
+            snprintf(shape, sizeof shape, "B%zuH%zuSq%zuSk%zuD%zu", a.B, a.H,
+                     a.Sq, a.Sk, a.D);
+        const char *layout = a.layout == FLASH_BHSD ? "bhsd" : "bshd";
+        const bk_stat st = bk_rounds_stat(r, (int)i);
+        if (!st.ok) {
+            bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,-,-,0,-,-,%d\n", it.cas,
+                   it.var->name, it.cas, it.var->name, shape, a.causal,
+                   layout, st.rounds);
+            continue;
+        }
+        const double tf = flops(a) / (st.median * 1e9);
+        bk_row(csv, "%s/%s,%s,%s,%s,%d,%s,%.4f,%.1f,%d,%.4f,%.4f,%d\n",
+               it.cas, it.var->name, it.cas, it.var->name, shape, a.causal,
+               layout, st.median, tf, st.reps, st.lo, st.hi, st.rounds);
+    }
+    bk_rounds_free(r);
+    group.clear();
 }
 
 static const variant *find(const char *name)
@@ -137,30 +164,36 @@ int main(int argc, char **argv)
     if (ncu >= 0) return ncu;
     bk_progress_start("flash", 30);
     FILE *csv = bk_csv_open("flash", "id,case,variant,shape,causal,layout,"
-                                     "ms,tflops,reps");
+                                     "ms,tflops,reps,lo_ms,hi_ms,rounds");
+    group.reserve(64);      // bk_rounds keeps pointers to the jobs
     // The headline shapes, every launcher.
     for (int c = 0; c < 4; c++) {
         flash_dims a = c < 2 ? d64 : d128;
         a.causal = c % 2;
         const char *cas[4] = {"d64", "d64c", "d128", "d128c"};
-        for (int i = 0; i < kVariants; i++) measure(csv, variants[i], cas[c], a);
+        for (int i = 0; i < kVariants; i++) add(variants[i], cas[c], a);
     }
+    run_group(csv, "headline");
     // The layout projections produce.
     for (int c = 0; c < 2; c++) {
         flash_dims a = d128;
         a.causal = c;
         a.layout = FLASH_BSHD;
-        measure(csv, *find("best"), c ? "d128c_bshd" : "d128_bshd", a);
+        add(*find("best"), c ? "d128c_bshd" : "d128_bshd", a);
     }
+    run_group(csv, "layout");
     // The sequence length at 16k tokens.
     for (size_t S = 512; S <= 16384; S *= 2)
         for (int c = 0; c < 2; c++) {
             flash_dims a = {16384 / S, 16, S, S, 128, c, FLASH_BHSD};
-            char cas[32];
-            snprintf(cas, sizeof cas, "s%zu%s", S, c ? "c" : "");
-            measure(csv, *find("mma"), cas, a);
-            measure(csv, *find("best"), cas, a);
+            static char names[16][32];
+            static int used = 0;
+            char *cas = names[used++];
+            snprintf(cas, sizeof names[0], "s%zu%s", S, c ? "c" : "");
+            add(*find("mma"), cas, a);
+            add(*find("best"), cas, a);
         }
+    run_group(csv, "length");
     // The shapes that do not fill the GPU: one long head, decoding.
     const struct { const char *cas; flash_dims a; } few[] = {
         {"long128", {1, 1, 5000, 5000, 128, 0, FLASH_BHSD}},
@@ -177,13 +210,30 @@ int main(int argc, char **argv)
         if (need > work_bytes) work_bytes = need;
     }
     if (work_bytes) BOOK_TRY(cudaMalloc(&work, work_bytes));
-    const variant split = {"split", split_rule};
+    static const variant split = {"split", split_rule};
     for (const auto &f : few) {
-        measure(csv, *find("mma"), f.cas, f.a);
-        measure(csv, *find("best"), f.cas, f.a);
-        measure(csv, split, f.cas, f.a);
+        add(*find("mma"), f.cas, f.a);
+        add(*find("best"), f.cas, f.a);
+        add(split, f.cas, f.a);
     }
+    run_group(csv, "few");
     bk_csv_close(csv);
+    // The two timing methods side by side on the decoding shapes, where
+    // a call is tens of microseconds and the launcher's host work a large
+    // part of the old method's time (flash-timing.csv; the method chapter
+    // shows it).
+    FILE *tcsv = bk_timing_open("flash");
+    for (const auto &f : few) {
+        if (f.a.Sq > 16) continue;
+        const variant *vs[2] = {find("best"), &split};
+        for (const variant *var : vs) {
+            job j = {var->fn, q, k, v, o, f.a};
+            char id[64];
+            snprintf(id, sizeof id, "flash/%s/%s", var->name, f.cas);
+            bk_timing_row(tcsv, id, run, &j);
+        }
+    }
+    bk_csv_close(tcsv);
     bk_progress_stop();
     return 0;
 }

@@ -8,11 +8,17 @@
 // float keys by absolute value beside DeviceMergeSort with the same
 // comparator; 2^24 keys of 16 distinct values.  A sort runs in place, so
 // every timed run first copies the unsorted input into place; that copy,
-// timed alone in the same run, is subtracted.  G keys/s = n / time.
+// timed alone in the same rounds, is subtracted.  G keys/s = n / time.
+// Each comparison is a case of benchkit's interleaved rounds, with the
+// min and max over the rounds beside the medians.  CUB's radix sort is
+// called through tests/common/cubkit.cuh, as in the sort chapter's
+// benchmark, so that both chapters quote one CUB number.
 #include <cub/cub.cuh>
 #include <cmath>
 #include <cstring>
 #include "benchkit.h"
+#include "cubkit.cuh"
+#include <vector>
 #include "common/book.h"
 #include "merge/merge.h"
 #include "merge/merge.cuh"
@@ -75,12 +81,11 @@ static cudaError_t sort_once(void *p)
                         : cub::DeviceMergeSort::SortKeys(c->cub_temp, cb, c->k,
                                                          (int64_t)c->n,
                                                          merge_less_u32());
-    case CUB_RADIX:
-        return c->pairs ? cub::DeviceRadixSort::SortPairs(c->cub_temp, cb, c->k,
-                                                          c->alt_k, c->v,
-                                                          c->alt_v, c->n)
-                        : cub::DeviceRadixSort::SortKeys(c->cub_temp, cb, c->k,
-                                                         c->alt_k, c->n);
+    case CUB_RADIX:   // cubkit.cuh: the way the sort chapter calls it too
+        return c->pairs ? bk_cub_sort_pairs(c->cub_temp, &cb, c->k, c->alt_k,
+                                            c->v, c->alt_v, c->n)
+                        : bk_cub_sort_keys(c->cub_temp, &cb, c->k, c->alt_k,
+                                           c->n);
     case OURS_ABS: return merge_sort_f32_abs(f, c->n, c->temp, c->temp_bytes, 0);
     default:
         return cub::DeviceMergeSort::SortKeys(c->cub_temp, cb, f, (int64_t)c->n,
@@ -98,7 +103,7 @@ static size_t cub_bytes_needed(size_t n, uint32_t *k, uint32_t *v,
     BOOK_CHECK(cub::DeviceMergeSort::SortKeys(nullptr, b, (float *)k,
                                               (int64_t)n, merge_less_abs_f32()));
     m = b > m ? b : m;
-    BOOK_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, b, k, ak, v, av, n));
+    BOOK_CHECK(bk_cub_sort_pairs(nullptr, &b, k, ak, v, av, n));
     m = b > m ? b : m;
     BOOK_CHECK(cub::DeviceMergeSort::SortKeys(nullptr, b, k, (int64_t)n,
                                               merge_less_u32()));
@@ -136,19 +141,58 @@ static const char *kname[] = {"merge_sort", "merge_sort_ipt4",
 // sort (the block sort counted) and the bytes they move (8 per key and
 // pass, 16 for pairs) over the time, against the copy; the ratios to CUB's
 // two sorts of the same keys; the floor of the design: those bytes at the
-// copy's speed, in ms and G keys/s.
+// copy's speed, in ms and G keys/s.  The copy and every kind are one case
+// of benchkit's interleaved rounds; a kind's time in a round is its round
+// median less the copy's of the same round, and ms is the median of
+// those, lo_ms and hi_ms their min and max; the ratios' lo and hi are the
+// min and max of the ratios within each round.
 static void sort_rows(FILE *f, ctx c, const char *tag, int lg, double copy,
                       const int *kinds, int nk)
 {
-    double ms[8] = {0};
-    ctx cc = c;
-    cc.copy_only = true;
-    const double copy_ms = bk_median_ms(sort_once, &cc, 20);
+    double ms[8] = {0}, lo[8] = {0}, hi[8] = {0};
+    double t[8][BK_MAX_ROUNDS] = {};
+    char name[48];
+    snprintf(name, sizeof name, "%s 2^%d", tag, lg);
+    bk_rounds *r = bk_rounds_new(name);
+    std::vector<ctx> cs(9, c);          // bk_rounds keeps the pointers
+    cs[8].copy_only = true;
+    const int copy_i = bk_rounds_add(r, "copy", sort_once, &cs[8], 0);
+    int idx[8];
     for (int q = 0; q < nk; q++) {
-        c.kind = kinds[q];
-        ms[kinds[q]] = bk_median_ms(sort_once, &c, 20) - copy_ms;
-        check_sorted(c, kinds[q] >= OURS_ABS);
+        cs[(size_t)q].kind = kinds[q];
+        idx[q] = bk_rounds_add(r, kname[kinds[q]], sort_once, &cs[(size_t)q],
+                               0);
     }
+    bk_rounds_run(r);
+    const int rounds = bk_rounds_count(r);
+    const double copy_ms = bk_rounds_stat(r, copy_i).median;
+    for (int q = 0; q < nk; q++) {
+        const int k = kinds[q];
+        for (int j = 0; j < rounds; j++)
+            t[k][j] = bk_rounds_round(r, idx[q], j) -
+                      bk_rounds_round(r, copy_i, j);
+        double x[BK_MAX_ROUNDS];
+        memcpy(x, t[k], sizeof(double) * (size_t)rounds);
+        ms[k] = bk_median(x, (size_t)rounds);
+        lo[k] = x[0];
+        hi[k] = x[rounds - 1];
+        // A benchmark that times a wrong sort measures nothing: one more
+        // run, then the check.
+        BOOK_CHECK(sort_once(&cs[(size_t)q]));
+        BOOK_CHECK(cudaDeviceSynchronize());
+        check_sorted(cs[(size_t)q], k >= OURS_ABS);
+    }
+    bk_rounds_free(r);
+    // The min and max over the rounds of t[ref] / t[k].
+    auto spread = [&](int ref, int k, double *a, double *b) {
+        *a = *b = t[ref][0] / t[k][0];
+        for (int j = 1; j < rounds; j++) {
+            *a = fmin(*a, t[ref][j] / t[k][j]);
+            *b = fmax(*b, t[ref][j] / t[k][j]);
+        }
+    };
+    bool has_radix = false;
+    for (int q = 0; q < nk; q++) has_radix |= kinds[q] == CUB_RADIX;
     for (int q = 0; q < nk; q++) {
         const int k = kinds[q];
         const int ipt = k == OURS4 ? 4 : k == OURS16 ? 16 : 8;
@@ -159,12 +203,16 @@ static void sort_rows(FILE *f, ctx c, const char *tag, int lg, double copy,
         const double gbps = ours ? bytes / (ms[k] * 1e6) : 0;
         const int cm = k >= OURS_ABS ? CUB_ABS : CUB_MERGE;
         const double floor_ms = ours ? bytes / (copy * 1e6) : 0;
+        double mlo, mhi, rlo = 0, rhi = 0;
+        spread(cm, k, &mlo, &mhi);
+        if (has_radix) spread(CUB_RADIX, k, &rlo, &rhi);
         bk_row(f, "%s_%s_%d,%s,%s,%d,%zu,%.4f,%.4f,%.3f,%d,%.0f,%.3f,%.3f,"
-               "%.3f,%.1f,%.4f,%.2f\n", kname[k], tag, lg, tag, kname[k], lg,
-               c.n, copy_ms, ms[k], c.n / (ms[k] * 1e6), ours ? passes : 0,
-               gbps, gbps / copy, ms[cm] / ms[k],
-               ms[CUB_RADIX] > 0 ? ms[CUB_RADIX] / ms[k] : 0.0, copy,
-               floor_ms, ours ? c.n / (floor_ms * 1e6) : 0.0);
+               "%.3f,%.1f,%.4f,%.2f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%d\n",
+               kname[k], tag, lg, tag, kname[k], lg, c.n, copy_ms, ms[k],
+               c.n / (ms[k] * 1e6), ours ? passes : 0, gbps, gbps / copy,
+               ms[cm] / ms[k], has_radix ? ms[CUB_RADIX] / ms[k] : 0.0, copy,
+               floor_ms, ours ? c.n / (floor_ms * 1e6) : 0.0, lo[k], hi[k],
+               mlo, mhi, rlo, rhi, rounds);
     }
 }
 
@@ -205,21 +253,29 @@ static void merge_rows(uint32_t *buf, uint32_t *vals, uint32_t *out,
     fill_keys<<<1024, 256>>>(vals, 2 * h, 5, 0, false);
     BOOK_CHECK(cudaGetLastError());
     FILE *f = bk_csv_open("merge", "variant,na,nb,ms,bytes,gbps,of_copy,"
-                                   "of_cub,copy_gbps");
+                                   "of_cub,copy_gbps,lo_ms,hi_ms,of_cub_lo,"
+                                   "of_cub_hi,rounds");
     for (int pairs = 0; pairs < 2; pairs++) {
-        mctx c = {pairs != 0, true, h, h, buf, buf + h, vals, vals + h, out,
-                  outv, temp, tb};
-        const double cub_ms = bk_median_ms(merge_once, &c, 20);
-        c.cub = false;
-        const double ms = bk_median_ms(merge_once, &c, 20);
-        const double bytes = (pairs ? 16.0 : 8.0) * 2 * h;
+        // Ours and CUB's, one case of benchkit's interleaved rounds.
+        mctx c[2] = {{pairs != 0, false, h, h, buf, buf + h, vals, vals + h,
+                      out, outv, temp, tb},
+                     {pairs != 0, true, h, h, buf, buf + h, vals, vals + h,
+                      out, outv, temp, tb}};
         const char *names[2][2] = {{"merge_keys", "cub_merge_keys"},
                                    {"merge_pairs", "cub_merge_pairs"}};
-        const double t[2] = {ms, cub_ms};
+        bk_rounds *r = bk_rounds_new(pairs ? "merge pairs" : "merge keys");
         for (int w = 0; w < 2; w++)
-            bk_row(f, "%s,%zu,%zu,%.4f,%.0f,%.1f,%.3f,%.3f,%.1f\n",
-                   names[pairs][w], h, h, t[w], bytes, bytes / (t[w] * 1e6),
-                   bytes / (t[w] * 1e6) / copy, cub_ms / t[w], copy);
+            bk_rounds_add(r, names[pairs][w], merge_once, &c[w], 0);
+        bk_rounds_run(r);
+        const double bytes = (pairs ? 16.0 : 8.0) * 2 * h;
+        for (int w = 0; w < 2; w++) {
+            const bk_stat s = bk_rounds_stat(r, w), q = bk_ratio(r, 1, w);
+            bk_row(f, "%s,%zu,%zu,%.4f,%.0f,%.1f,%.3f,%.3f,%.1f,%.4f,%.4f,"
+                   "%.3f,%.3f,%d\n", names[pairs][w], h, h, s.median, bytes,
+                   bytes / (s.median * 1e6), bytes / (s.median * 1e6) / copy,
+                   q.median, copy, s.lo, s.hi, q.lo, q.hi, s.rounds);
+        }
+        bk_rounds_free(r);
     }
     bk_csv_close(f);
 }
@@ -250,7 +306,9 @@ int main(void)
     FILE *f = bk_csv_open("merge-sort",
                           "id,keys,variant,log2n,n,copy_ms,ms,gkeys,passes,"
                           "pass_gbps,of_copy,of_cub_merge,of_cub_radix,"
-                          "copy_gbps,floor_ms,floor_gkeys");
+                          "copy_gbps,floor_ms,floor_gkeys,lo_ms,hi_ms,"
+                          "of_cub_merge_lo,of_cub_merge_hi,of_cub_radix_lo,"
+                          "of_cub_radix_hi,rounds");
     const int key_kinds[] = {CUB_MERGE, CUB_RADIX, OURS, OURS4, OURS16};
     const int pair_kinds[] = {CUB_MERGE, CUB_RADIX, OURS};
     const int abs_kinds[] = {CUB_ABS, OURS_ABS};

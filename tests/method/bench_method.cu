@@ -203,7 +203,10 @@ static void probes(void)
 {
     FILE *f = bk_csv_open("method-probe", "probe,value,unit");
     // Launch rate: 2000 launches back to back between two events, median
-    // of 25 such batches (after a warm-up).
+    // of 25 such batches (after a warm-up).  Raw events, not benchkit's
+    // held samples, on purpose: the probes measure the launch itself, host
+    // side included (the round trip below waits for each launch), which a
+    // gate that hides host work would take away.
     cudaEvent_t a, b;
     BOOK_CHECK(cudaEventCreate(&a));
     BOOK_CHECK(cudaEventCreate(&b));

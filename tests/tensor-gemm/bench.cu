@@ -4,9 +4,11 @@
 // the launchers without the 16-byte rule take), bf16 inputs from random
 // values, C in bf16, beside cuBLAS (cublasGemmEx, bf16 in and out, fp32
 // compute) in the same run; at 8192^3 also with C in fp32.  The ceiling
-// is measured too: tc_peak on every SM.  TFLOP/s count 2 M N K.  Writes
-// figures/data/$BOOK_GPU/tensor-gemm.csv and tensor-gemm-repeats.csv
-// (repeats, below).  With --ncu VARIANT it launches
+// is measured too: tc_peak on every SM, on random bf16 tiles, inside the
+// rounds (tensor-gemm-ceiling.csv: its median and the clock it implies).  TFLOP/s count 2 M N K.  Writes
+// figures/data/$BOOK_GPU/tensor-gemm.csv, tensor-gemm-repeats.csv
+// (repeats, below) and tensor-gemm-timing.csv (both timing methods at
+// 1024^3).  With --ncu VARIANT it launches
 // that variant once at 4096^3 for Nsight Compute (counters.sh) and writes
 // nothing.
 #include "benchkit.h"
@@ -64,35 +66,22 @@ __global__ void fill_bf16(__nv_bfloat16 *x, size_t n, unsigned long long seed)
     }
 }
 
-// TFLOP/s of fn (or cuBLAS) on shape s, output out; 0 when it refuses.
-static double tflops(tc_gemm_fn fn, const shape &s, tc_out out,
-                     const book_bf16 *A, const book_bf16 *B, void *C,
-                     cublasHandle_t h)
+// Every measurement is a variant of one case of benchkit's interleaved
+// rounds (bk_rounds): each round runs cuBLAS and every variant on every
+// shape, so that a drift of the clock (the GPU slows as it heats) touches
+// all alike.  The tables give the median of the round medians;
+// tensor-gemm-repeats.csv gives, for cuBLAS and the three warp-specialised
+// kernels at 4096^3 and 8192^3, the median, min and max over the rounds.
+// A launcher that refuses a shape is refused in the case ("-" in the
+// table).
+static tc_ctx jobs[16][8], jobs_f32[16];
+static int slot[16][8], slot_f32[16];
+static bk_rounds *rounds;
+static double flop(const shape &s) { return 2.0 * s.m * s.n * s.k; }
+// TFLOP/s of time ms on shape s; 0 when refused (NAN).
+static double tf(const shape &s, double ms)
 {
-    tc_ctx c = {A, B, C, out, s.m, s.n, s.k, fn, h};
-    if (run_tc(&c) != cudaSuccess) { cudaGetLastError(); return 0.0; }
-    BOOK_TRY(cudaDeviceSynchronize());
-    double ms = bk_median_ms(run_tc, &c, 20);
-    return 2.0 * s.m * s.n * s.k / (ms * 1e-3) / 1e12;
-}
-
-// Every measurement is taken kRounds times, interleaved: each round runs
-// cuBLAS and every variant on every shape, so that a drift of the clock
-// (the GPU slows as it heats) touches all alike.  The tables give the
-// median of the rounds; tensor-gemm-repeats.csv gives, for cuBLAS and the
-// three warp-specialised kernels at 4096^3 and 8192^3, median, min and max.
-const int kRounds = 5;
-static double rounds[kRounds][16][8];
-static double round_median(int v, int s, double *lo, double *hi)
-{
-    double x[kRounds];
-    *lo = *hi = rounds[0][v][s];
-    for (int k = 0; k < kRounds; k++) {
-        x[k] = rounds[k][v][s];
-        *lo = fmin(*lo, x[k]);
-        *hi = fmax(*hi, x[k]);
-    }
-    return bk_median(x, kRounds);
+    return ms > 0 ? flop(s) / (ms * 1e-3) / 1e12 : 0.0;
 }
 static void repeats(void)
 {
@@ -103,15 +92,51 @@ static void repeats(void)
         if (strcmp(variants[v].name, "cluster") == 0) vs[3] = v;
     }
     FILE *csv = bk_csv_open("tensor-gemm-repeats",
-                            "id,variant,shape,median,min,max");
+                            "id,variant,shape,median,min,max,rounds");
     for (int s = 2; s <= 3; s++)
         for (int i = 0; i < 4; i++) {
             const char *name = vs[i] < kVariants ? variants[vs[i]].name
                                                  : "cublas";
-            double lo, hi, med = round_median(vs[i], s, &lo, &hi);
-            bk_row(csv, "%s/%s,%s,%s,%.1f,%.1f,%.1f\n", name, shapes[s].name,
-                   name, shapes[s].name, med, lo, hi);
+            const bk_stat st = bk_rounds_stat(rounds, slot[vs[i]][s]);
+            bk_row(csv, "%s/%s,%s,%s,%.1f,%.1f,%.1f,%d\n", name,
+                   shapes[s].name, name, shapes[s].name,
+                   tf(shapes[s], st.median), tf(shapes[s], st.hi),
+                   tf(shapes[s], st.lo), st.rounds);
         }
+    bk_csv_close(csv);
+}
+
+// The tensor-core ceiling as a work: tc_peak on every SM.
+struct peak_ctx { int blocks, iters; float *sink; };
+static cudaError_t run_peak(void *p)
+{
+    const peak_ctx *c = (const peak_ctx *)p;
+    return tc_peak(c->blocks, c->iters, c->sink, 0);
+}
+// Dense bf16 FLOP per clock per SM of H100 and H200 (SXM): NVIDIA's
+// 989.4 TFLOP/s at the 1830 MHz boost clock on 132 SMs, 989.4e12 /
+// (132 x 1.83e9) = 4096, that is 1024 dense bf16 FMA per clock on each of
+// the four tensor cores.  The clock the ceiling implies is its FLOP/s
+// over SMs x 4096.
+static const double kTensorFlopPerClockSM = 4096;
+// tensor-gemm-ceiling.csv: the ceiling's median over the rounds, its
+// min and max, and the clock each implies.
+static void ceiling(const bk_stat &ps, double flop, int sms)
+{
+    FILE *csv = bk_csv_open("tensor-gemm-ceiling",
+                            "id,tflops,tflops_lo,tflops_hi,sms,"
+                            "flop_per_clock_sm,mhz,mhz_lo,mhz_hi,rounds");
+    fprintf(csv, "# tc_peak on random bf16 tiles inside the GEMMs' rounds; "
+                 "mhz = FLOP/s / (sms x flop_per_clock_sm), the clock the "
+                 "ceiling implies (4096: 989.4 TFLOP/s dense bf16 at 1830 "
+                 "MHz on 132 SMs, NVIDIA's H100 SXM figure)\n");
+    const double tf = flop / (ps.median * 1e-3) / 1e12;
+    const double lo = flop / (ps.hi * 1e-3) / 1e12;
+    const double hi = flop / (ps.lo * 1e-3) / 1e12;
+    const double per = sms * kTensorFlopPerClockSM / 1e6;   // TFLOP/s per MHz
+    bk_row(csv, "peak,%.1f,%.1f,%.1f,%d,%.0f,%.0f,%.0f,%.0f,%d\n", tf, lo,
+           hi, sms, kTensorFlopPerClockSM, tf / per, lo / per, hi / per,
+           ps.rounds);
     bk_csv_close(csv);
 }
 
@@ -147,58 +172,50 @@ int main(int argc, char **argv)
         return 1;
     }
     bk_progress_start("tensor-gemm", 30);
-    // The ceiling: about 20 ms of wgmma on every SM.
+    // The ceiling: about 20 ms of wgmma on every SM, on random bf16
+    // tiles (tc_peak), a variant of the rounds below like the GEMMs, so
+    // that it runs as hot as they do and is reported as a median.
     int sms;
     BOOK_TRY(book_sm_count(&sms));
-    float *sink;
-    BOOK_TRY(cudaMalloc(&sink, 4));
-    double peak = 0.0;
-    const int iters = 20000;
-    if (tc_peak(sms, iters, sink, 0) == cudaSuccess) {
-        BOOK_TRY(cudaDeviceSynchronize());
-        cudaEvent_t a, b;
-        BOOK_TRY(cudaEventCreate(&a));
-        BOOK_TRY(cudaEventCreate(&b));
-        double best = 1e30;
-        for (int r = 0; r < 5; r++) {
-            BOOK_TRY(cudaEventRecord(a));
-            BOOK_TRY(tc_peak(sms, iters, sink, 0));
-            BOOK_TRY(cudaEventRecord(b));
-            BOOK_TRY(cudaEventSynchronize(b));
-            float ms;
-            BOOK_TRY(cudaEventElapsedTime(&ms, a, b));
-            if (ms < best) best = ms;
-        }
-        double flop = (double)sms * 2 * iters * 4 * 2.0 * 64 * 256 * 16;
-        peak = flop / (best * 1e-3) / 1e12;
-        bk_progress("peak %.0f TFLOP/s", peak);
-    } else {
-        cudaGetLastError();
-    }
+    peak_ctx pk = {sms, 20000, NULL};
+    BOOK_TRY(cudaMalloc(&pk.sink, 4));
     // Warm up: a second of cuBLAS at 8192^3, so that round 1 finds the GPU
     // as hot as the others do.
-    for (int i = 0; i < 5; i++)
-        tflops(NULL, shapes[3], TC_OUT_BF16, A, B, C, h);
-    // t[v][s]: bf16 out; row kVariants is cuBLAS.
-    double t[16][8] = {}, f32[16] = {};
-    for (int k = 0; k < kRounds; k++)
-        for (int s = 0; s < kShapes; s++)
-            for (int v = 0; v <= kVariants; v++) {
-                tc_gemm_fn fn = v < kVariants ? variants[v].fn : NULL;
-                rounds[k][v][s] =
-                    tflops(fn, shapes[s], TC_OUT_BF16, A, B, C, h);
-                bk_progress("round %d %s %s %.0f", k,
-                            v < kVariants ? variants[v].name : "cublas",
-                            shapes[s].name, rounds[k][v][s]);
-            }
+    tc_ctx warm = {A, B, C, TC_OUT_BF16, 8192, 8192, 8192, NULL, h};
+    for (int i = 0; i < 5; i++) bk_median_ms(run_tc, &warm, 20);
+    // jobs[v][s]: bf16 out; row kVariants is cuBLAS; jobs_f32: 8192^3
+    // with C in fp32.
+    rounds = bk_rounds_new("tensor-gemm");
     for (int s = 0; s < kShapes; s++)
         for (int v = 0; v <= kVariants; v++) {
-            double lo, hi;
-            t[v][s] = round_median(v, s, &lo, &hi);
+            const char *name = v < kVariants ? variants[v].name : "cublas";
+            char id[64];
+            snprintf(id, sizeof id, "%s/%s", name, shapes[s].name);
+            jobs[v][s] = {A, B, C, TC_OUT_BF16, shapes[s].m, shapes[s].n,
+                          shapes[s].k, v < kVariants ? variants[v].fn : NULL,
+                          h};
+            slot[v][s] = bk_rounds_add(rounds, id, run_tc, &jobs[v][s], 0);
         }
-    f32[kVariants] = tflops(NULL, shapes[3], TC_OUT_F32, A, B, C, h);
-    for (int v = 0; v < kVariants; v++)
-        f32[v] = tflops(variants[v].fn, shapes[3], TC_OUT_F32, A, B, C, h);
+    for (int v = 0; v <= kVariants; v++) {
+        const char *name = v < kVariants ? variants[v].name : "cublas";
+        char id[64];
+        snprintf(id, sizeof id, "%s/8192_f32", name);
+        jobs_f32[v] = {A, B, C, TC_OUT_F32, 8192, 8192, 8192,
+                       v < kVariants ? variants[v].fn : NULL, h};
+        slot_f32[v] = bk_rounds_add(rounds, id, run_tc, &jobs_f32[v], 0);
+    }
+    const int peak_slot = bk_rounds_add(rounds, "peak", run_peak, &pk, 0);
+    bk_rounds_run(rounds);
+    const bk_stat ps = bk_rounds_stat(rounds, peak_slot);
+    const double peak_flop = (double)sms * 2 * pk.iters * 4 * 2.0 * 64 * 256 * 16;
+    const double peak = ps.ok ? peak_flop / (ps.median * 1e-3) / 1e12 : 0.0;
+    if (ps.ok) ceiling(ps, peak_flop, sms);
+    double t[16][8] = {}, f32[16] = {};
+    for (int s = 0; s < kShapes; s++)
+        for (int v = 0; v <= kVariants; v++)
+            t[v][s] = tf(shapes[s], bk_rounds_stat(rounds, slot[v][s]).median);
+    for (int v = 0; v <= kVariants; v++)
+        f32[v] = tf(shapes[3], bk_rounds_stat(rounds, slot_f32[v]).median);
     FILE *csv = bk_csv_open("tensor-gemm",
                             "variant,tflops_1024,tflops_2048,tflops_4096,"
                             "tflops_8192,tflops_llm,tflops_odd,"
@@ -229,6 +246,22 @@ int main(int argc, char **argv)
     }
     bk_csv_close(csv);
     repeats();
+    bk_rounds_free(rounds);
+    // The two timing methods side by side at 1024^3, where the launchers'
+    // host work (tensor-map encodes, cudaFuncSetAttribute) and the launch
+    // are a large part of the old method's time (tensor-gemm-timing.csv;
+    // the method chapter shows it).
+    FILE *tcsv = bk_timing_open("tensor-gemm");
+    for (int v = kVariants; v >= 0; v--) {
+        const char *name = v < kVariants ? variants[v].name : "cublas";
+        if (v < kVariants && strcmp(name, "warp-specialized") != 0 &&
+            strcmp(name, "persistent") != 0 && strcmp(name, "cluster") != 0)
+            continue;
+        char id[64];
+        snprintf(id, sizeof id, "gemm/%s/1024", name);
+        bk_timing_row(tcsv, id, run_tc, &jobs[v][0]);
+    }
+    bk_csv_close(tcsv);
     bk_progress_stop();
     cublasDestroy(h);
     return 0;
