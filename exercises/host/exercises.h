@@ -14,7 +14,7 @@ extern "C" {
  * (a float); NULL in, in[0], in[1], out or arg: cudaErrorInvalidValue.
  * n == 0 does nothing and succeeds. */
 cudaError_t host_saxpy_stage(const float *const *in, float *out, size_t n,
-                             cudaStream_t s, const void *arg);
+                             const void *arg, cudaStream_t s);
 /* out[0..n) = alpha x + y through host_pipeline on pipe p, from stream
  * s0, with the rules of host_pipeline (pinned host memory, out overlapping
  * neither input, NULL p: cudaErrorInvalidValue). */

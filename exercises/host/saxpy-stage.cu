@@ -7,8 +7,8 @@
 #include "host/exercises.h"
 
 extern "C" cudaError_t host_saxpy_stage(const float *const *in, float *out,
-                                        size_t n, cudaStream_t s,
-                                        const void *arg)
+                                        size_t n, const void *arg,
+                                        cudaStream_t s)
 {
     (void)in; (void)out; (void)n; (void)s; (void)arg;
     // TODO: refuse bad arguments, then launch a kernel on stream s (and on

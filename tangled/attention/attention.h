@@ -6,11 +6,9 @@
 // row of zeros.  o must not overlap q, k or v.  Every launcher returns
 // cudaErrorInvalidValue, without launching, for null pointers, overlap,
 // sizes whose products overflow, or what its line below excludes; it
-// returns the status of its last launch otherwise.  Every launcher but
-// attention_cublas takes the stream its work is queued on as its last
-// argument (0: the default stream) and returns without waiting for it;
-// attention_cublas queues all of its work on its handle's stream, the
-// one cuBLAS itself takes, and also returns without waiting.
+// returns the status of its last launch otherwise.  Every launcher
+// takes the stream its work is queued on as its last argument (0: the
+// default stream) and returns without waiting for it.
 #ifndef ATTENTION_H
 #define ATTENTION_H
 #include <cuda_runtime_api.h>
@@ -30,13 +28,15 @@ cudaError_t attention_three_kernel(const float *q, const float *k,
                                    const float *v, float *o, attn_dims a,
                                    void *work, cudaStream_t stream);
 // The same pipeline with cuBLAS strided-batched SGEMM (B*H below 2^31).
-// It keeps the order of h's stream (cublasGetStream): it starts after
-// the work enqueued there before the call, and work enqueued there after
-// it sees o.  All of it runs on that stream, and a stream argument
-// could only disagree with it, so there is none.
+// Where stream is not h's stream (cublasGetStream), it sets h's stream
+// to it for the call and back after, and cublasSetStream resets h's
+// workspace to cuBLAS's default pool: a workspace set on h with
+// cublasSetWorkspace is then gone when the call returns (set it again),
+// and the products run without it.  Pass h's own stream to leave h
+// untouched.  h must not be in use by another host thread meanwhile.
 cudaError_t attention_cublas(cublasHandle_t h, const float *q,
                              const float *k, const float *v, float *o,
-                             attn_dims a, void *work);
+                             attn_dims a, void *work, cudaStream_t stream);
 // Fused: a warp per query row; D = 32, 64 or 128; B*H*Sq at most
 // 8 (2^31 - 1) rows (2^31 - 1 blocks of 8).
 cudaError_t attention_warp(const float *q, const float *k, const float *v,

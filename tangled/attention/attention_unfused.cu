@@ -96,22 +96,16 @@ extern "C" cudaError_t attention_three_kernel(const float *q,
     do {                                                                \
         if ((call) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;   \
     } while (0)
-extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
-    const float *k, const float *v, float *o, attn_dims a, void *work)
+
+// <<Queue attention on cuBLAS on the handle's stream>>
+static cudaError_t attn_cublas_queue(cublasHandle_t hd, const float *q,
+    const float *k, const float *v, float *o, attn_dims a, void *work,
+    size_t ns, cudaStream_t st)
 {
-    size_t nq, nk, ns, bh = a.B * a.H;
-    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
-    if (nq == 0) return cudaSuccess;
-    if (!hd || !work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
-        bh > INT_MAX || attention_work_bytes(a) == 0)
-        return cudaErrorInvalidValue;
-    BOOK_CLEAR_TO_LAUNCH();
-    cudaStream_t st;                  // the handle's: all of it goes there
-    ATTN_CUBLAS(cublasGetStream(hd, &st));
-    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), st);
     book_carve c = {(char *)work, 0, 0};
     const attn_work w = attn_work_layout(&c, a, false);
     float *s = w.s, *p = w.p;
+    const size_t bh = a.B * a.H;
     int sq = (int)a.Sq, sk = (int)a.Sk, d = (int)a.D, n = (int)bh;
     const float scale = 1.0f / sqrtf((float)a.D), one = 1.0f, zero = 0.0f;
     // <<S = Q K^T scaled, as column-major S^T = K Q^T>>
@@ -128,4 +122,25 @@ extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
         sk, &one, v, d, (long long)sk * d, p, sk, (long long)sq * sk, &zero, o,
         d, (long long)sq * d, n));
     return cudaGetLastError();
+}
+extern "C" cudaError_t attention_cublas(cublasHandle_t hd, const float *q,
+    const float *k, const float *v, float *o, attn_dims a, void *work,
+    cudaStream_t stream)
+{
+    size_t nq, nk, ns, bh = a.B * a.H;
+    BOOK_TRY(attn_check(q, k, v, o, a, &nq, &nk, &ns));
+    if (nq == 0) return cudaSuccess;
+    if (!hd || !work || a.Sq > INT_MAX || a.Sk > INT_MAX || a.D > INT_MAX ||
+        bh > INT_MAX || attention_work_bytes(a) == 0)
+        return cudaErrorInvalidValue;
+    BOOK_CLEAR_TO_LAUNCH();
+    if (a.Sk == 0) return cudaMemsetAsync(o, 0, nq * sizeof(float), stream);
+    cudaStream_t was;                 // the handle's, given back after
+    ATTN_CUBLAS(cublasGetStream(hd, &was));
+    if (was != stream) ATTN_CUBLAS(cublasSetStream(hd, stream));
+    cudaError_t e = attn_cublas_queue(hd, q, k, v, o, a, work, ns, stream);
+    if (was != stream && cublasSetStream(hd, was) != CUBLAS_STATUS_SUCCESS &&
+        e == cudaSuccess)
+        e = cudaErrorUnknown;
+    return e;
 }

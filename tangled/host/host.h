@@ -41,15 +41,15 @@ cudaError_t host_gate(const int *dflag, unsigned long long max_ns,
 // memory), back to back on stream s.  A host_work (see the graph runner):
 // arg is a host_ticks_arg.  count < 0: cudaErrorInvalidValue.
 typedef struct { unsigned *counter; int count; } host_ticks_arg;
-cudaError_t host_ticks(cudaStream_t s, void *arg);
+cudaError_t host_ticks(void *arg, cudaStream_t s);
 
 // <<Declarations of the pipeline>>
 // A pipeline's kernel stage: reads nin device arrays in[0..nin) of
 // n + halo floats, writes out[0..n) (device memory), and queues its
 // work on stream s alone; arg is the stage's own.
 typedef cudaError_t (*host_stage_fn)(const float *const *in, float *out,
-                                     size_t n, cudaStream_t s,
-                                     const void *arg);
+                                     size_t n, const void *arg,
+                                     cudaStream_t s);
 typedef struct {
     host_stage_fn fn;
     const void *arg;
@@ -98,9 +98,9 @@ cudaError_t host_pipe_trace(const host_pipe *p, host_span *spans,
 // host_conv_arg (w in device memory).
 typedef struct { const float *w; size_t k; } host_conv_arg;
 cudaError_t host_vadd_stage(const float *const *in, float *out, size_t n,
-                            cudaStream_t s, const void *arg);
+                            const void *arg, cudaStream_t s);
 cudaError_t host_conv1d_stage(const float *const *in, float *out,
-                              size_t n, cudaStream_t s, const void *arg);
+                              size_t n, const void *arg, cudaStream_t s);
 // The pipeline with each (host memory pinned, as host_pipeline says):
 // c[0..n) = a + b; y[0..n) from x[0..n + k - 1) and the k taps w (device
 // memory; k >= 1, k - 1 at most the pipe's halo).
@@ -114,12 +114,12 @@ cudaError_t host_conv1d_pipelined(host_pipe *p, const float *x,
 // <<Declarations of the graph runner>>
 // Work to capture: queues its work on stream s alone, without calls that
 // wait for the device (no cudaMemcpy, no synchronize).
-typedef cudaError_t (*host_work)(cudaStream_t s, void *arg);
+typedef cudaError_t (*host_work)(void *arg, cudaStream_t s);
 typedef struct host_graph host_graph;
-// Captures work(s, arg) on a stream of the graph's own and instantiates
+// Captures work(arg, s) on a stream of the graph's own and instantiates
 // it.  On error *g is NULL and nothing is left capturing or allocated.
 cudaError_t host_graph_capture(host_graph **g, host_work work, void *arg);
-// Captures work(s, arg) again (new pointers, say) and updates the graph
+// Captures work(arg, s) again (new pointers, say) and updates the graph
 // in place when the capture has the same nodes and edges, else
 // instantiates the new capture in its place; *in_place (may be NULL)
 // says which.  Launches already queued run the graph as it was.
@@ -144,7 +144,7 @@ typedef struct {
     size_t rows, cols;
     int layers;
 } host_layers_arg;
-cudaError_t host_layers(cudaStream_t s, void *arg);
+cudaError_t host_layers(void *arg, cudaStream_t s);
 
 // <<Declarations of the host listings that are wrong on purpose>>
 // Wrong on purpose: host_pipeline without its pinned check, so that in
@@ -159,10 +159,10 @@ cudaError_t host_pipeline_wrong_pageable(host_pipe *p, const host_kernel *k,
 // non-blocking streams: a race.
 cudaError_t host_vadd_stage_wrong_legacy(const float *const *in,
                                          float *out, size_t n,
-                                         cudaStream_t s, const void *arg);
+                                         const void *arg, cudaStream_t s);
 cudaError_t host_conv1d_stage_wrong_legacy(const float *const *in,
                                            float *out, size_t n,
-                                           cudaStream_t s, const void *arg);
+                                           const void *arg, cudaStream_t s);
 // Wrong on purpose: host_upload_staged without the wait for a bounce
 // buffer's last copy before it is filled again.
 cudaError_t host_upload_staged_wrong_reuse(host_stage *st, void *dst,

@@ -15,7 +15,7 @@ extern "C" cudaError_t host_gate(const int *dflag, unsigned long long max_ns,
 // <<The ticks>>
 __global__ void host_tick_kernel(unsigned *counter) { *counter += 1; }
 
-extern "C" cudaError_t host_ticks(cudaStream_t s, void *arg)
+extern "C" cudaError_t host_ticks(void *arg, cudaStream_t s)
 {
     const host_ticks_arg *t = (const host_ticks_arg *)arg;
     if (!t || !t->counter || t->count < 0) return cudaErrorInvalidValue;

@@ -16,7 +16,7 @@ static cudaError_t capture(cudaStream_t s, host_work work, void *arg,
 {
     *out = NULL;
     BOOK_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    cudaError_t e = work(s, arg);
+    cudaError_t e = work(arg, s);
     cudaGraph_t graph = NULL;
     cudaError_t end = cudaStreamEndCapture(s, &graph);   // always ended
     keep_first(&e, end);
@@ -98,7 +98,7 @@ extern "C" cudaError_t host_graph_destroy(host_graph *g)
 }
 
 // <<The layers of a small step>>
-extern "C" cudaError_t host_layers(cudaStream_t s, void *arg)
+extern "C" cudaError_t host_layers(void *arg, cudaStream_t s)
 {
     const host_layers_arg *a = (const host_layers_arg *)arg;
     if (!a || !a->x || !a->out || !a->work || a->layers < 0 ||

@@ -155,7 +155,7 @@ static cudaError_t run_chunks(host_pipe *p, const host_kernel *k,
         BOOK_TRY(mark(p, c, 0, s));
         BOOK_TRY(copy_in(p, j, k, in, i0, len));
         BOOK_TRY(mark(p, c, 1, s));
-        BOOK_TRY(k->fn(din, p->dout[j], len, s, k->arg));
+        BOOK_TRY(k->fn(din, p->dout[j], len, k->arg, s));
         BOOK_TRY(mark(p, c, 2, s));
         BOOK_TRY(cudaMemcpyAsync(out + i0, p->dout[j], len * sizeof(float),
                                  cudaMemcpyDeviceToHost, s));
@@ -233,8 +233,8 @@ extern "C" cudaError_t host_pipe_trace(const host_pipe *p, host_span *spans,
 
 // <<The pipeline's stages>>
 extern "C" cudaError_t host_vadd_stage(const float *const *in, float *out,
-                                       size_t n, cudaStream_t s,
-                                       const void *arg)
+                                       size_t n, const void *arg,
+                                       cudaStream_t s)
 {
     (void)arg;
     if (n == 0) return cudaSuccess;
@@ -254,7 +254,7 @@ static cudaError_t conv_stage_args(const float *const *in, size_t n,
 
 extern "C" cudaError_t host_conv1d_stage(const float *const *in,
                                          float *out, size_t n,
-                                         cudaStream_t s, const void *arg)
+                                         const void *arg, cudaStream_t s)
 {
     const host_conv_arg *a = (const host_conv_arg *)arg;
     size_t xn;
@@ -299,8 +299,8 @@ extern "C" cudaError_t host_pipeline_wrong_pageable(
 // <<Wrong on purpose: the kernel on the legacy default stream>>
 extern "C" cudaError_t host_vadd_stage_wrong_legacy(const float *const *in,
                                                     float *out, size_t n,
-                                                    cudaStream_t s,
-                                                    const void *arg)
+                                                    const void *arg,
+                                                    cudaStream_t s)
 {
     (void)s;                           // WRONG: the stream is not used
     (void)arg;
@@ -310,8 +310,8 @@ extern "C" cudaError_t host_vadd_stage_wrong_legacy(const float *const *in,
 }
 
 extern "C" cudaError_t host_conv1d_stage_wrong_legacy(
-    const float *const *in, float *out, size_t n, cudaStream_t s,
-    const void *arg)
+    const float *const *in, float *out, size_t n, const void *arg,
+    cudaStream_t s)
 {
     (void)s;                           // WRONG: the stream is not used
     const host_conv_arg *a = (const host_conv_arg *)arg;

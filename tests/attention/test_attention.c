@@ -316,7 +316,7 @@ static void refusals(void **st)
         TK_REFUSED(attn_launch(w, handle(), q, k, v, o, z, work, 0));
     }
     TK_REFUSED(attention_three_kernel(q, k, v, o, a, NULL, 0));
-    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, work));
+    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, work, 0));
     TK_REFUSED(attention_tiled(q + 1, k, v, o, a, 0));  /* misaligned */
     TK_REFUSED(attention_tiled_compact(q, k + 1, v, o, a, 0));  /* misaligned */
     a.D = 96;
@@ -481,8 +481,8 @@ static void refusals_pointers(void **st)
 #undef SHIFT
         }
     TK_REFUSED(attention_three_kernel(q, k, v, o, a, NULL, 0));
-    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK));
-    TK_REFUSED(attention_cublas(FAKE_HANDLE, q, k, v, o, a, NULL));
+    TK_REFUSED(attention_cublas(NULL, q, k, v, o, a, FAKE_WORK, 0));
+    TK_REFUSED(attention_cublas(FAKE_HANDLE, q, k, v, o, a, NULL, 0));
 }
 /* Sizes whose byte counts overflow a size_t, one product at a time: every
  * launcher refuses them and attention_work_bytes is 0. */
@@ -700,8 +700,9 @@ static void split_refusals(void **st)
 }
 
 /* ---- the cuBLAS form on a handle's own stream -------------------------- */
-/* attention_cublas runs on the stream of the handle.  The handle here has
- * a non-blocking stream (not ordered with the default stream), and that
+/* attention_cublas on the stream of its handle, passed as its stream,
+ * which leaves the handle as it is.  The handle here has a non-blocking
+ * stream (not ordered with the default stream), and that
  * stream first does a long run of memsets, so the scores' product waits
  * behind them; then the workspace and the output are poisoned on the
  * stream.  Any step that ran on another stream would read the poisoned
@@ -746,7 +747,7 @@ static void cublas_on_its_stream(void **st)
             /* cuBLAS's first call on a handle may allocate, and an
              * allocation may wait for the device: one call first.  Then
              * the scores it left are poisoned again, before the delay. */
-            TK_CUDA(attention_cublas(h, dq, dk, dv, dout, a, work));
+            TK_CUDA(attention_cublas(h, dq, dk, dv, dout, a, work, s));
             TK_CUDA(cudaDeviceSynchronize());
             tk_poison(work, wb);
             tk_poison(dout, (nq + 1) * 4);
@@ -755,7 +756,7 @@ static void cublas_on_its_stream(void **st)
                 TK_CUDA(cudaMemsetAsync(delay, i, delay_bytes, s));
             TK_CUDA(cudaMemsetAsync(work, 0xff, wb, s));
             TK_CUDA(cudaMemsetAsync(dout, 0xff, (nq + 1) * 4, s));
-            TK_CUDA(attention_cublas(h, dq, dk, dv, dout, a, work));
+            TK_CUDA(attention_cublas(h, dq, dk, dv, dout, a, work, s));
             TK_CUDA(cudaMemcpyAsync(got, dout, (nq + 1) * 4,
                                     cudaMemcpyDeviceToHost, s));
             TK_CUDA(cudaStreamSynchronize(s));
@@ -798,17 +799,15 @@ static cudaError_t order_call(int w, cublasHandle_t h, const attn_case *c,
         return attention_warp_no_rescale(c->dq, c->dk, c->dv, o, a, s);
     return attn_launch(w, h, c->dq, c->dk, c->dv, o, a, work, s);
 }
-/* The cuBLAS form runs on its handle's stream, so the handle gets s.
- * cublasSetStream also resets the handle's workspace to cuBLAS's own;
- * ws, allocated before any gate closes, is set after it, so that the
- * call on the gated stream uses only memory that is already there, and
- * picks the same kernels as the call on the default stream before it. */
-enum { ORDER_CUBLAS_WS = 32 << 20 };
-static int order_bind(cublasHandle_t h, cudaStream_t s, void *ws)
+/* The cuBLAS form takes the gated stream as its argument, on a handle
+ * whose stream is the default stream: it must give the handle back its
+ * stream.  (Setting a stream resets a handle's workspace to cuBLAS's
+ * default pool, so the test sets none: the call on the default stream
+ * before the gated one has used that pool already.) */
+static int handle_on_default_stream(cublasHandle_t h)
 {
-    return cublasSetStream(h, s) == CUBLAS_STATUS_SUCCESS &&
-           cublasSetWorkspace(h, ws, ORDER_CUBLAS_WS) ==
-               CUBLAS_STATUS_SUCCESS;
+    cudaStream_t now = (cudaStream_t)(uintptr_t)1;
+    return cublasGetStream(h, &now) == CUBLAS_STATUS_SUCCESS && now == 0;
 }
 /* Each launcher on shape a, queued on a stream held behind a closed gate:
  * the output and the workspace are still the poison when the launcher
@@ -819,7 +818,7 @@ static int order_bind(cublasHandle_t h, cudaStream_t s, void *ws)
  * device for its shared memory; both buffers are poisoned again after
  * it.  The wrong-on-purpose form must give, bit for bit, what it gave on
  * the default stream. */
-static void order_case(cublasHandle_t h, void *ws, attn_dims a)
+static void order_case(cublasHandle_t h, attn_dims a)
 {
     const uint64_t seed = tk_seed(0);
     attn_case c = attn_case_new(a, 1.0, seed);
@@ -834,7 +833,6 @@ static void order_case(cublasHandle_t h, void *ws, attn_dims a)
         snprintf(what, sizeof what, "%s B%zu H%zu Sq%zu Sk%zu D%zu%s on a "
                  "gated stream", order_name(w), a.B, a.H, a.Sq, a.Sk, a.D,
                  a.causal ? " causal" : "");
-        if (w == CUBLAS) assert_true(order_bind(h, 0, ws));
         tk_poison(dout, ob);
         cudaError_t e = order_call(w, h, &c, dout, a, work, wb, 0);
         if (e == cudaErrorNotSupported && w >= TILED &&
@@ -849,14 +847,13 @@ static void order_case(cublasHandle_t h, void *ws, attn_dims a)
         tk_poison(dout, ob);
         tk_poison(work, wb);
         tk_gate g = tk_gate_close();
-        int bound = w != CUBLAS || order_bind(h, g.s, ws);
         e = order_call(w, h, &c, dout, a, work, wb, g.s);
         int waited = tk_still_poisoned(dout, ob) &&
                      tk_still_poisoned(work, wb);
         tk_gate_open(&g);
-        if (w == CUBLAS)                   /* off g.s, which is gone */
-            bound = order_bind(h, 0, ws) && bound;
-        assert_true(bound);
+        if (w == CUBLAS && !handle_on_default_stream(h))
+            print_error("%s: the handle is not back on its stream\n", what);
+        assert_true(w != CUBLAS || handle_on_default_stream(h));
         TK_CUDA(e);
         if (!waited)
             print_error("%s: wrote before its stream let it\n", what);
@@ -891,12 +888,9 @@ static void attention_launchers_follow_the_stream(void **st)
     assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
     assert_int_equal(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
                      CUBLAS_STATUS_SUCCESS);
-    void *ws = tk_dev_bytes(ORDER_CUBLAS_WS);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        order_case(h, ws, cases[i]);
-    assert_int_equal(cublasSetStream(h, 0), CUBLAS_STATUS_SUCCESS);
+        order_case(h, cases[i]);
     assert_int_equal(cublasDestroy(h), CUBLAS_STATUS_SUCCESS);
-    tk_free(ws);
 }
 
 /* ---- the tiled forms' largest grid ------------------------------------ */

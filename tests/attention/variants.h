@@ -26,7 +26,7 @@ static inline int attn_split_rule(attn_dims a)
 #define ATTENTION_VARIANTS(X)                                            \
     X(THREE, "three_kernel",                                             \
       attention_three_kernel(q, k, v, o, a, work, s))                    \
-    X(CUBLAS, "cublas", attention_cublas(h, q, k, v, o, a, work))        \
+    X(CUBLAS, "cublas", attention_cublas(h, q, k, v, o, a, work, s))     \
     X(WARP, "warp", attention_warp(q, k, v, o, a, s))                    \
     X(TILED, "tiled", attention_tiled(q, k, v, o, a, s))                 \
     X(COMPACT, "tiled_compact",                                          \
@@ -48,9 +48,8 @@ static inline const char *attn_variant_name(int which)
 }
 
 /* Launcher WHICH on these arguments (h and work only where it takes them),
- * queued on stream s; the cuBLAS form takes no stream and runs on h's
- * instead (set it with cublasSetStream).  cudaErrorInvalidValue for a
- * WHICH outside the list. */
+ * queued on stream s.  cudaErrorInvalidValue for a WHICH outside the
+ * list. */
 static inline cudaError_t attn_launch(int which, cublasHandle_t h,
                                       const float *q, const float *k,
                                       const float *v, float *o,

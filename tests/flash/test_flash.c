@@ -598,6 +598,114 @@ static void split_without_rescale_is_wrong(void **state)
     free_problem(&p);
 }
 
+/* ---- stream order ------------------------------------------------------ */
+
+/* A launcher of the chapter for the stream test: one of variants.h, or
+ * (fn NULL) split keys at 4 shares through split, with a workspace of the
+ * bytes flash_split_work_bytes asks for; wrong: a listing wrong on
+ * purpose, which must follow its stream like the others, and whose
+ * output is not checked. */
+struct fl_order { const char *name; flash_fn fn; split_fn split; int wrong; };
+
+/* l on B2 H3 Sq200 Sk777 D128, causal, BSHD, with lse, queued on a stream
+ * held behind a closed gate: o, lse and the workspace are still the
+ * poison when the launcher has returned, and o within the bound of
+ * run_and_check once the gate opens.  A first call on the default stream
+ * loads the kernels (loading one may wait for the whole device) and sets
+ * their shared-memory opt-in. */
+static void order_case(const struct fl_order *l)
+{
+    const flash_dims a = {2, 3, 200, 777, 128, 1, FLASH_BSHD};
+    const int splits = 4;
+    uint64_t seed = tk_seed(0), st = seed;
+    struct problem p;
+    make_problem(&p, a, 1.0, &st);
+    const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
+    const size_t rows = a.B * a.H * a.Sq;
+    const size_t wb = l->split ? flash_split_work_bytes(a, splits) : 0;
+    void *dq = tk_dev_bytes(nq * 2), *dk = tk_dev_bytes(nk * 2);
+    void *dv = tk_dev_bytes(nk * 2), *d_o = tk_dev_bytes(nq * 2);
+    float *dl = tk_dev_floats(rows);
+    void *w = wb ? tk_dev_bytes(wb) : NULL;
+    tk_upload_bytes(dq, p.q, nq * 2);
+    tk_upload_bytes(dk, p.k, nk * 2);
+    tk_upload_bytes(dv, p.v, nk * 2);
+    cudaError_t e;
+    for (int gated = 0; gated < 2; gated++) {
+        tk_poison(d_o, nq * 2);
+        tk_poison(dl, rows * 4);
+        if (w) tk_poison(w, wb);
+        tk_gate g = tk_gate_if(gated);
+        e = l->split ? l->split(dq, dk, dv, d_o, dl, a, splits, w, wb, g.s)
+                     : l->fn(dq, dk, dv, d_o, dl, a, g.s);
+        int waited = !gated || (tk_still_poisoned(d_o, nq * 2) &&
+                                tk_still_poisoned(dl, rows * 4) &&
+                                (!w || tk_still_poisoned(w, wb)));
+        if (gated) tk_gate_open(&g);
+        TK_CUDA(e);
+        TK_CUDA(cudaDeviceSynchronize());
+        if (!waited)
+            print_error("%s: it wrote before its stream let it\n", l->name);
+        assert_true(waited);
+    }
+    uint16_t *o = tk_malloc(nq * 2);
+    tk_download_bytes(o, d_o, nq * 2);
+    size_t bad = 0;
+    for (size_t bh = 0; bh < a.B * a.H && !l->wrong; bh++)
+        for (size_t i = 0; i < a.Sq; i++)
+            for (size_t d = 0; d < a.D; d++) {
+                size_t row = bh * a.Sq + i;
+                double r = p.ref[row * a.D + d];
+                double g = tk_from_bf16(o[at(a, bh, i, a.Sq) + d]);
+                double tol = (0x1p-8 + 2 * p.eps[row] + a.Sk * 0x1p-23) *
+                                 p.absref[row * a.D + d] + 0x1p-8 * fabs(r);
+                if (!(fabs(g - r) <= tol) && bad++ < 5)
+                    print_error("%s on a gated stream: o[bh %zu][row %zu]"
+                                "[%zu] is %.7g, expected %.7g (seed %llu)\n",
+                                l->name, bh, i, d, g, r,
+                                (unsigned long long)seed);
+            }
+    assert_int_equal(bad, 0);
+    free(o); free_problem(&p);
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(d_o); tk_free(dl);
+    if (w) tk_free(w);
+}
+
+/* Every launcher whose code runs on compute capability 8.0 and later
+ * queues all its work on the stream it is given: those of variants.h, the
+ * split keys, and the two wrong on purpose. */
+static void flash_launchers_follow_the_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_LISTING("flash_mma.sm80.cu", 80);
+    for (size_t v = 0; v < NVARIANTS; v++)
+        if (variants[v].cc == 80) {
+            const struct fl_order l = {variants[v].name, variants[v].fn,
+                                       NULL, 0};
+            order_case(&l);
+        }
+    static const struct fl_order more[] = {
+        {"mma without the rescale", flash_mma_no_rescale, NULL, 1},
+        {"split", NULL, flash_split, 0},
+        {"split without the rescale", NULL, flash_split_no_rescale, 1},
+    };
+    for (size_t m = 0; m < sizeof more / sizeof more[0]; m++)
+        order_case(&more[m]);
+}
+
+/* The same for the sm_90a launcher. */
+static void flash_sm90a_launchers_follow_the_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_LISTING("flash_wgmma.sm90a.cu", 90);
+    for (size_t v = 0; v < NVARIANTS; v++)
+        if (variants[v].cc == 90) {
+            const struct fl_order l = {variants[v].name, variants[v].fn,
+                                       NULL, 0};
+            order_case(&l);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,6 +724,8 @@ int main(void)
         cmocka_unit_test(split_decoding_shapes),
         cmocka_unit_test(split_rule_workspace_and_refusals),
         cmocka_unit_test(split_without_rescale_is_wrong),
+        cmocka_unit_test(flash_launchers_follow_the_stream),
+        cmocka_unit_test(flash_sm90a_launchers_follow_the_stream),
     };
     return tk_run_tests("flash", tests);
 }

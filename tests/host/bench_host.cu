@@ -463,7 +463,7 @@ struct graph_ctx { host_graph *g; host_work fn; void *arg; };
 static cudaError_t run_on_stream(void *v)
 {
     graph_ctx *c = (graph_ctx *)v;
-    return c->fn(0, c->arg);
+    return c->fn(c->arg, 0);
 }
 static cudaError_t run_graph(void *v)
 {

@@ -13,11 +13,11 @@ static void saxpy_stage_arguments(void **s)
     (void)s;
     float *p = EX_FAKE(float, 4096), alpha = 2.0f;
     const float *in[2] = {p, p}, *half[2] = {p, NULL};
-    EX_REFUSED(host_saxpy_stage(NULL, p, 10, 0, &alpha));
-    EX_REFUSED(host_saxpy_stage(half, p, 10, 0, &alpha));
-    EX_REFUSED(host_saxpy_stage(in, NULL, 10, 0, &alpha));
-    EX_REFUSED(host_saxpy_stage(in, p, 10, 0, NULL));
-    EX_CUDA(host_saxpy_stage(NULL, NULL, 0, 0, NULL));
+    EX_REFUSED(host_saxpy_stage(NULL, p, 10, &alpha, 0));
+    EX_REFUSED(host_saxpy_stage(half, p, 10, &alpha, 0));
+    EX_REFUSED(host_saxpy_stage(in, NULL, 10, &alpha, 0));
+    EX_REFUSED(host_saxpy_stage(in, p, 10, NULL, 0));
+    EX_CUDA(host_saxpy_stage(NULL, NULL, 0, NULL, 0));
     EX_REFUSED(host_saxpy_pipelined(NULL, 2.0f, p, p, p + 100, 10, 0));
 }
 

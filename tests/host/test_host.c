@@ -107,7 +107,7 @@ static const host_kernel vadd_kernel = {host_vadd_stage, NULL, 2, 0};
 
 /* ---- CPU-side: bad arguments ------------------------------------------ */
 
-static cudaError_t work_fails(cudaStream_t s, void *arg);
+static cudaError_t work_fails(void *arg, cudaStream_t s);
 
 static void arguments_refused_without_a_device(void **state)
 {
@@ -150,41 +150,41 @@ static void arguments_refused_without_a_device(void **state)
     TK_REFUSED(host_conv1d_pipelined(NULL, p, NULL, 3, p, 10, 0));
     TK_REFUSED(host_conv1d_pipelined(NULL, p, p, 0, p, 10, 0));
     TK_REFUSED(host_pipe_trace(NULL, NULL, 0, NULL));
-    TK_REFUSED(host_vadd_stage(NULL, p, 10, 0, NULL));
-    assert_int_equal(host_vadd_stage(NULL, NULL, 0, 0, NULL), cudaSuccess);
-    assert_int_equal(host_conv1d_stage(in, p, 10, 0, NULL),
+    TK_REFUSED(host_vadd_stage(NULL, p, 10, NULL, 0));
+    assert_int_equal(host_vadd_stage(NULL, NULL, 0, NULL, 0), cudaSuccess);
+    assert_int_equal(host_conv1d_stage(in, p, 10, NULL, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(host_vadd_stage_wrong_legacy(NULL, p, 10, 0, NULL),
+    assert_int_equal(host_vadd_stage_wrong_legacy(NULL, p, 10, NULL, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(host_conv1d_stage_wrong_legacy(in, p, 10, 0, NULL),
+    assert_int_equal(host_conv1d_stage_wrong_legacy(in, p, 10, NULL, 0),
                      cudaErrorInvalidValue);
     /* n + k - 1 inputs past SIZE_MAX (wrapped to 7: no output, success),
      * or past CONV_MAX_N (2^38); then no taps.  out apart from in. */
     float *q = p + 4096;
     host_conv_arg taps = {p, 10};
-    assert_int_equal(host_conv1d_stage(in, q, SIZE_MAX - 1, 0, &taps),
+    assert_int_equal(host_conv1d_stage(in, q, SIZE_MAX - 1, &taps, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(host_conv1d_stage_wrong_legacy(in, q, SIZE_MAX - 1, 0,
-                                                    &taps),
+    assert_int_equal(host_conv1d_stage_wrong_legacy(in, q, SIZE_MAX - 1,
+                                                    &taps, 0),
                      cudaErrorInvalidValue);
-    assert_int_equal(host_conv1d_stage(in, q, (size_t)1 << 38, 0, &taps),
+    assert_int_equal(host_conv1d_stage(in, q, (size_t)1 << 38, &taps, 0),
                      cudaErrorInvalidValue);
     taps.k = 0;
-    assert_int_equal(host_conv1d_stage(in, q, 10, 0, &taps),
+    assert_int_equal(host_conv1d_stage(in, q, 10, &taps, 0),
                      cudaErrorInvalidValue);
     assert_int_equal(host_gate(NULL, 1, 0), cudaErrorInvalidValue);
-    assert_int_equal(host_ticks(0, NULL), cudaErrorInvalidValue);
+    assert_int_equal(host_ticks(NULL, 0), cudaErrorInvalidValue);
     host_ticks_arg t = {(unsigned *)p, -1};
-    TK_REFUSED(host_ticks(0, &t));
-    TK_REFUSED(host_layers(0, NULL));
+    TK_REFUSED(host_ticks(&t, 0));
+    TK_REFUSED(host_layers(NULL, 0));
     host_layers_arg big = {p, p, p, SIZE_MAX / 8, 4, 1};  /* bytes overflow */
-    TK_REFUSED(host_layers(0, &big));
+    TK_REFUSED(host_layers(&big, 0));
     big.rows = SIZE_MAX / 32;         /* one matrix fits, four do not */
     big.layers = 3;
-    TK_REFUSED(host_layers(0, &big));
+    TK_REFUSED(host_layers(&big, 0));
     big.rows = 1;
     big.cols = 0;
-    TK_REFUSED(host_layers(0, &big));
+    TK_REFUSED(host_layers(&big, 0));
     TK_REFUSED(host_graph_capture(NULL, work_fails, NULL));
     TK_REFUSED(host_graph_capture(&g, NULL, NULL));
     assert_null(g);
@@ -366,7 +366,7 @@ static void legacy_stream_waits_for_blocking_stream(void **state)
     TK_CUDA(cudaDeviceSynchronize());
     host_ticks_arg t = {counter, 1};
     TK_CUDA(host_gate(g.dflag, HELD_NS, blocking));
-    TK_CUDA(host_ticks(0, &t));                   /* the legacy stream */
+    TK_CUDA(host_ticks(&t, 0));                   /* the legacy stream */
     TK_CUDA(cudaEventRecord(after, 0));
     int still = 1;
     for (int ms = 0; ms < 100 && still; ms++) {
@@ -420,7 +420,7 @@ static void nonblocking_stream_does_not_block_legacy(void **state)
     TK_CUDA(cudaDeviceSynchronize());
     host_ticks_arg t = {counter, 1};
     TK_CUDA(host_gate(g.dflag, HELD_NS, s));
-    TK_CUDA(host_ticks(0, &t));
+    TK_CUDA(host_ticks(&t, 0));
     TK_CUDA(cudaEventRecord(after, 0));
     int ran = wait_event(after, 10.0);
     int closed = cudaStreamQuery(s) == cudaErrorNotReady;
@@ -572,7 +572,7 @@ static void host_stages_follow_the_stream(void **state)
     tk_upload(db, b, n);
     const float *in[2] = {dx, db};
     tk_gate g = tk_gate_close();
-    TK_CUDA(host_vadd_stage(in, dc, n, g.s, NULL));
+    TK_CUDA(host_vadd_stage(in, dc, n, NULL, g.s));
     assert_true(tk_still_poisoned(dc, bytes));
     tk_gate_open(&g);
     tk_download(c, dc, n);
@@ -580,7 +580,7 @@ static void host_stages_follow_the_stream(void **state)
     tk_poison(dc, bytes);
     const host_conv_arg arg = {dw, k};
     g = tk_gate_close();
-    TK_CUDA(host_conv1d_stage(in, dc, n, g.s, &arg));
+    TK_CUDA(host_conv1d_stage(in, dc, n, &arg, g.s));
     assert_true(tk_still_poisoned(dc, bytes));
     tk_gate_open(&g);
     tk_download(c, dc, n);
@@ -683,9 +683,9 @@ static void pipeline_refuses_bad_arguments(void **state)
  * fails, as a user's stage may. */
 static int failing_calls;
 static cudaError_t vadd_then_fail(const float *const *in, float *out,
-                                  size_t n, cudaStream_t s, const void *arg)
+                                  size_t n, const void *arg, cudaStream_t s)
 {
-    if (failing_calls++ < 3) return host_vadd_stage(in, out, n, s, arg);
+    if (failing_calls++ < 3) return host_vadd_stage(in, out, n, arg, s);
     return cudaErrorInvalidValue;
 }
 
@@ -827,7 +827,7 @@ static void graph_replay_equals_stream_run(void **state)
     layers_new(&L, tk_seed(0));
     cudaStream_t s;
     TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    TK_CUDA(host_layers(s, &L.arg));
+    TK_CUDA(host_layers(&L.arg, s));
     TK_CUDA(cudaStreamSynchronize(s));
     layers_check(&L, x1, o1);
     layers_poison(&L);
@@ -889,9 +889,9 @@ done:
 }
 
 /* Work that queues ticks, then fails. */
-static cudaError_t work_fails(cudaStream_t s, void *arg)
+static cudaError_t work_fails(void *arg, cudaStream_t s)
 {
-    cudaError_t e = host_ticks(s, arg);
+    cudaError_t e = host_ticks(arg, s);
     return e != cudaSuccess ? e : cudaErrorInvalidValue;
 }
 
@@ -928,7 +928,7 @@ static void ticks_count_in_graphs(void **state)
     for (int r = 0; r < 5; r++) TK_CUDA(host_graph_launch(g, 0));
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(read_counter(counter), 500);
-    TK_CUDA(host_ticks(0, &t));                   /* and on a stream */
+    TK_CUDA(host_ticks(&t, 0));                   /* and on a stream */
     TK_CUDA(cudaDeviceSynchronize());
     assert_int_equal(read_counter(counter), 600);
     TK_CUDA(host_graph_destroy(g));

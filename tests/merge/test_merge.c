@@ -627,6 +627,159 @@ static void sort_refusals(void **s)
     assert_int_equal(merge_sort_f32_abs(NULL, 0, NULL, 0, 0), cudaSuccess);
 }
 
+/* ---- stream order ------------------------------------------------------ */
+
+/* Every launcher of merge.h, merge_sort_u32_ipt at each tile it takes. */
+enum { O_MERGE, O_PAIRS, O_TIE_TO_B, O_SORT, O_SORT_IPT4, O_SORT_IPT8,
+       O_SORT_IPT16, O_SORT_PAIRS, O_SORT_ABS, O_COUNT };
+static const char *oname[O_COUNT] = {
+    "merge_u32", "merge_pairs_u32", "merge_pairs_u32_tie_to_b",
+    "merge_sort_u32", "merge_sort_u32_ipt 4", "merge_sort_u32_ipt 8",
+    "merge_sort_u32_ipt 16", "merge_sort_pairs_u32", "merge_sort_f32_abs"};
+
+/* Launcher o on stream s: a merge of in[0, na) and in[na, n) (values
+ * inv) into out and outv, or a sort of in (and inv) in place. */
+static cudaError_t order_call(int o, uint32_t *in, uint32_t *inv, size_t na,
+                              size_t n, uint32_t *out, uint32_t *outv,
+                              void *temp, size_t tb, cudaStream_t s)
+{
+    static const int ipt[3] = {4, 8, 16};
+    switch (o) {
+    case O_MERGE:
+        return merge_u32(in, na, in + na, n - na, out, temp, tb, s);
+    case O_PAIRS:
+        return merge_pairs_u32(in, inv, na, in + na, inv + na, n - na, out,
+                               outv, temp, tb, s);
+    case O_TIE_TO_B:
+        return merge_pairs_u32_tie_to_b(in, inv, na, in + na, inv + na,
+                                        n - na, out, outv, temp, tb, s);
+    case O_SORT: return merge_sort_u32(in, n, temp, tb, s);
+    case O_SORT_PAIRS: return merge_sort_pairs_u32(in, inv, n, temp, tb, s);
+    case O_SORT_ABS: return merge_sort_f32_abs((float *)in, n, temp, tb, s);
+    default:
+        return merge_sort_u32_ipt(in, n, ipt[o - O_SORT_IPT4], temp, tb, s);
+    }
+}
+
+/* 1 when device d[0, n) still holds h[0, n). */
+static int still_holds(const uint32_t *d, const uint32_t *h, size_t n)
+{
+    uint32_t *now = tk_malloc(n * 4);
+    tk_download_bytes(now, d, n * 4);
+    int same = memcmp(now, h, n * 4) == 0;
+    free(now);
+    return same;
+}
+
+/* Launcher o on 10^6 + 1 few-unique keys (floats +-k/4 by absolute value
+ * for merge_sort_f32_abs), values their input index, queued on a stream
+ * held behind a closed gate: when the launcher has returned, the outputs
+ * and the workspace are still the poison and a sort's keys and values
+ * still the input; once the gate opens, the result is the reference's.
+ * A first call on the default stream loads the kernels (loading one may
+ * wait for the whole device).  The tie-to-b merge is wrong on purpose:
+ * it must follow its stream like the others, and only its keys are
+ * checked (its values of equal keys come b's first). */
+static void order_case(int o)
+{
+    const size_t na = 500001, n = 1000001;
+    const int merge = o <= O_TIE_TO_B;
+    const int pairs = o == O_PAIRS || o == O_TIE_TO_B || o == O_SORT_PAIRS;
+    uint64_t seed = tk_seed(0), st = seed;
+    uint32_t *h = tk_malloc(n * 4), *hv = tk_malloc(n * 4);
+    uint32_t *want = tk_malloc(n * 4), *wantv = tk_malloc(n * 4);
+    uint32_t *got = tk_malloc(n * 4);
+    kv *r = tk_malloc(n * sizeof *r);
+    fkv *fr = tk_malloc(n * sizeof *fr);
+    fill_keys(h, n, D_FEW, &st);
+    for (size_t i = 0; i < n; i++) hv[i] = (uint32_t)i;
+    if (merge) {
+        qsort(h, na, 4, u32_cmp);
+        qsort(h + na, n - na, 4, u32_cmp);
+        merge_ref(h, hv, na, h + na, hv + na, n - na, want, wantv);
+    } else if (o == O_SORT_ABS) {
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x = tk_next(&st);
+            float f = (float)(x % 64) / 4.0f * ((x >> 32) & 1 ? -1.0f : 1.0f);
+            memcpy(&h[i], &f, 4);
+            fr[i].key = f;
+            fr[i].idx = (uint32_t)i;
+        }
+        qsort(fr, n, sizeof *fr, fkv_cmp);
+        for (size_t i = 0; i < n; i++) memcpy(&want[i], &fr[i].key, 4);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            r[i].key = h[i];
+            r[i].idx = (uint32_t)i;
+        }
+        qsort(r, n, sizeof *r, kv_cmp);
+        for (size_t i = 0; i < n; i++) {
+            want[i] = r[i].key;
+            wantv[i] = r[i].idx;
+        }
+    }
+    const size_t tb = merge ? merge_temp_bytes(n)
+                    : o == O_SORT_PAIRS ? merge_sort_pairs_temp_bytes(n)
+                                        : merge_sort_keys_temp_bytes(n);
+    uint32_t *din = tk_dev_bytes(n * 4), *dinv = tk_dev_bytes(n * 4);
+    uint32_t *dout = tk_dev_bytes(n * 4), *doutv = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(tb);
+    for (int gated = 0; gated < 2; gated++) {
+        tk_upload_bytes(din, h, n * 4);
+        tk_upload_bytes(dinv, hv, n * 4);
+        tk_poison(dout, n * 4);
+        tk_poison(doutv, n * 4);
+        tk_poison(temp, tb);
+        if (!gated) {                    /* loads the kernels */
+            TK_CUDA(order_call(o, din, dinv, na, n, dout, doutv, temp, tb,
+                               0));
+            TK_CUDA(cudaDeviceSynchronize());
+            continue;
+        }
+        tk_gate g = tk_gate_close();
+        cudaError_t e = order_call(o, din, dinv, na, n, dout, doutv, temp,
+                                   tb, g.s);
+        int waited = tk_still_poisoned(temp, tb) &&
+                     (merge ? tk_still_poisoned(dout, n * 4) &&
+                                  tk_still_poisoned(doutv, n * 4)
+                            : still_holds(din, h, n) &&
+                                  still_holds(dinv, hv, n));
+        tk_gate_open(&g);
+        TK_CUDA(e);
+        if (!waited)
+            print_error("%s: it wrote before its stream let it\n", oname[o]);
+        assert_true(waited);
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%s on a gated stream", oname[o]);
+    tk_download_bytes(got, merge ? dout : din, n * 4);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i] && bad++ < 5)
+            print_error("%s: key [%zu] is %u, expected %u (seed %llu)\n",
+                        what, i, got[i], want[i], (unsigned long long)seed);
+    if (pairs && o != O_TIE_TO_B) {
+        tk_download_bytes(got, merge ? doutv : dinv, n * 4);
+        for (size_t i = 0; i < n; i++)
+            if (got[i] != wantv[i] && bad++ < 5)
+                print_error("%s: value [%zu] is %u, expected %u\n", what, i,
+                            got[i], wantv[i]);
+    }
+    assert_int_equal(bad, 0);
+    tk_free(din); tk_free(dinv); tk_free(dout); tk_free(doutv);
+    tk_free(temp);
+    free(h); free(hv); free(want); free(wantv); free(got); free(r); free(fr);
+}
+
+/* Every launcher queues all its work on the stream it is given, the
+ * merge that is wrong on purpose too. */
+static void merge_launchers_follow_the_stream(void **s)
+{
+    (void)s;
+    TK_REQUIRE_GPU();
+    for (int o = 0; o < O_COUNT; o++) order_case(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -641,6 +794,7 @@ int main(void)
         cmocka_unit_test(sort_abs_stable),
         cmocka_unit_test(workspace_aligned_4),
         cmocka_unit_test(garbage_stays_in_bounds),
+        cmocka_unit_test(merge_launchers_follow_the_stream),
     };
     return tk_run_tests("merge", tests);
 }

@@ -651,6 +651,120 @@ static void refusals(void **st)
     TK_REFUSED(sort_keys_f32((float *)in, NULL, n, temp, tb, 0));
 }
 
+/* ---- stream order --------------------------------------------------------- */
+
+/* Every launcher of sort.h: the sorts of unsigned keys of variants.h, then
+ * the one wrong on purpose and those of the other keys and of pairs. */
+enum { O_WRONG = S_COUNT, O_I32, O_F32, O_U64, O_PAIRS_U32, O_PAIRS_F32,
+       O_PAIRS_U64, O_COUNT };
+static const char *order_name(int o)
+{
+    static const char *other[O_COUNT - S_COUNT] = {
+        "wrong_unstable", "sort_keys_i32", "sort_keys_f32", "sort_keys_u64",
+        "sort_pairs_u32", "sort_pairs_f32", "sort_pairs_u64"};
+    return o < S_COUNT ? sort_variants[o].name : other[o - S_COUNT];
+}
+
+/* Launcher o on stream s. */
+static cudaError_t order_call(int o, const void *in, void *out,
+                              const unsigned *vin, unsigned *vout, size_t n,
+                              void *temp, size_t tb, cudaStream_t s)
+{
+    switch (o) {
+    case O_WRONG:
+        return sort_keys_u32_wrong_unstable(in, out, n, temp, tb, s);
+    case O_I32: return sort_keys_i32(in, out, n, temp, tb, s);
+    case O_F32: return sort_keys_f32(in, out, n, temp, tb, s);
+    case O_U64: return sort_keys_u64(in, out, n, temp, tb, s);
+    case O_PAIRS_U32:
+        return sort_pairs_u32(in, out, vin, vout, n, temp, tb, s);
+    case O_PAIRS_F32:
+        return sort_pairs_f32(in, out, vin, vout, n, temp, tb, s);
+    case O_PAIRS_U64:
+        return sort_pairs_u64(in, out, vin, vout, n, temp, tb, s);
+    default: return sort_variants[o].fn(in, out, n, temp, tb, s);
+    }
+}
+
+/* Launcher o on 10^6 + 1 low-entropy keys (an and of three random words,
+ * so many are equal; floats include NaNs), values their input index,
+ * queued on a stream held behind a closed gate: the output keys, values
+ * and the workspace are still the poison when the launcher has returned,
+ * and once the gate opens the output is the stable order of qsort on
+ * (key, index).  A first call on the default stream loads the kernels
+ * (loading one may wait for the whole device); the buffers are poisoned
+ * again after it.  The unstable ranking is wrong on purpose: it must
+ * follow its stream like the others, and its output is not checked. */
+static void order_case(int o)
+{
+    const size_t n = 1000001;
+    const int pairs = o >= O_PAIRS_U32;
+    const size_t kb = o == O_U64 || o == O_PAIRS_U64 ? 8 : 4;
+    const int fl = o == O_F32 || o == O_PAIRS_F32;
+    uint64_t seed = tk_seed(0), r = seed;
+    unsigned char *x = tk_malloc(n * kb), *gk = tk_malloc(n * kb);
+    unsigned *val = tk_malloc(n * 4), *gv = tk_malloc(n * 4);
+    keyed *ref = tk_malloc(n * sizeof *ref);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t k = tk_next(&r) & tk_next(&r) & tk_next(&r);
+        unsigned u = (unsigned)k;
+        float f;
+        memcpy(&f, &u, 4);
+        memcpy(x + kb * i, &k, kb);          /* little-endian: u for 4 */
+        val[i] = (unsigned)i;
+        ref[i].index = (unsigned)i;
+        ref[i].key = kb == 8 ? k
+                   : fl ? f32_order(f)
+                   : o == O_I32 ? (unsigned long long)(u ^ 0x80000000u)
+                                : u;
+    }
+    qsort(ref, n, sizeof *ref, cmp_keyed);
+    const size_t tb = sort_temp_bytes(n, kb, pairs);
+    unsigned char *din = tk_dev_bytes(n * kb), *dout = tk_dev_bytes(n * kb);
+    unsigned *dv = tk_dev_bytes(n * 4), *dvo = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(din, x, n * kb);
+    tk_upload_bytes(dv, val, n * 4);
+    TK_CUDA(order_call(o, din, dout, dv, dvo, n, temp, tb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_poison(dout, n * kb);
+    tk_poison(dvo, n * 4);
+    tk_poison(temp, tb);
+    tk_gate g = tk_gate_close();
+    cudaError_t e = order_call(o, din, dout, dv, dvo, n, temp, tb, g.s);
+    int waited = tk_still_poisoned(dout, n * kb) &&
+                 tk_still_poisoned(dvo, n * 4) && tk_still_poisoned(temp, tb);
+    tk_gate_open(&g);
+    TK_CUDA(e);
+    if (!waited)
+        print_error("%s: it wrote before its stream let it\n", order_name(o));
+    assert_true(waited);
+    tk_download_bytes(gk, dout, n * kb);
+    tk_download_bytes(gv, dvo, n * 4);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n && o != O_WRONG; i++) {
+        const unsigned j = ref[i].index;      /* the input that goes here */
+        const int ok = !memcmp(gk + kb * i, x + kb * j, kb) &&
+                       (!pairs || gv[i] == j);
+        if (!ok && wrong++ < 5)
+            print_error("%s on a gated stream, seed %llu: [%zu] is not "
+                        "input %u\n", order_name(o),
+                        (unsigned long long)seed, i, j);
+    }
+    assert_int_equal(wrong, 0);
+    tk_free(din); tk_free(dout); tk_free(dv); tk_free(dvo); tk_free(temp);
+    free(x); free(gk); free(val); free(gv); free(ref);
+}
+
+/* Every launcher queues all its work on the stream it is given, the one
+ * wrong on purpose too. */
+static void sort_launchers_follow_the_stream(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    for (int o = 0; o < O_COUNT; o++) order_case(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -666,6 +780,7 @@ int main(void)
         cmocka_unit_test(keys_past_2_32),
         cmocka_unit_test(keys_and_pairs_on_a_stream),
         cmocka_unit_test(wrong_unstable_unsorts),
+        cmocka_unit_test(sort_launchers_follow_the_stream),
     };
     return tk_run_tests("sort", tests);
 }

@@ -413,6 +413,97 @@ static void wrong_late_wait_reads_early(void **state)
     assert_true(wrong > 0);
 }
 
+/* ---- stream order ------------------------------------------------------ */
+
+/* v on 1024 x 1024 x 136 (16 tiles of 256 x 256 at the least, three steps
+ * of K), fp32 output, queued on a stream held behind a closed gate: C is
+ * still the poison when the launcher has returned, and right (64 rows
+ * sampled) once the gate opens.  A first call on the default stream loads
+ * the kernel (loading one may wait for the whole device) and sets its
+ * shared-memory opt-in.  wrong: a listing wrong on purpose, which must
+ * follow its stream like the others; its C is not checked. */
+static void order_case(const struct tc_variant *v, int wrong)
+{
+    const size_t M = 1024, N = 1024, K = 136, nrows = 64;
+    uint64_t seed = tk_seed(0), st = seed;
+    uint16_t *A = tk_malloc(M * K * 2), *B = tk_malloc(K * N * 2);
+    fill_bf16(A, M * K, &st);
+    fill_bf16(B, K * N, &st);
+    size_t rows[64];
+    for (size_t r = 0; r < nrows; r++)
+        rows[r] = r < 2 ? r * (M - 1) : tk_next(&st) % M;
+    double *ref = tk_malloc(nrows * N * sizeof *ref);
+    double *absref = tk_malloc(nrows * N * sizeof *absref);
+    reference(A, B, ref, absref, N, K, rows, nrows);
+    void *dA = tk_dev_bytes(M * K * 2), *dB = tk_dev_bytes(K * N * 2);
+    void *dC = tk_dev_bytes(M * N * 4);
+    tk_upload_bytes(dA, A, M * K * 2);
+    tk_upload_bytes(dB, B, K * N * 2);
+    TK_CUDA(v->fn(dA, dB, dC, TC_OUT_F32, M, N, K, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_poison(dC, M * N * 4);
+    tk_gate g = tk_gate_close();
+    cudaError_t e = v->fn(dA, dB, dC, TC_OUT_F32, M, N, K, g.s);
+    char what[96];
+    snprintf(what, sizeof what, "%s on a gated stream", v->name);
+    tk_gate_open_untouched(&g, dC, NULL, M * N * 4, what);
+    TK_CUDA(e);
+    float *C = tk_malloc(M * N * 4);
+    tk_download_bytes(C, dC, M * N * 4);
+    if (!wrong)
+        assert_int_equal(check_rows(what, C, TC_OUT_F32, ref, absref, rows,
+                                    nrows, N, K, seed), 0);
+    tk_free(dA); tk_free(dB); tk_free(dC);
+    free(A); free(B); free(C); free(ref); free(absref);
+}
+
+/* Every launcher of variants.h whose code runs on compute capability 8.0
+ * and later queues all its work on the stream it is given. */
+static void tc_launchers_follow_the_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_LISTING("tc_mma.sm80.cu", 80);
+    for (size_t v = 0; v < NVARIANTS; v++)
+        if (variants[v].cc == 80) order_case(&variants[v], 0);
+}
+
+/* The same for the sm_90a launchers: those of variants.h and the late
+ * wait that is wrong on purpose.  The ceiling's kernel writes its sink
+ * almost never, so nothing shows whether it ran: its launcher is captured
+ * from a stream instead, and the graph must hold its one kernel (a launch
+ * on another stream would not be in it, and on the legacy stream is an
+ * error while a stream captures in global mode). */
+static void tc_sm90a_launchers_follow_the_stream(void **state)
+{
+    (void)state;
+    TK_REQUIRE_LISTING("tc_wgmma.sm90a.cu", 90);
+    for (size_t v = 0; v < NVARIANTS; v++)
+        if (variants[v].cc == 90) order_case(&variants[v], 0);
+    const struct tc_variant late = {"wrong late wait",
+                                    tc_gemm_wrong_late_wait,
+                                    "tc_wgmma.sm90a.cu", 90, 1};
+    order_case(&late, 1);
+    float *sink = tk_dev_floats(1);
+    TK_CUDA(tc_peak(4, 10, sink, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    cudaStream_t s;
+    cudaGraph_t graph;
+    size_t nodes = 0;
+    TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    TK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    cudaError_t e = tc_peak(4, 10, sink, s);
+    TK_CUDA(cudaStreamEndCapture(s, &graph));
+    TK_CUDA(e);
+    TK_CUDA(cudaGraphGetNodes(graph, NULL, &nodes));
+    if (nodes != 1)
+        print_error("tc_peak captured from its stream: %zu nodes, expected "
+                    "its one kernel\n", nodes);
+    assert_int_equal(nodes, 1);
+    TK_CUDA(cudaGraphDestroy(graph));
+    TK_CUDA(cudaStreamDestroy(s));
+    tk_free(sink);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +528,8 @@ int main(void)
         cmocka_unit_test(runs_on_a_stream),
         cmocka_unit_test(peak_runs),
         cmocka_unit_test(wrong_late_wait_reads_early),
+        cmocka_unit_test(tc_launchers_follow_the_stream),
+        cmocka_unit_test(tc_sm90a_launchers_follow_the_stream),
     };
     return tk_run_tests("tensor-gemm", tests);
 }

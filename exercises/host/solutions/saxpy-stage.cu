@@ -12,8 +12,8 @@ __global__ void saxpy_stage_kernel(float alpha, const float *x,
 }
 
 extern "C" cudaError_t host_saxpy_stage(const float *const *in, float *out,
-                                        size_t n, cudaStream_t s,
-                                        const void *arg)
+                                        size_t n, const void *arg,
+                                        cudaStream_t s)
 {
     if (n == 0) return cudaSuccess;
     if (!in || !in[0] || !in[1] || !out || !arg) return cudaErrorInvalidValue;
