@@ -8,7 +8,7 @@
 # (defaults 120, 300, 180).  Logs and the CSVs made go into one tarball,
 # $OUT/results.tgz (default build/gpu-out; the device tool returns a
 # limited number of files), refreshed after each step; a summary is
-# printed last.
+# printed last.  GPU_TOGETHER=1 runs the tests and the sanitizer at once.
 cd "$(dirname "$0")/.." || exit 1
 [ -f .gpu-run/programs ] || { echo "gpu-batch: no .gpu-run/programs (run tools/gpu-pack.sh, and carry .gpu-run)"; exit 1; }
 OUT=${OUT:-build/gpu-out}; mkdir -p "$OUT"
@@ -25,7 +25,9 @@ L=build/logs; mkdir -p "$L"
 t0=$(date +%s); el() { echo "$(( $(date +%s) - t0 )) s"; }
 pack() { tar czf "$OUT/results.tgz" "$L" $(ls -d figures/data/"$gpu" 2>/dev/null); }
 { nvidia-smi; nvcc --version; date -u; } > "$L/machine.txt" 2>&1
-if [[ $steps == *test* ]]; then
+# The tests, or with GPU_TOGETHER=1 the tests beside the sanitizer (both
+# check correctness only, so they may share the GPU; never the benchmarks).
+run_tests() {
   rm -f "$L"/test.*.log
   for t in "${T[@]}" "${S[@]}"; do
     ( timeout "${TEST_LIMIT:-120}" tools/run-tests.sh "$t" > "$L/test.$(echo "$t" | tr / _).log" 2>&1 ) &
@@ -35,8 +37,14 @@ if [[ $steps == *test* ]]; then
   awk '{ p += $(NF-5); f += $(NF-3); s += $(NF-1) } END { print "tests:", p + 0, "passed,", f + 0, "failed,", s + 0, "skipped" }' \
     "$L/test-summary.txt"
   echo "tests done, $(el)"; pack
+}
+tests_pid=
+if [[ $steps == *test* ]]; then
+  if [ "${GPU_TOGETHER:-0}" = 1 ] && [[ $steps == *sanitize* ]]; then run_tests & tests_pid=$!
+  else run_tests; fi
 fi
 if [[ $steps == *bench* ]]; then
+  [ -n "$tests_pid" ] && wait "$tests_pid" && tests_pid=
   timeout "${BENCH_LIMIT:-300}" tools/bench.sh "$gpu" "$chs" "${B[@]}" > "$L/bench.log" 2>&1
   echo "bench: exit $? (124: out of time), $(el)"; grep -E "failed" "$L/bench.log"; pack
 fi
@@ -46,4 +54,5 @@ if [[ $steps == *sanitize* ]]; then
   echo "sanitize: exit $?, $(el)"; cp build/sanitize/*.log "$L/" 2>/dev/null
   grep -v "^ok" "$L/sanitize.log" | tail -12; pack
 fi
-echo "results: $OUT/results.tgz"
+[ -n "$tests_pid" ] && wait "$tests_pid"
+pack; echo "results: $OUT/results.tgz"
