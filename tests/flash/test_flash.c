@@ -701,15 +701,18 @@ static void split_without_rescale_is_wrong(void **state)
  * about 12 (ln Sk + 4) and whose v is a constant of its own, 8 + its
  * number.  They sit at the edges of the tiles of 64 and 128 rows and keys,
  * on the diagonal (key = row + Sk - Sq) of the first rows of those tiles
- * when Sq = 1000 < Sk = 4099, and at the last key.  A row that sees n
+ * when Sq = 1000 < Sk = 4099, and at the last key.  With Sk - Sq = 129
+ * the last row of a tile of 64 or 128 sees one key of a new key tile
+ * (192, 256, 320, 384), which a loop bound (kend) one short drops.  A row that sees n
  * spikes has an output of about their mean, and the row just before a
  * spike's diagonal has none of it.  A mask off by one key (key >= row +
  * shift, or kend one short) moves a row at a spike by 0.5 to 8, ten times
  * the bound or more.  Sq = Sk and Sq < Sk (bottom right); both head
  * sizes; every launcher this GPU runs, and the split at 4 shares. */
-static const long long spikes[] = {63,   64,   127,  128,  129,  1000,
-                                   2047, 2048, 3099, 3100, 3162, 3163,
-                                   3226, 3227, 4098};
+static const long long spikes[] = {63,   64,   127,  128,  129,  192,
+                                   256,  320,  384,  1000, 2047, 2048,
+                                   3099, 3100, 3162, 3163, 3226, 3227,
+                                   4098};
 static void add_spikes(struct problem *p)
 {
     const flash_dims a = p->a;
@@ -740,6 +743,7 @@ static void causal_spikes_at_large_sk(void **state)
     static const struct shape sh[] = {
         {1, 1, 4099, 4099, 64, 1}, {1, 1, 1000, 4099, 128, 1},
         {1, 1, 2200, 2200, 128, 1}, {1, 1, 1000, 4099, 64, 1},
+        {1, 1, 1000, 1129, 64, 1},  {1, 1, 1000, 1129, 128, 1},
     };
     size_t bad = 0;
     double worst = 0;
