@@ -698,16 +698,16 @@ static void split_without_rescale_is_wrong(void **state)
 /* Causal masks at large Sk, where a test of near-uniform weights cannot
  * see one key more or less: every q has q[0] = 1 and every key k[0] = 0,
  * but for spike keys, whose k is (K, 0, ..., 0) with a scaled score of
- * about 12 (ln Sk + 4) and whose v is a constant of its own, 8 + its
- * number.  They sit at the edges of the tiles of 64 and 128 rows and keys,
+ * about 12 (ln Sk + 4) and whose v is a constant of its own, (8 + n)
+ * for spike n, of alternating sign.  They sit at the edges of the tiles of 64 and 128 rows and keys,
  * on the diagonal (key = row + Sk - Sq) of the first rows of those tiles
  * when Sq = 1000 < Sk = 4099, and at the last key.  With Sk - Sq = 129
  * the last row of a tile of 64 or 128 sees one key of a new key tile
  * (192, 256, 320, 384), which a loop bound (kend) one short drops.  A row that sees n
  * spikes has an output of about their mean, and the row just before a
  * spike's diagonal has none of it.  A mask off by one key (key >= row +
- * shift, or kend one short) moves a row at a spike by 0.5 to 8, ten times
- * the bound or more.  Sq = Sk and Sq < Sk (bottom right); both head
+ * shift, or kend one short) moves a row at a spike by thirty times the
+ * bound or more (a double-precision model of the mutants says 33 to 81).  Sq = Sk and Sq < Sk (bottom right); both head
  * sizes; every launcher this GPU runs, and the split at 4 shares. */
 static const long long spikes[] = {63,   64,   127,  128,  129,  192,
                                    256,  320,  384,  1000, 2047, 2048,
@@ -729,7 +729,7 @@ static void add_spikes(struct problem *p)
             uint16_t *vj = p->v + at(a, bh, j, a.Sk);
             for (size_t d = 0; d < a.D; d++) {
                 kj[d] = d == 0 ? K : 0;
-                vj[d] = tk_to_bf16((float)(8 + n));
+                vj[d] = tk_to_bf16((float)(n % 2 ? -(8.0 + n) : 8.0 + n));
             }
         }
     }
