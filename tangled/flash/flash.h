@@ -5,13 +5,13 @@
 // FLASH_BHSD, [B][H][S][D] (the fp32 attention's), or FLASH_BSHD,
 // [B][S][H][D] (what a projection of [B][S][H D] produces); q and o have
 // Sq rows a head, k and v Sk.  D = 64 or 128.  All four 16-byte aligned;
-// o must not overlap q, k, v or lse.  With causal set, query i sees key
-// j only when j <= i + Sk - Sq (aligned at the bottom right); a query
-// that sees no key gets a row of zeros.  lse, when not NULL, is a device
-// array of B*H*Sq floats, [B][H][Sq] in either layout, that gets each
-// row's log-sum-exp of the scaled scores (natural log; -inf for a row
-// that sees no key), what a backward pass needs.  B*H, Sq and Sk at most
-// 2^31 - 1, and B*H*ceil(Sq / 64) at most 2^31 - 1.
+// o and lse must not overlap q, k, v or each other.  With causal set,
+// query i sees key j only when j <= i + Sk - Sq (aligned at the bottom
+// right); a query that sees no key gets a row of zeros.  lse, when not
+// NULL, is a device array of B*H*Sq floats, [B][H][Sq] in either layout,
+// that gets each row's log-sum-exp of the scaled scores (natural log;
+// -inf for a row that sees no key), what a backward pass needs.  B*H,
+// Sq and Sk at most 2^31 - 1, and B*H*ceil(Sq / 64) at most 2^31 - 1.
 // Every launcher runs on stream (0: the default stream) and returns
 // cudaErrorInvalidValue, launching nothing, for a null pointer, a bad
 // layout, a D it does not take, misalignment, overlap or sizes past the
@@ -51,6 +51,17 @@ cudaError_t flash_mma(const book_bf16 *q, const book_bf16 *k,
 cudaError_t flash_wgmma(const book_bf16 *q, const book_bf16 *k,
                         const book_bf16 *v, book_bf16 *o, float *lse,
                         flash_dims a, cudaStream_t stream);
+// flash_wgmma's kernel without the overlap of step 3 (each tile's
+// products and softmax in turn), and flash_wgmma with a head's query
+// tiles in consecutive blocks: variants to measure against it; sm_90a.
+cudaError_t flash_wgmma_serial(const book_bf16 *q, const book_bf16 *k,
+                               const book_bf16 *v, book_bf16 *o,
+                               float *lse, flash_dims a,
+                               cudaStream_t stream);
+cudaError_t flash_wgmma_tiles(const book_bf16 *q, const book_bf16 *k,
+                              const book_bf16 *v, book_bf16 *o,
+                              float *lse, flash_dims a,
+                              cudaStream_t stream);
 // The best of these for the GPU: flash_wgmma on 9.0, else flash_mma.
 cudaError_t flash_attention(const book_bf16 *q, const book_bf16 *k,
                             const book_bf16 *v, book_bf16 *o, float *lse,
@@ -61,6 +72,14 @@ cudaError_t flash_mma_no_rescale(const book_bf16 *q, const book_bf16 *k,
                                  const book_bf16 *v, book_bf16 *o,
                                  float *lse, flash_dims a,
                                  cudaStream_t stream);
+// Wrong on purpose: flash_wgmma whose consumers give a stage of V back
+// to the producer before the P V that reads it (and then pause, so that
+// the next copy lands in it first); sm_90a.
+cudaError_t flash_wgmma_early_release(const book_bf16 *q,
+                                      const book_bf16 *k,
+                                      const book_bf16 *v, book_bf16 *o,
+                                      float *lse, flash_dims a,
+                                      cudaStream_t stream);
 
 // <<Declarations of the split keys>>
 // Split keys (flash-decoding) on mma.sync (compute capability 8.0 or

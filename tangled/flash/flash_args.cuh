@@ -73,7 +73,10 @@ static inline cudaError_t flash_common_args(const book_bf16 *q,
                      ranges_overlap(o, ob, k, kb) ||
                      ranges_overlap(o, ob, v, kb)))
         return cudaErrorInvalidValue;
-    if (lse != NULL && ranges_overlap(o, ob, lse, lb))
+    if (lse != NULL && (ranges_overlap(o, ob, lse, lb) ||
+                        (a.Sk > 0 && (ranges_overlap(lse, lb, q, ob) ||
+                                      ranges_overlap(lse, lb, k, kb) ||
+                                      ranges_overlap(lse, lb, v, kb)))))
         return cudaErrorInvalidValue;
     if (a.Sk == 0) {
         BOOK_CLEAR_TO_LAUNCH();

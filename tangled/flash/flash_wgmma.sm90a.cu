@@ -14,6 +14,17 @@ constexpr int FW_STAGES = 2;    // K and V tiles in flight
 constexpr int FW_PANEL_Q = swz_tile<FW_BM, 64>::bytes;   // 64 columns of Q
 constexpr int FW_PANEL_KV = swz_tile<FW_BN, 64>::bytes;  // of a K or V tile
 
+// <<The choices of the wgmma attention kernel>>
+// Whether the softmax of tile j runs while P_{j-1} V_{j-1} is on the
+// tensor cores (step 3), or each tile's products and softmax in turn.
+enum class Overlap { on, off };
+// Block x takes head x % BH and tile x / BH, or head x / tiles and tile
+// x % tiles (a head's tiles run together).
+enum class Order { heads_fastest, tiles_fastest };
+// When a consumer gives V's stage back: after the wait for the P V that
+// reads it, or, wrong on purpose, before that P V is issued.
+enum class Release { after_wait, wrong_early };
+
 // <<The warp-specialized attention kernel>>
 // Shared memory, from a 1024-byte boundary: Q as D / 64 panels of 128
 // rows of 128 bytes (128-byte swizzle), then FW_STAGES K tiles and
@@ -27,7 +38,7 @@ struct FwSmem {
     static constexpr int BYTES = 1024 + Q + 2 * FW_STAGES * KV + 8 * BARS;
 };
 
-template <int D>
+template <int D, Overlap OV, Order ORD, Release REL>
 __global__ void __launch_bounds__(384, 1)
 flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
                    const __grid_constant__ CUtensorMap mapK,
@@ -46,8 +57,11 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
 
     // <<Which head and rows this block takes, and which keys>>
     const size_t BH = a.B * a.H, ntiles = (a.Sq + FW_BM - 1) / FW_BM;
-    const size_t bh = blockIdx.x % BH;
-    size_t tile = blockIdx.x / BH;
+    size_t bh = blockIdx.x % BH, tile = blockIdx.x / BH;
+    if constexpr (ORD == Order::tiles_fastest) {  // a head's tiles together
+        bh = blockIdx.x / ntiles;
+        tile = blockIdx.x % ntiles;
+    }
     if (a.causal) tile = ntiles - 1 - tile;  // the longest rows first
     const long long Sq = (long long)a.Sq, Sk = (long long)a.Sk;
     const long long m0 = (long long)tile * FW_BM, shift = Sk - Sq;
@@ -169,7 +183,28 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
                 pf[kk][e] = flash_pack(s[8 * kk + 2 * e], s[8 * kk + 2 * e + 1]);
     };
     
-    if (nkt > 0) {
+    if (nkt > 0 && OV == Overlap::off) {
+        bar_wait(qfull, 0);
+        // <<Without the overlap: S_j, its softmax, then P_j V_j>>
+        for (int j = 0; j < nkt; j++) {
+            const int sj = j % FW_STAGES, par = (j / FW_STAGES) & 1;
+            bar_wait(&kfull[sj], par);
+            wgmma_fence();
+            issue_s(j);
+            wgmma_wait<0>();
+            acc_fence(s);
+            if (lane == 0) bar_arrive(&kempty[sj]);
+            softmax(j);
+            rescale_pack();  // O is not in flight: P_{j-1} V_{j-1} was waited for
+            bar_wait(&vfull[sj], par);
+            wgmma_fence();
+            issue_pv(j);
+            wgmma_wait<0>();
+            acc_fence(acc);
+            reg_fence(pf);
+            if (lane == 0) bar_arrive(&vempty[sj]);
+        }
+    } else if (nkt > 0) {
         bar_wait(qfull, 0);
         // <<The first tile: S_0, its softmax, P_0>>
         bar_wait(&kfull[0], 0);
@@ -187,6 +222,14 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
             bar_wait(&vfull[sp], ((j - 1) / FW_STAGES) & 1);
             wgmma_fence();  // s, acc and pf were written since
             issue_s(j);
+            if constexpr (REL == Release::wrong_early) {
+                // <<Wrong on purpose: give V's stage back before the P V that reads it>>
+                // Wrong on purpose: the P V that reads stage sp is not yet issued.  The
+                // producer, waiting on vempty[sp], copies V_{j+1} into it; the pause
+                // lets that copy land before the wgmma reads the stage.
+                if (lane == 0) bar_arrive(&vempty[sp]);
+                for (int i = 0; i < 4; i++) __nanosleep(10000);
+            }
             issue_pv(j - 1);
             wgmma_wait<1>();  // S_j done, P V may still run
             acc_fence(s);
@@ -195,7 +238,7 @@ flash_wgmma_kernel(const __grid_constant__ CUtensorMap mapQ,
             wgmma_wait<0>();  // P_{j-1} V_{j-1} done
             acc_fence(acc);
             reg_fence(pf);
-            if (lane == 0) bar_arrive(&vempty[sp]);
+            if (REL == Release::after_wait && lane == 0) bar_arrive(&vempty[sp]);
             rescale_pack();
         }
         // <<The last P V>>
@@ -250,7 +293,7 @@ cudaError_t fw_make_map(CUtensorMap *map, const book_bf16 *p,
 }
 
 // <<The attention launcher on wgmma>>
-template <int D>
+template <int D, Overlap OV, Order ORD, Release REL>
 cudaError_t fw_launch_d(const book_bf16 *q, const book_bf16 *k,
                         const book_bf16 *v, book_bf16 *o, float *lse,
                         const flash_dims &a, cudaStream_t stream)
@@ -264,7 +307,7 @@ cudaError_t fw_launch_d(const book_bf16 *q, const book_bf16 *k,
         (err = fw_make_map(&mapK, k, a, a.Sk, FW_BN)) != cudaSuccess ||
         (err = fw_make_map(&mapV, v, a, a.Sk, FW_BN)) != cudaSuccess)
         return err;
-    auto kern = flash_wgmma_kernel<D>;
+    auto kern = flash_wgmma_kernel<D, OV, ORD, REL>;
     err = cudaFuncSetAttribute(kern,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                SMEM);
@@ -278,15 +321,56 @@ cudaError_t fw_launch_d(const book_bf16 *q, const book_bf16 *k,
 } // namespace
 
 // <<The entry point of the wgmma attention>>
-extern "C" cudaError_t flash_wgmma(const book_bf16 *q, const book_bf16 *k,
-                                   const book_bf16 *v, book_bf16 *o,
-                                   float *lse, flash_dims a,
-                                   cudaStream_t stream)
+template <Overlap OV, Order ORD, Release REL = Release::after_wait>
+cudaError_t fw_launch(const book_bf16 *q, const book_bf16 *k,
+                      const book_bf16 *v, book_bf16 *o, float *lse,
+                      flash_dims a, cudaStream_t stream)
 {
     int done;
     cudaError_t err = flash_common_args(q, k, v, o, lse, a, stream, &done);
     if (done) return err;
     if (book_device_cc() != 90) return cudaErrorNoKernelImageForDevice;
-    if (a.D == 64) return fw_launch_d<64>(q, k, v, o, lse, a, stream);
-    return fw_launch_d<128>(q, k, v, o, lse, a, stream);
+    if (a.D == 64)
+        return fw_launch_d<64, OV, ORD, REL>(q, k, v, o, lse, a, stream);
+    return fw_launch_d<128, OV, ORD, REL>(q, k, v, o, lse, a, stream);
+}
+extern "C" cudaError_t flash_wgmma(const book_bf16 *q, const book_bf16 *k,
+                                   const book_bf16 *v, book_bf16 *o,
+                                   float *lse, flash_dims a,
+                                   cudaStream_t stream)
+{
+    return fw_launch<Overlap::on, Order::heads_fastest>(q, k, v, o, lse, a,
+                                                        stream);
+}
+
+// <<The wgmma attention without the overlap, and in the other order>>
+extern "C" cudaError_t flash_wgmma_serial(const book_bf16 *q,
+                                          const book_bf16 *k,
+                                          const book_bf16 *v, book_bf16 *o,
+                                          float *lse, flash_dims a,
+                                          cudaStream_t stream)
+{
+    return fw_launch<Overlap::off, Order::heads_fastest>(q, k, v, o, lse,
+                                                         a, stream);
+}
+extern "C" cudaError_t flash_wgmma_tiles(const book_bf16 *q,
+                                         const book_bf16 *k,
+                                         const book_bf16 *v, book_bf16 *o,
+                                         float *lse, flash_dims a,
+                                         cudaStream_t stream)
+{
+    return fw_launch<Overlap::on, Order::tiles_fastest>(q, k, v, o, lse,
+                                                        a, stream);
+}
+
+// <<Wrong on purpose: the wgmma attention that frees V's stage early>>
+extern "C" cudaError_t flash_wgmma_early_release(const book_bf16 *q,
+                                                 const book_bf16 *k,
+                                                 const book_bf16 *v,
+                                                 book_bf16 *o, float *lse,
+                                                 flash_dims a,
+                                                 cudaStream_t stream)
+{
+    return fw_launch<Overlap::on, Order::heads_fastest,
+                     Release::wrong_early>(q, k, v, o, lse, a, stream);
 }

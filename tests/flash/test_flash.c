@@ -7,6 +7,7 @@
  * header; the empty cases; a stream; the split keys at every share
  * count, with their rule, workspace and refusals; and the two listings
  * that are wrong on purpose. */
+#define _POSIX_C_SOURCE 200809L /* popen, for the provenance lines */
 #include "testkit.h"
 #include "variants.h"
 #include <math.h>
@@ -24,6 +25,41 @@ struct fl_variant {
 static const struct fl_variant variants[] = {FLASH_VARIANTS(FL_TEST_ENTRY)};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
+/* The numbers the chapter quotes from a test run (outputs outside the
+ * bound, the worst ratios of error to bound) go, when BOOK_GPU is set
+ * and no BOOK_FILTER narrows the run, to figures/data/$BOOK_GPU/
+ * flash-tests.csv, headed by tools/provenance.sh: id,value. */
+static FILE *g_csv;
+static char g_csv_path[256];
+static void csv_row(const char *id, double value)
+{
+    const char *gpu = getenv("BOOK_GPU");
+    if (gpu == NULL || *gpu == 0 || tk_env("BOOK_FILTER") || tk_small())
+        return;
+    if (g_csv == NULL) {
+        snprintf(g_csv_path, sizeof g_csv_path,
+                 "figures/data/%s/flash-tests.csv.tmp", gpu);
+        if ((g_csv = fopen(g_csv_path, "w")) == NULL) return;
+        FILE *pv = popen("tools/provenance.sh 'test run: build/flash/test "
+                         "(tests/flash/test_flash.c)'", "r");
+        char line[512];
+        while (pv != NULL && fgets(line, sizeof line, pv) != NULL)
+            fputs(line, g_csv);
+        if (pv != NULL) pclose(pv);
+        fputs("id,value\n", g_csv);
+    }
+    fprintf(g_csv, "%s,%.6g\n", id, value);
+}
+static void csv_close(void)
+{
+    if (g_csv == NULL) return;
+    fclose(g_csv);
+    char to[256];
+    snprintf(to, sizeof to, "%s", g_csv_path);
+    to[strlen(to) - 4] = 0;  /* without .tmp */
+    if (rename(g_csv_path, to) == 0) printf("wrote %s\n", to);
+}
+
 /* The element offset of (head bh, row, 0) in an array of S rows a head,
  * written out for each layout (the test's own, not the launcher's). */
 static size_t at(flash_dims a, size_t bh, size_t row, size_t S)
@@ -34,15 +70,19 @@ static size_t at(flash_dims a, size_t bh, size_t row, size_t S)
 }
 
 /* A problem: bf16 inputs on the host (q, k uniform in [-r, r), v in
- * [-1, 1)), and per row the reference output, sum w |v| (w the softmax
- * weights), log-sum-exp and the bound on the error of the exponent. */
+ * [vlo, vhi) plus tile_step times the index of the key's tile of 128),
+ * and per row the reference output, sum w |v| (w the softmax weights),
+ * log-sum-exp and the bound on the error of the exponent. */
 struct problem {
     flash_dims a;
     uint16_t *q, *k, *v;
     double *ref, *absref, *lse, *eps; /* [bh][row][D] and [bh][row] */
 };
-static void make_problem(struct problem *p, flash_dims a, double r,
-                         uint64_t *st)
+static void reference(struct problem *p);
+static int g_no_reference;  /* make_problem_v leaves the reference out */
+static void make_problem_v(struct problem *p, flash_dims a, double r,
+                           double vlo, double vhi, double tile_step,
+                           uint64_t *st)
 {
     const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
     p->a = a;
@@ -52,9 +92,25 @@ static void make_problem(struct problem *p, flash_dims a, double r,
     for (size_t i = 0; i < nq; i++)
         p->q[i] = tk_to_bf16((float)tk_uniform(st, -r, r));
     for (size_t i = 0; i < nk; i++) {
+        /* The key's row, in either layout, for its tile. */
+        const size_t key = a.layout == FLASH_BHSD ? i / a.D % a.Sk
+                                                  : i / (a.D * a.H) % a.Sk;
         p->k[i] = tk_to_bf16((float)tk_uniform(st, -r, r));
-        p->v[i] = tk_to_bf16((float)tk_uniform(st, -1, 1));
+        p->v[i] = tk_to_bf16((float)(tk_uniform(st, vlo, vhi) +
+                                     tile_step * (double)(key / 128)));
     }
+    if (!g_no_reference) reference(p);
+}
+static void make_problem(struct problem *p, flash_dims a, double r,
+                         uint64_t *st)
+{
+    make_problem_v(p, a, r, -1, 1, 0, st);
+}
+/* The reference of p's inputs, in double precision. */
+static void reference(struct problem *p)
+{
+    const flash_dims a = p->a;
+    const size_t nq = a.B * a.H * a.Sq * a.D;
     p->ref = tk_malloc(nq * sizeof(double) + 8);
     p->absref = tk_malloc(nq * sizeof(double) + 8);
     p->lse = tk_malloc(a.B * a.H * a.Sq * sizeof(double) + 8);
@@ -100,9 +156,11 @@ static void make_problem(struct problem *p, flash_dims a, double r,
                 ao[d] /= l;
             }
             p->lse[row] = l > 0 ? m + log(l) : -INFINITY;
-            /* The fp32 score: a dot product of D exact products, then a
-             * product by the rounded scale; exp2f's own error. */
-            p->eps[row] = 1.5 * (a.D * 0x1p-24 + 0x1p-22) * sabs + 0x1p-21;
+            /* The fp32 score: a dot product of D exact products summed
+             * by the tensor cores (truncating, u = 2^-23, as the
+             * tensor-gemm chapter's model says), then a product by the
+             * rounded scale; exp2f's own error. */
+            p->eps[row] = 1.5 * (a.D * 0x1p-23 + 0x1p-22) * sabs + 0x1p-21;
         }
     free(s);
 }
@@ -115,9 +173,9 @@ static void free_problem(struct problem *p)
 /* Run v on p (lse written when with_lse) and check every element against
  * the bound: |o - ref| <= (2^-8 + 2 eps + Sk 2^-23) sum w|v| + 2^-8 |ref|
  * (bf16 P, the exponent's error, fp32 sums, the bf16 output), rows that
- * see no key exactly 0 with lse -inf, and the guards past o and lse
- * untouched.  NaN fails.  Returns the number of failures. */
-enum { GUARD = 64 };
+ * see no key exactly 0 with lse -inf, and the guards before and past o
+ * and lse untouched.  NaN fails.  Returns the number of failures. */
+enum { GUARD = 64 };  /* elements: 128 bytes of o, 256 of lse */
 static size_t run_and_check(const struct fl_variant *v, const struct problem *p,
                             int with_lse, cudaStream_t stream,
                             double *worst)
@@ -126,18 +184,23 @@ static size_t run_and_check(const struct fl_variant *v, const struct problem *p,
     const size_t nq = a.B * a.H * a.Sq * a.D, nk = a.B * a.H * a.Sk * a.D;
     const size_t rows = a.B * a.H * a.Sq;
     void *dq = tk_dev_bytes(nq * 2), *dk = tk_dev_bytes(nk * 2 + 16);
-    void *dv = tk_dev_bytes(nk * 2 + 16), *d_o = tk_dev_bytes(nq * 2 + 2 * GUARD);
-    float *dl = tk_dev_floats(rows + GUARD);
+    void *dv = tk_dev_bytes(nk * 2 + 16);
+    /* o and lse start GUARD elements into their buffers (o stays 16-byte
+     * aligned): a write before them shows as well as one past. */
+    char *ob = tk_dev_bytes(nq * 2 + 4 * GUARD);
+    float *lb = tk_dev_floats(rows + 2 * GUARD);
+    void *d_o = ob + 2 * GUARD;
+    float *dl = lb + GUARD;
     tk_upload_bytes(dq, p->q, nq * 2);
     tk_upload_bytes(dk, p->k, nk * 2);
     tk_upload_bytes(dv, p->v, nk * 2);
     TK_CUDA(cudaDeviceSynchronize());
     TK_CUDA(v->fn(dq, dk, dv, d_o, with_lse ? dl : NULL, a, stream));
     TK_CUDA(cudaDeviceSynchronize());
-    uint16_t *o = tk_malloc(nq * 2 + 2 * GUARD);
-    float *lse = tk_malloc((rows + GUARD) * 4);
-    tk_download_bytes(o, d_o, nq * 2 + 2 * GUARD);
-    tk_download_bytes(lse, dl, (rows + GUARD) * 4);
+    uint16_t *o0 = tk_malloc(nq * 2 + 4 * GUARD), *o = o0 + GUARD;
+    float *lse0 = tk_malloc((rows + 2 * GUARD) * 4), *lse = lse0 + GUARD;
+    tk_download_bytes(o0, ob, nq * 2 + 4 * GUARD);
+    tk_download_bytes(lse0, lb, (rows + 2 * GUARD) * 4);
     size_t bad = 0;
     for (size_t bh = 0; bh < a.B * a.H; bh++)
         for (size_t i = 0; i < a.Sq; i++) {
@@ -169,24 +232,31 @@ static size_t run_and_check(const struct fl_variant *v, const struct problem *p,
                 bad++;
             }
         }
-    for (size_t i = nq; i < nq + GUARD; i++)
-        if (o[i] != 0xffff) { bad++; print_message("%s: o's guard written\n", v->name); break; }
+    for (size_t i = 0; i < GUARD; i++)
+        if (o0[i] != 0xffff || o[nq + i] != 0xffff) { bad++; print_message("%s: o's guard written (before or after)\n", v->name); break; }
     uint32_t u;
+    for (size_t i = 0; i < GUARD; i++) {
+        memcpy(&u, &lse0[i], 4);
+        if (u != 0xffffffffu) { bad++; print_message("%s: lse written before its rows\n", v->name); break; }
+    }
     for (size_t i = with_lse ? rows : 0; i < rows + GUARD; i++) {
         memcpy(&u, &lse[i], 4);
         if (u != 0xffffffffu) { bad++; print_message("%s: lse written past its rows (or when NULL)\n", v->name); break; }
     }
-    free(o); free(lse);
-    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(d_o); tk_free(dl);
+    free(o0); free(lse0);
+    tk_free(dq); tk_free(dk); tk_free(dv); tk_free(ob); tk_free(lb);
     return bad;
 }
 
 /* Every shape of a list, in both layouts (or, with one_layout, in one,
- * alternating), lse on for two of three; with the fixed seed, then (but
- * under the sanitizer) with the fresh one tk_seed prints. */
+ * alternating), lse on for two of three (every one with all_lse); q and
+ * k in [-r, r), v in [vlo, vhi); with the fixed seed, then (but under the
+ * sanitizer) with the fresh one tk_seed prints.  The worst ratio of error
+ * to bound goes to the CSV as VARIANT/CLS/worst_ratio. */
 struct shape { size_t B, H, Sq, Sk, D; int causal; };
 static void run_shapes(const struct fl_variant *v, const struct shape *sh,
-                       size_t n, double r, int one_layout)
+                       size_t n, double r, double vlo, double vhi,
+                       int one_layout, int all_lse, const char *cls)
 {
     size_t bad = 0;
     double worst = 0;
@@ -199,8 +269,9 @@ static void run_shapes(const struct fl_variant *v, const struct shape *sh,
             const uint64_t seed = tk_seed(round);
             uint64_t st = seed + 977 * t + layout;
             struct problem p;
-            make_problem(&p, a, r, &st);
-            size_t b = run_and_check(v, &p, (t + layout) % 3 != 2, 0, &worst);
+            make_problem_v(&p, a, r, vlo, vhi, 0, &st);
+            size_t b = run_and_check(v, &p, all_lse || (t + layout) % 3 != 2,
+                                     0, &worst);
             if (b)
                 print_message("%s: %zu wrong at B%zu H%zu Sq%zu Sk%zu D%zu%s "
                               "%s, seed %llu\n", v->name, b, a.B, a.H, a.Sq,
@@ -210,8 +281,11 @@ static void run_shapes(const struct fl_variant *v, const struct shape *sh,
             bad += b;
             free_problem(&p);
         }
-    print_message("%s: the largest error is %.3f of the bound\n", v->name,
-                  worst);
+    print_message("%s: the largest error is %.3f of the bound (%s)\n",
+                  v->name, worst, cls);
+    char id[96];
+    snprintf(id, sizeof id, "%s/%s/worst_ratio", v->name, cls);
+    csv_row(id, worst);
     assert_int_equal(bad, 0);
 }
 
@@ -236,15 +310,22 @@ static const struct shape huge_scores[] = {
 static void edge_shapes(const struct fl_variant *v)
 {
     TK_REQUIRE_LISTING(v->listing, v->cc);
-    run_shapes(v, edge, NSHAPES(edge), 1.0, 0);
+    run_shapes(v, edge, NSHAPES(edge), 1.0, -1, 1, 0, 0, "edge");
 }
 static void large_shapes(const struct fl_variant *v)
 {
     TK_REQUIRE_LISTING(v->listing, v->cc);
     TK_SKIP_UNDER_SANITIZER("large shapes take too long under the sanitizer");
-    run_shapes(v, large, NSHAPES(large), 1.0, 1);
-    /* Scores in the hundreds: q and k in [-8, 8). */
-    run_shapes(v, huge_scores, NSHAPES(huge_scores), 8.0, 0);
+    run_shapes(v, large, NSHAPES(large), 1.0, -1, 1, 1, 1, "large");
+    /* A v of mean 1 and peaked weights (q, k in [-3, 3)): the output is
+     * near 1, not near 0, so that a row sum off by a few percent, or a
+     * key dropped or counted twice, moves it past the bound. */
+    run_shapes(v, large, NSHAPES(large), 3.0, 0, 2, 1, 1, "nonzero_mean");
+    /* Raw scores in the hundreds, scaled ones of standard deviation
+     * about 48: q and k in [-12, 12).  About 3% of the scores pass exp's
+     * overflow at 88.7, in every row. */
+    run_shapes(v, huge_scores, NSHAPES(huge_scores), 12.0, -1, 1, 0, 0,
+               "huge_scores");
 }
 
 /* One test of each kind per launcher, in the order of variants.h. */
@@ -254,8 +335,12 @@ static void mma_edge_shapes(void **state) { (void)state; edge_shapes(&variants[1
 static void mma_large_shapes(void **state) { (void)state; large_shapes(&variants[1]); }
 static void wgmma_edge_shapes(void **state) { (void)state; edge_shapes(&variants[2]); }
 static void wgmma_large_shapes(void **state) { (void)state; large_shapes(&variants[2]); }
-static void best_edge_shapes(void **state) { (void)state; edge_shapes(&variants[3]); }
-static void best_large_shapes(void **state) { (void)state; large_shapes(&variants[3]); }
+static void wgmma_serial_edge_shapes(void **state) { (void)state; edge_shapes(&variants[3]); }
+static void wgmma_serial_large_shapes(void **state) { (void)state; large_shapes(&variants[3]); }
+static void wgmma_tiles_edge_shapes(void **state) { (void)state; edge_shapes(&variants[4]); }
+static void wgmma_tiles_large_shapes(void **state) { (void)state; large_shapes(&variants[4]); }
+static void best_edge_shapes(void **state) { (void)state; edge_shapes(&variants[5]); }
+static void best_large_shapes(void **state) { (void)state; large_shapes(&variants[5]); }
 
 /* The refusals, with pointers that are never dereferenced; the empty
  * problems, which write nothing; Sk = 0, which writes zeros and -inf. */
@@ -291,9 +376,14 @@ static void bad_arguments_and_empty_sizes(void **state)
         TK_REFUSED(f(q, k, v, (void *)dq, dl, a, 0));  /* o is q */
         TK_REFUSED(f(q, k, v, (void *)(dk + 64 * 128), dl, a, 0));  /* in k */
         TK_REFUSED(f(q, k, v, o, (float *)(d_o + 256), a, 0));  /* lse in o */
+        TK_REFUSED(f(q, k, v, (void *)(dv + 64 * 128), dl, a, 0));  /* in v */
+        TK_REFUSED(f(q, k, v, o, (float *)(dq + 512), a, 0));  /* lse in q */
+        TK_REFUSED(f(q, k, v, o, (float *)(dk + 4096), a, 0)); /* lse in k */
+        TK_REFUSED(f(q, k, v, o, (float *)dv, a, 0));          /* lse in v */
         a = ok; a.B = big;  TK_REFUSED(f(q, k, v, o, dl, a, 0));
         a = ok; a.Sq = big; TK_REFUSED(f(q, k, v, o, dl, a, 0));
         a = ok; a.Sk = big; TK_REFUSED(f(q, k, v, o, dl, a, 0));
+        a = ok; a.H = big;  TK_REFUSED(f(q, k, v, o, dl, a, 0));
         a = ok; a.B = 1u << 16; a.H = 1u << 16;
         TK_REFUSED(f(q, k, v, o, dl, a, 0));
         a = ok; a.B = 1u << 20; a.H = 1u << 10; a.Sq = 1u << 10;
@@ -390,6 +480,9 @@ static void no_rescale_is_wrong(void **state)
     print_message("without the rescale: %zu of %zu outputs outside the "
                   "bound, the worst %.1f times it\n", bad,
                   a.B * a.H * a.Sq * a.D, worst);
+    csv_row("no_rescale/outside", (double)bad);
+    csv_row("no_rescale/outputs", (double)(a.B * a.H * a.Sq * a.D));
+    csv_row("no_rescale/worst_ratio", worst);
     assert_true(bad > 0);
     free_problem(&p);
 }
@@ -461,6 +554,7 @@ static void split_every_count(void **state)
             free_problem(&p);
         }
     print_message("split: the largest error is %.3f of the bound\n", worst);
+    csv_row("split/every_count/worst_ratio", worst);
     assert_int_equal(bad, 0);
 }
 
@@ -594,6 +688,9 @@ static void split_without_rescale_is_wrong(void **state)
     print_message("merged without the rescale: %zu of %zu outputs outside "
                   "the bound, the worst %.1f times it\n", bad,
                   a.B * a.H * a.Sq * a.D, worst);
+    csv_row("split_no_rescale/outside", (double)bad);
+    csv_row("split_no_rescale/outputs", (double)(a.B * a.H * a.Sq * a.D));
+    csv_row("split_no_rescale/worst_ratio", worst);
     assert_true(bad > 0);
     free_problem(&p);
 }
@@ -704,6 +801,127 @@ static void flash_sm90a_launchers_follow_the_stream(void **state)
                                        NULL, 0};
             order_case(&l);
         }
+    /* Wrong on purpose in what it computes, not in where it queues. */
+    const struct fl_order early = {"flash_wgmma_early_release",
+                                   flash_wgmma_early_release, NULL, 1};
+    order_case(&early);
+}
+
+/* Causal masks at large Sk, where a test of near-uniform weights cannot
+ * see one key more or less: every q has q[0] = 1 and every key k[0] = 0,
+ * but for spike keys, whose k is (K, 0, ..., 0) with a scaled score of
+ * about 12 (ln Sk + 4) and whose v is a constant of its own, (8 + n)
+ * for spike n, of alternating sign.  They sit at the edges of the tiles of 64 and 128 rows and keys,
+ * on the diagonal (key = row + Sk - Sq) of the first rows of those tiles
+ * when Sq = 1000 < Sk = 4099, and at the last key.  With Sk - Sq = 129
+ * the last row of a tile of 64 or 128 sees one key of a new key tile
+ * (192, 256, 320, 384), which a loop bound (kend) one short drops.  A row that sees n
+ * spikes has an output of about their mean, and the row just before a
+ * spike's diagonal has none of it.  A mask off by one key (key >= row +
+ * shift, or kend one short) moves a row at a spike by thirty times the
+ * bound or more (a double-precision model of the mutants says 33 to 81).  Sq = Sk and Sq < Sk (bottom right); both head
+ * sizes; every launcher this GPU runs, and the split at 4 shares. */
+static const long long spikes[] = {63,   64,   127,  128,  129,  192,
+                                   256,  320,  384,  1000, 2047, 2048,
+                                   3099, 3100, 3162, 3163, 3226, 3227,
+                                   4098};
+static void add_spikes(struct problem *p)
+{
+    const flash_dims a = p->a;
+    const uint16_t K = tk_to_bf16(a.D == 64 ? 96.f : 136.f);
+    for (size_t bh = 0; bh < a.B * a.H; bh++) {
+        for (size_t i = 0; i < a.Sq; i++)
+            p->q[at(a, bh, i, a.Sq)] = tk_to_bf16(1.f);
+        for (size_t j = 0; j < a.Sk; j++)
+            p->k[at(a, bh, j, a.Sk)] = 0;
+        for (size_t n = 0; n < sizeof spikes / sizeof spikes[0]; n++) {
+            const size_t j = (size_t)spikes[n];
+            if (j >= a.Sk) continue;
+            uint16_t *kj = p->k + at(a, bh, j, a.Sk);
+            uint16_t *vj = p->v + at(a, bh, j, a.Sk);
+            for (size_t d = 0; d < a.D; d++) {
+                kj[d] = d == 0 ? K : 0;
+                vj[d] = tk_to_bf16((float)(n % 2 ? -(8.0 + n) : 8.0 + n));
+            }
+        }
+    }
+    reference(p);
+}
+static void causal_spikes_at_large_sk(void **state)
+{
+    (void)state;
+    TK_REQUIRE_ARCH(8, 0, "the bf16 attention launchers");
+    TK_SKIP_UNDER_SANITIZER("large shapes take too long under the sanitizer");
+    static const struct shape sh[] = {
+        {1, 1, 4099, 4099, 64, 1}, {1, 1, 1000, 4099, 128, 1},
+        {1, 1, 2200, 2200, 128, 1}, {1, 1, 1000, 4099, 64, 1},
+        {1, 1, 1000, 1129, 64, 1},  {1, 1, 1000, 1129, 128, 1},
+    };
+    size_t bad = 0;
+    double worst = 0;
+    for (size_t t = 0; t < NSHAPES(sh); t++) {
+        flash_dims a = {sh[t].B, sh[t].H, sh[t].Sq, sh[t].Sk, sh[t].D,
+                        sh[t].causal, (flash_layout)(t % 2)};
+        uint64_t st = tk_seed(0) + 13 * t;
+        struct problem p;
+        g_no_reference = 1;  /* add_spikes computes it */
+        make_problem(&p, a, 1.0, &st);
+        g_no_reference = 0;
+        add_spikes(&p);
+        for (size_t i = 0; i <= NVARIANTS; i++) {
+            const struct fl_variant *v = i < NVARIANTS ? &variants[i]
+                                                       : &split_variant;
+            if (v->cc == 90 ? tk_compute_capability() != 90
+                            : tk_compute_capability() < v->cc)
+                continue;
+            g_split = flash_split;
+            g_splits = 4;
+            size_t b = run_and_check(v, &p, 1, 0, &worst);
+            if (b)
+                print_message("%s: %zu wrong with spikes at Sq%zu Sk%zu "
+                              "D%zu causal\n", v->name, b, a.Sq, a.Sk, a.D);
+            bad += b;
+        }
+        free_problem(&p);
+    }
+    print_message("spikes: the largest error is %.3f of the bound\n", worst);
+    csv_row("spikes/worst_ratio", worst);
+    assert_int_equal(bad, 0);
+}
+
+/* Wrong on purpose: consumers that give V's stage back before the P V
+ * that reads it.  v is in [0, 1) plus half its tile's index, so that
+ * V_{j+1} differs from V_{j-1} by 1 everywhere; with 4 tiles of 128 keys
+ * P_0 and P_1 multiply V_2 and V_3 and the output moves by about 0.5.
+ * The right kernel passes on the same problem. */
+static void early_release_is_wrong(void **state)
+{
+    (void)state;
+    const struct fl_variant right = {"wgmma", flash_wgmma,
+                                     "flash_wgmma.sm90a.cu", 90};
+    const struct fl_variant wrong = {"wgmma with V freed early",
+                                     flash_wgmma_early_release,
+                                     "flash_wgmma.sm90a.cu", 90};
+    TK_REQUIRE_LISTING(right.listing, right.cc);
+    size_t bad = 0, outputs = 0;
+    double worst = 0;
+    for (int d = 0; d < 2; d++) {
+        const flash_dims a = {1, 2, 256, 512, d ? 128u : 64u, 0, FLASH_BHSD};
+        uint64_t st = tk_seed(0) + (uint64_t)d;
+        struct problem p;
+        make_problem_v(&p, a, 1.0, 0, 1, 0.5, &st);
+        double w = 0;
+        assert_int_equal(run_and_check(&right, &p, 1, 0, &w), 0);
+        bad += run_and_check(&wrong, &p, 1, 0, &worst);
+        outputs += a.B * a.H * a.Sq * a.D;
+        free_problem(&p);
+    }
+    print_message("V freed early: %zu of %zu outputs outside the bound, the "
+                  "worst %.1f times it\n", bad, outputs, worst);
+    csv_row("early_release/outside", (double)bad);
+    csv_row("early_release/outputs", (double)outputs);
+    csv_row("early_release/worst_ratio", worst);
+    assert_true(bad > 0);
 }
 
 int main(void)
@@ -715,6 +933,10 @@ int main(void)
         cmocka_unit_test(mma_large_shapes),
         cmocka_unit_test(wgmma_edge_shapes),
         cmocka_unit_test(wgmma_large_shapes),
+        cmocka_unit_test(wgmma_serial_edge_shapes),
+        cmocka_unit_test(wgmma_serial_large_shapes),
+        cmocka_unit_test(wgmma_tiles_edge_shapes),
+        cmocka_unit_test(wgmma_tiles_large_shapes),
         cmocka_unit_test(best_edge_shapes),
         cmocka_unit_test(best_large_shapes),
         cmocka_unit_test(bad_arguments_and_empty_sizes),
@@ -726,6 +948,10 @@ int main(void)
         cmocka_unit_test(split_without_rescale_is_wrong),
         cmocka_unit_test(flash_launchers_follow_the_stream),
         cmocka_unit_test(flash_sm90a_launchers_follow_the_stream),
+        cmocka_unit_test(causal_spikes_at_large_sk),
+        cmocka_unit_test(early_release_is_wrong),
     };
-    return tk_run_tests("flash", tests);
+    const int failed = tk_run_tests("flash", tests);
+    csv_close();
+    return failed;
 }

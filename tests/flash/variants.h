@@ -13,5 +13,7 @@
     X("mma64", flash_mma64, "flash_mma.sm80.cu", 80)                      \
     X("mma", flash_mma, "flash_mma.sm80.cu", 80)                          \
     X("wgmma", flash_wgmma, "flash_wgmma.sm90a.cu", 90)                   \
+    X("wgmma_serial", flash_wgmma_serial, "flash_wgmma.sm90a.cu", 90)     \
+    X("wgmma_tiles", flash_wgmma_tiles, "flash_wgmma.sm90a.cu", 90)       \
     X("best", flash_attention, "flash.cu", 80)
 #endif
