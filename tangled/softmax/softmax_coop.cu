@@ -176,7 +176,7 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
     if (grid > (size_t)plan.grid) grid = (size_t)plan.grid;
     if (cache_bytes > plan.bytes) cache_bytes = plan.bytes;
     size_t cache4 = cache_bytes / sizeof(float4);
-    md_t *part = (md_t *)work;
+    md_t *part = whole_work_at(work);
     void *args[] = {&x, &y, &n, &vec, &part, &cache4};
     return coop_launch(softmax_fused_kernel<PUSH4>, grid, args, plan.bytes,
                        x, y, n, work, stream);
@@ -348,7 +348,7 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
     size_t reg4 = (reg_bytes < most_reg ? reg_bytes : most_reg) / 16;
     size_t cache4 =
         (cache_bytes < plan.bytes ? cache_bytes : plan.bytes) / 16;
-    md_t *part = (md_t *)work;
+    md_t *part = whole_work_at(work);
     void *args[] = {&x, &y, &n, &vec, &part, &reg4, &cache4};
     return coop_launch(softmax_resident_kernel<kResidentR, FAST>, grid, args,
                        plan.bytes, x, y, n, work, stream);

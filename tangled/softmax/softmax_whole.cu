@@ -91,7 +91,7 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
     BOOK_TRY(once_per_device(waves, whole_wave<U, BACKWARD>, &wave));
     size_t grid = ceil_div(n, 4 * (size_t)U * kSmBlock);
     if (grid > (size_t)wave) grid = (size_t)wave;
-    md_t *part = (md_t *)work;
+    md_t *part = whole_work_at(work);
     BOOK_CLEAR_TO_LAUNCH();
     softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock, 0, stream>>>(
         x, n, vec, part);
@@ -119,6 +119,13 @@ extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
                                      void *work, cudaStream_t stream)
 {
     return launch_whole<4, true>(x, y, n, work, stream);
+}
+
+extern "C" size_t softmax_work_bytes(void)
+{
+    book_carve c = {NULL, 0, 0};
+    whole_work_layout(&c);
+    return book_carve_size(&c);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>
