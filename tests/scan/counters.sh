@@ -29,7 +29,7 @@ mv "$tmp" "$out"
 echo "counters: wrote $out"
 fi
 
-# The 64-bit single passes against CUB's (build/scan/bench --ncu-i64: one
+# The 64-bit single passes against CUB's (build/scan/bench --ncu i64: one
 # launch each on 2^26 elements): DRAM throughput, cycles between a warp's
 # instructions and the part of them spent at a barrier, warp instructions,
 # grid size, and shared-memory bank conflicts, to scan-lookback.csv.
@@ -44,7 +44,7 @@ m2=$(echo $m2)
 ncu_header "one launch each on 2^26 64-bit integers, ncu --clock-control none; cpi and barrier in cycles per issued instruction" \
   "variant,dram_pct,cpi,barrier,inst,grid,ld_conflicts,st_conflicts" > "$tmp2"
 if ! "$NCU" --clock-control none --kernel-name regex:'scan_staged_kernel|scan_raked_kernel|DeviceScanKernel' \
-     --metrics "${m2// /,}" --csv --print-units base "$bench" --ncu-i64 > "$log" 2>&1; then
+     --metrics "${m2// /,}" --csv --print-units base "$bench" --ncu i64 > "$log" 2>&1; then
   echo "counters: ncu failed for the 64-bit scans:"; cat "$log"; exit 1
 fi
 ncu_rows "$log" "$tmp2" "$m2" staged_i64 paired_i64 raked_i64 cub_i64 || exit 1
