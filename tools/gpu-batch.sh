@@ -39,6 +39,7 @@ run_tests() {
   echo "tests done, $(el)"; pack
 }
 tests_pid=
+export BOOK_GPU=$gpu   # tests that write a CSV (flash-tests.csv) write it for this GPU
 if [[ $steps == *test* ]]; then
   if [ "${GPU_TOGETHER:-0}" = 1 ] && [[ $steps == *sanitize* ]]; then run_tests & tests_pid=$!
   else run_tests; fi

@@ -216,7 +216,9 @@ struct attn_part {
 };
 
 // <<Attention: tiled, FlashAttention-2 loop order>>
-template <class L, bool SPLIT>
+// Whether a block takes all its tile's keys or its share of them.
+enum class Keys { all, split };
+template <class L, Keys KEYS>
 __global__ void __launch_bounds__(L::THREADS, L::MINB)
 attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
                   attn_dims a, float scale2, attn_part part)
@@ -238,7 +240,7 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
     long long kend = (long long)a.Sk;               // keys this tile needs
     if (a.causal && q0 + L::BR + shift < kend) kend = q0 + L::BR + shift;
     long long kbeg = 0;
-    if constexpr (SPLIT) {
+    if constexpr (KEYS == Keys::split) {
         // <<Narrow the keys to this block's share>>
         if (kend < 0) kend = 0;            // causal rows that see no key
         const long long tiles = (kend + L::BC - 1) / L::BC;
@@ -267,7 +269,7 @@ attn_tiled_kernel(const float *q, const float *k, const float *v, float *o,
         __syncthreads();
         attn_pv<L>(Pt, Vs, tx, ty, acc);
     }
-    if constexpr (SPLIT) {
+    if constexpr (KEYS == Keys::split) {
         // <<Store the tile's partial triples>>
         const size_t rows = (size_t)gridDim.x * a.Sq;       // B H Sq
         float *po = part.o + (size_t)blockIdx.z * rows * D;
@@ -337,7 +339,7 @@ static cudaError_t attn_optin(size_t *bytes)   // the device's, asked once
     *bytes = (size_t)b;
     return cudaSuccess;
 }
-template <class L, bool SPLIT = false>
+template <class L, Keys KEYS = Keys::all>
 static cudaError_t attn_tiled_launch(const float *q, const float *k,
     const float *v, float *o, attn_dims a, size_t optin, cudaStream_t stream,
     attn_part part = attn_part())
@@ -346,11 +348,11 @@ static cudaError_t attn_tiled_launch(const float *q, const float *k,
     if (a.B * a.H > kAttnMaxGrid || tiles > 65535)
         return cudaErrorInvalidValue;
     if (bytes > optin) return cudaErrorNotSupported;
-    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L, SPLIT>,
+    BOOK_TRY(cudaFuncSetAttribute(attn_tiled_kernel<L, KEYS>,
              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     dim3 grid((unsigned)(a.B * a.H), (unsigned)tiles,
-              SPLIT ? (unsigned)part.splits : 1u);
-    attn_tiled_kernel<L, SPLIT><<<grid, L::THREADS, bytes, stream>>>(q, k,
+              KEYS == Keys::split ? (unsigned)part.splits : 1u);
+    attn_tiled_kernel<L, KEYS><<<grid, L::THREADS, bytes, stream>>>(q, k,
         v, o, a, kLog2e / sqrtf((float)L::D), part);
     return cudaGetLastError();
 }
@@ -380,7 +382,7 @@ extern "C" cudaError_t attention_tiled_compact(const float *q,
     return attn_tiled_launch<attn_compact_128>(q, k, v, o, a, optin, stream);
 }
 // The shape attention_tiled_shape picks, launched (D checked).
-template <bool SPLIT>
+template <Keys KEYS>
 static cudaError_t attn_tiled_pick(const float *q, const float *k,
     const float *v, float *o, attn_dims a, cudaStream_t stream,
     attn_part part = attn_part())
@@ -390,15 +392,15 @@ static cudaError_t attn_tiled_pick(const float *q, const float *k,
     switch (attention_tiled_shape(a.D, optin)) {
     case ATTN_SHAPE_FULL:
         if (a.D == 32)
-            return attn_tiled_launch<attn_tile<32>, SPLIT>(q, k, v, o, a,
+            return attn_tiled_launch<attn_tile<32>, KEYS>(q, k, v, o, a,
                                                    optin, stream, part);
         if (a.D == 64)
-            return attn_tiled_launch<attn_tile<64>, SPLIT>(q, k, v, o, a,
+            return attn_tiled_launch<attn_tile<64>, KEYS>(q, k, v, o, a,
                                                    optin, stream, part);
-        return attn_tiled_launch<attn_tile<128>, SPLIT>(q, k, v, o, a,
+        return attn_tiled_launch<attn_tile<128>, KEYS>(q, k, v, o, a,
                                                 optin, stream, part);
     case ATTN_SHAPE_COMPACT:                             // 99 KB a block
-        return attn_tiled_launch<attn_compact_128, SPLIT>(q, k, v, o, a,
+        return attn_tiled_launch<attn_compact_128, KEYS>(q, k, v, o, a,
                                                   optin, stream, part);
     default:                                     // D checked: nothing fits
         return cudaErrorNotSupported;
@@ -411,7 +413,7 @@ extern "C" cudaError_t attention_tiled(const float *q, const float *k,
     BOOK_TRY(attn_tiled_check(q, k, v, o, a, &nq));
     if (nq == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
-    return attn_tiled_pick<false>(q, k, v, o, a, stream);
+    return attn_tiled_pick<Keys::all>(q, k, v, o, a, stream);
 }
 
 // <<Merge the partial triples of the split keys>>
@@ -496,7 +498,7 @@ extern "C" cudaError_t attention_split(const float *q, const float *k,
     attn_part part = {};
     book_carve c = {(char *)work, 0, 0};
     split_layout(&c, a, splits, &part);
-    BOOK_TRY(attn_tiled_pick<true>(q, k, v, o, a, stream, part));
+    BOOK_TRY(attn_tiled_pick<Keys::split>(q, k, v, o, a, stream, part));
     const size_t quads = rows * (a.D / 4);
     const unsigned grid = (unsigned)(ceil_div(quads, 256) < 8192
                                          ? ceil_div(quads, 256) : 8192);

@@ -45,7 +45,10 @@ __device__ __forceinline__ void attn_push_no_rescale(float &m, float &l,
 
 // <<Attention: a warp per query row>>
 static const unsigned kWarpRows = 8;       // query rows (warps) a block
-template <int D, bool Rescale>
+// Whether the running output is rescaled when a row's maximum grows, or
+// not: wrong on purpose.
+enum class Rescale { on, wrong_off };
+template <int D, Rescale RESCALE>
 __global__ void __launch_bounds__(256) attn_warp_kernel(const float *q,
     const float *k, const float *v, float *o, attn_dims a, float scale2)
 {
@@ -66,13 +69,14 @@ __global__ void __launch_bounds__(256) attn_warp_kernel(const float *q,
         for (int t = 0; t < T; t++)
             s = fmaf(qr[t], kb[j * D + lane + 32 * t], s);
         s = warp_sum(s);                    // every lane gets the score
-        if (Rescale) attn_push<T>(m, l, acc, s, vb + j * D, lane);
+        if (RESCALE == Rescale::on)
+            attn_push<T>(m, l, acc, s, vb + j * D, lane);
         else attn_push_no_rescale<T>(m, l, acc, s, vb + j * D, lane);
     }
     float r = md_recip(l);                  // no key seen: zeros
     for (int t = 0; t < T; t++) o[row * D + lane + 32 * t] = acc[t] * r;
 }
-template <bool Rescale>
+template <Rescale RESCALE>
 static cudaError_t attn_warp_launch(const float *q, const float *k,
     const float *v, float *o, attn_dims a, cudaStream_t stream)
 {
@@ -86,24 +90,24 @@ static cudaError_t attn_warp_launch(const float *q, const float *k,
     BOOK_CLEAR_TO_LAUNCH();
     unsigned g = (unsigned)grid;
     if (a.D == 32)
-        attn_warp_kernel<32, Rescale>
+        attn_warp_kernel<32, RESCALE>
             <<<g, 256, 0, stream>>>(q, k, v, o, a, c);
     else if (a.D == 64)
-        attn_warp_kernel<64, Rescale>
+        attn_warp_kernel<64, RESCALE>
             <<<g, 256, 0, stream>>>(q, k, v, o, a, c);
     else
-        attn_warp_kernel<128, Rescale>
+        attn_warp_kernel<128, RESCALE>
             <<<g, 256, 0, stream>>>(q, k, v, o, a, c);
     return cudaGetLastError();
 }
 extern "C" cudaError_t attention_warp(const float *q, const float *k,
     const float *v, float *o, attn_dims a, cudaStream_t stream)
 {
-    return attn_warp_launch<true>(q, k, v, o, a, stream);
+    return attn_warp_launch<Rescale::on>(q, k, v, o, a, stream);
 }
 extern "C" cudaError_t attention_warp_no_rescale(const float *q,
     const float *k, const float *v, float *o, attn_dims a,
     cudaStream_t stream)
 {
-    return attn_warp_launch<false>(q, k, v, o, a, stream);
+    return attn_warp_launch<Rescale::wrong_off>(q, k, v, o, a, stream);
 }

@@ -143,7 +143,10 @@ extern "C" cudaError_t compact_gt(const int *in, int *out, size_t n,
 }
 
 // <<Staged compaction kernel>>
-template <bool PACK>
+// Each kept element stored by its thread, or the tile packed in place and
+// copied out with consecutive stores.
+enum class Store { scatter, pack };
+template <Store STORE>
 __global__ void __launch_bounds__(kStThreads, 3)
 compact_gt_staged_kernel(const int *in, int *out, size_t n, int threshold,
                          size_t *count, bool aligned, tile_status<int> st)
@@ -157,8 +160,9 @@ compact_gt_staged_kernel(const int *in, int *out, size_t n, int threshold,
     const auto keep = [=](int v, size_t i) {
         return int(i < n && v > threshold);
     };
-    const st_sums<int> s = st_prefixes<true>(buf, base, tile, st, keep, pre);
-    if (PACK) {
+    const st_sums<int> s =
+        st_prefixes<Status::packed>(buf, base, tile, st, keep, pre);
+    if (STORE == Store::pack) {
         // <<Pack the kept elements of a staged tile in place>>
         int *slot = (int *)buf;            // slot j: the tile's j-th kept element
         #pragma unroll
@@ -190,7 +194,7 @@ compact_gt_staged_kernel(const int *in, int *out, size_t n, int threshold,
 }
 
 // <<Staged compaction launchers>>
-template <bool PACK>
+template <Store STORE>
 static cudaError_t launch_staged(const int *in, int *out, size_t n,
                                  int threshold, size_t *count,
                                  void *scratch, size_t bytes,
@@ -200,10 +204,10 @@ static cudaError_t launch_staged(const int *in, int *out, size_t n,
     BOOK_TRY(compact_check(in, out, n, count, scratch, bytes));
     const unsigned tiles = (unsigned)ceil_div(n, st_tile<int>::elems);
     const tile_status<int> st = compact_at(scratch, n, false).st;
-    BOOK_TRY(st_opt_in<compact_gt_staged_kernel<PACK>>());
+    BOOK_TRY(st_opt_in<compact_gt_staged_kernel<STORE>>());
     BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<int>(st, n, stream));
-    compact_gt_staged_kernel<PACK><<<tiles, kStThreads, kStBytes, stream>>>(
+    compact_gt_staged_kernel<STORE><<<tiles, kStThreads, kStBytes, stream>>>(
         in, out, n, threshold, count, is_aligned(in, 16), st);
     return cudaGetLastError();
 }
@@ -214,8 +218,8 @@ extern "C" cudaError_t compact_gt_staged_scatter(const int *in, int *out,
                                                  void *scratch, size_t bytes,
                                                  cudaStream_t stream)
 {
-    return launch_staged<false>(in, out, n, threshold, count, scratch,
-                                bytes, stream);
+    return launch_staged<Store::scatter>(in, out, n, threshold, count,
+                                         scratch, bytes, stream);
 }
 
 extern "C" cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
@@ -223,8 +227,8 @@ extern "C" cudaError_t compact_gt_staged(const int *in, int *out, size_t n,
                                          void *scratch, size_t bytes,
                                          cudaStream_t stream)
 {
-    return launch_staged<true>(in, out, n, threshold, count, scratch,
-                               bytes, stream);
+    return launch_staged<Store::pack>(in, out, n, threshold, count,
+                                      scratch, bytes, stream);
 }
 
 // <<Ballot compaction constants>>
@@ -277,7 +281,7 @@ compact_gt_ballot_kernel(const int *in, int *out, size_t n, int threshold,
         }
         const int incl = scan_warp_inclusive(s);
         const int aggregate = __shfl_sync(0xffffffffu, incl, 31);
-        const int prefix = look_back<true>(st, tile, aggregate);
+        const int prefix = look_back<Status::packed>(st, tile, aggregate);
         #pragma unroll
         for (int j = 0; j < kBaPer; j++) tot[lane * kBaPer + j] = incl - s + run[j];
         if (lane == 0) {

@@ -66,15 +66,16 @@ __device__ __forceinline__ void load16(float (&v)[16], const float *row,
 
 // <<Sixteen taps into sixteen accumulators>>
 // acc[r] += win[r + c] * wf[c] for c < cnt, where the window win is a
-// followed by b and wf points into c_filter.  kAll: cnt is 16.
-template <bool kAll>
+// followed by b and wf points into c_filter.  Taps::all: cnt is 16.
+enum class Taps { all, counted };
+template <Taps TAPS>
 __device__ __forceinline__ void taps16(float (&acc)[16], const float (&a)[16],
                                        const float (&b)[16], const float *wf,
                                        unsigned cnt)
 {
 #pragma unroll
     for (int c = 0; c < 16; c++) {
-        if (!kAll && c >= (int)cnt) break;
+        if (TAPS == Taps::counted && c >= (int)cnt) break;
         float wc = wf[c];              // c_filter + constant offset
 #pragma unroll
         for (int r = 0; r < 16; r++)
@@ -93,18 +94,18 @@ __device__ __forceinline__ void window_row(float (&acc)[16], const float *row,
     unsigned j = 0;
     for (; j + 32 <= k; j += 32) {           // whole chunks
         load16(b, row, o + j + 16);
-        taps16<true>(acc, a, b, c_filter + f + j, 16);
+        taps16<Taps::all>(acc, a, b, c_filter + f + j, 16);
         load16(a, row, o + j + 32);
-        taps16<true>(acc, b, a, c_filter + f + j + 16, 16);
+        taps16<Taps::all>(acc, b, a, c_filter + f + j + 16, 16);
     }
     if (j < k) {                             // 1 to 31 taps left
         unsigned left = k - j;
         load16(b, row, o + j + 16, left < 17 ? left - 1 : 16);
-        taps16<false>(acc, a, b, c_filter + f + j, left);
+        taps16<Taps::counted>(acc, a, b, c_filter + f + j, left);
         if (left > 16) {
             load16(a, row, o + j + 32, left - 17);
-            taps16<false>(acc, b, a, c_filter + f + j + 16,
-                          left - 16);
+            taps16<Taps::counted>(acc, b, a, c_filter + f + j + 16,
+                                  left - 16);
         }
     }
 }

@@ -283,7 +283,9 @@ extern "C" cudaError_t rmsnorm(const float *x, const float *g, float *y,
 #else
 #define RMS_SM_THREADS 2048                       // sm_80, sm_90
 #endif
-template <unsigned BLOCK, int V, bool VEC>
+// The row loaded and stored as float4s, or as single floats.
+enum class Width { float4s, floats };
+template <unsigned BLOCK, int V, Width W>
 __global__ void __launch_bounds__(BLOCK, RMS_SM_THREADS / BLOCK)
 rmsnorm_cached_kernel(const float *x, const float *g, float *y,
                       unsigned cols, float eps)
@@ -293,7 +295,7 @@ rmsnorm_cached_kernel(const float *x, const float *g, float *y,
     const unsigned t = threadIdx.x, c4 = cols / 4;
     float v[4 * V], q = 0.0f;           // 4V floats of the row
     // <<Load a row into registers, float4s or single floats>>
-    if (VEC) {
+    if (W == Width::float4s) {
     #pragma unroll
         for (int i = 0; i < V; i++) {
             unsigned j = t + i * BLOCK;
@@ -313,7 +315,7 @@ rmsnorm_cached_kernel(const float *x, const float *g, float *y,
     for (int k = 0; k < 4 * V; k++) q += v[k] * v[k];
     const float r = rsqrtf(block_sum<BLOCK>(q) / (float)cols + eps);
     // <<Write the cached row times r and gamma>>
-    if (VEC) {
+    if (W == Width::float4s) {
     #pragma unroll
         for (int i = 0; i < V; i++) {
             unsigned j = t + i * BLOCK;
@@ -339,11 +341,11 @@ static cudaError_t launch_rms_cached(const float *x, const float *g,
     BOOK_CLEAR_TO_LAUNCH();
     unsigned grid = (unsigned)rows;
     if (vec)
-        rmsnorm_cached_kernel<BLOCK, V, true><<<grid, BLOCK, 0, stream>>>(
-            x, g, y, cols, eps);
+        rmsnorm_cached_kernel<BLOCK, V, Width::float4s>
+            <<<grid, BLOCK, 0, stream>>>(x, g, y, cols, eps);
     else
-        rmsnorm_cached_kernel<BLOCK, V, false><<<grid, BLOCK, 0, stream>>>(
-            x, g, y, cols, eps);
+        rmsnorm_cached_kernel<BLOCK, V, Width::floats>
+            <<<grid, BLOCK, 0, stream>>>(x, g, y, cols, eps);
     return cudaGetLastError();
 }
 

@@ -114,7 +114,7 @@ __device__ __forceinline__ void mm_multiply_slices(
 }
 
 // <<Write a thread's 8 by 8 results>>
-template <bool Checked>
+template <Edges EDGES>
 __device__ __forceinline__ void mm_write_tile(float *C, size_t M, size_t N,
                                               size_t m0, size_t n0, int tx,
                                               int ty,
@@ -125,7 +125,7 @@ __device__ __forceinline__ void mm_write_tile(float *C, size_t M, size_t N,
         const size_t r = m0 + i / 4 * 64 + ty * 4 + i % 4;
 #pragma unroll
         for (int h = 0; h < 2; h++)
-            mm_store4<Checked>(C, r, n0 + h * 64 + tx * 4, M, N,
+            mm_store4<EDGES>(C, r, n0 + h * 64 + tx * 4, M, N,
                                make_float4(acc[i][4 * h], acc[i][4 * h + 1],
                                            acc[i][4 * h + 2],
                                            acc[i][4 * h + 3]));
@@ -133,7 +133,7 @@ __device__ __forceinline__ void mm_write_tile(float *C, size_t M, size_t N,
 }
 
 // <<Matmul with float4 loads and a transposed A tile>>
-template <bool Checked>
+template <Edges EDGES>
 __global__ void __launch_bounds__(kThreads, 2) mm_vec_kernel(MM_ARGS)
 {
     __shared__ __align__(16) float As[kBK][kBM + kApad];
@@ -143,23 +143,24 @@ __global__ void __launch_bounds__(kThreads, 2) mm_vec_kernel(MM_ARGS)
     float acc[8][8] = {};
     for (size_t k0 = 0; k0 < K; k0 += kBK) {
         float4 ra, rb;
-        mm_load_slices<Checked>(A, B, M, N, K, m0, n0, k0, tid, ra, rb);
+        mm_load_slices<EDGES>(A, B, M, N, K, m0, n0, k0, tid, ra, rb);
         mm_store_slices(As, Bs, tid, ra, rb);
         __syncthreads();
         mm_multiply_slices(As, Bs, tx, ty, acc);
         __syncthreads();
     }
-    mm_write_tile<Checked>(C, M, N, m0, n0, tx, ty, acc);
+    mm_write_tile<EDGES>(C, M, N, m0, n0, tx, ty, acc);
 }
 
 extern "C" cudaError_t matmul_vectorized(MM_LAUNCH_ARGS)
 {
-    return mm_launch_tile128(mm_vec_kernel<false>, mm_vec_kernel<true>, kBK,
-                             A, B, C, M, N, K, stream);
+    return mm_launch_tile128(mm_vec_kernel<Edges::exact>,
+                             mm_vec_kernel<Edges::checked>, kBK, A, B, C, M,
+                             N, K, stream);
 }
 
 // <<Matmul with double-buffered shared memory>>
-template <bool Checked>
+template <Edges EDGES>
 __global__ void __launch_bounds__(kThreads, 2) mm_dbuf_kernel(MM_ARGS)
 {
     __shared__ __align__(16) float As[2][kBK][kBM + kApad];
@@ -168,25 +169,26 @@ __global__ void __launch_bounds__(kThreads, 2) mm_dbuf_kernel(MM_ARGS)
     const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
     float acc[8][8] = {};
     float4 ra, rb;
-    mm_load_slices<Checked>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
+    mm_load_slices<EDGES>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
     mm_store_slices(As[0], Bs[0], tid, ra, rb);
     __syncthreads();
     int cur = 0;
     for (size_t k0 = 0; k0 < K; k0 += kBK) {
         const bool more = k0 + kBK < K;
         if (more)          // in flight while the slice below is multiplied
-            mm_load_slices<Checked>(A, B, M, N, K, m0, n0, k0 + kBK, tid,
+            mm_load_slices<EDGES>(A, B, M, N, K, m0, n0, k0 + kBK, tid,
                                     ra, rb);
         mm_multiply_slices(As[cur], Bs[cur], tx, ty, acc);
         if (more) mm_store_slices(As[cur ^ 1], Bs[cur ^ 1], tid, ra, rb);
         __syncthreads();
         cur ^= 1;
     }
-    mm_write_tile<Checked>(C, M, N, m0, n0, tx, ty, acc);
+    mm_write_tile<EDGES>(C, M, N, m0, n0, tx, ty, acc);
 }
 
 extern "C" cudaError_t matmul_double_buffered(MM_LAUNCH_ARGS)
 {
-    return mm_launch_tile128(mm_dbuf_kernel<false>, mm_dbuf_kernel<true>,
-                             kBK, A, B, C, M, N, K, stream);
+    return mm_launch_tile128(mm_dbuf_kernel<Edges::exact>,
+                             mm_dbuf_kernel<Edges::checked>, kBK, A, B, C, M,
+                             N, K, stream);
 }

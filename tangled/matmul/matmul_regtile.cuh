@@ -9,12 +9,15 @@ constexpr int kThreads = 256;                 // 16 x 16, 8 x 8 results each
 constexpr int kApad = 4;                      // As rows of 132 floats
 
 // <<Load four floats of a row, zeros outside>>
-template <bool Checked>
+// The fast path (tiles that cover the matrices exactly, aligned float4s)
+// or the checked one, for every other shape.
+enum class Edges { exact, checked };
+template <Edges EDGES>
 __device__ __forceinline__ float4 mm_load4(const float *p, size_t r,
                                            size_t c, size_t rows,
                                            size_t cols)
 {
-    if constexpr (!Checked) {
+    if constexpr (EDGES == Edges::exact) {
         return *(const float4 *)(p + r * cols + c);
     } else {
         float v[4];
@@ -26,12 +29,12 @@ __device__ __forceinline__ float4 mm_load4(const float *p, size_t r,
 }
 
 // <<Store four floats of a row, only inside>>
-template <bool Checked>
+template <Edges EDGES>
 __device__ __forceinline__ void mm_store4(float *p, size_t r, size_t c,
                                           size_t rows, size_t cols,
                                           float4 v)
 {
-    if constexpr (!Checked) {
+    if constexpr (EDGES == Edges::exact) {
         *(float4 *)(p + r * cols + c) = v;
     } else if (r < rows) {
         const float w[4] = {v.x, v.y, v.z, v.w};
@@ -42,7 +45,7 @@ __device__ __forceinline__ void mm_store4(float *p, size_t r, size_t c,
 }
 
 // <<Load the next slices of A and B into registers>>
-template <bool Checked>
+template <Edges EDGES>
 __device__ __forceinline__ void mm_load_slices(const float *A,
                                                const float *B, size_t M,
                                                size_t N, size_t K,
@@ -50,8 +53,8 @@ __device__ __forceinline__ void mm_load_slices(const float *A,
                                                size_t k0, int tid,
                                                float4 &ra, float4 &rb)
 {
-    ra = mm_load4<Checked>(A, m0 + tid / 2, k0 + tid % 2 * 4, M, K);
-    rb = mm_load4<Checked>(B, k0 + tid / 32, n0 + tid % 32 * 4, K, N);
+    ra = mm_load4<EDGES>(A, m0 + tid / 2, k0 + tid % 2 * 4, M, K);
+    rb = mm_load4<EDGES>(B, k0 + tid / 32, n0 + tid % 32 * 4, K, N);
 }
 
 // <<Store the slices into shared memory, A transposed>>

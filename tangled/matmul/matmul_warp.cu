@@ -25,7 +25,7 @@ __device__ __forceinline__ void mm_multiply_warp_tile(
     }
 }
 
-template <bool Checked>
+template <Edges EDGES>
 __global__ void __launch_bounds__(kThreads, 2) mm_dbw_kernel(MM_ARGS)
 {
     __shared__ __align__(16) float As[2][kBK][kBM + kApad];
@@ -36,14 +36,14 @@ __global__ void __launch_bounds__(kThreads, 2) mm_dbw_kernel(MM_ARGS)
     const size_t m0 = blockIdx.y * (size_t)kBM, n0 = blockIdx.x * (size_t)kBN;
     float acc[8][8] = {};
     float4 ra, rb;
-    mm_load_slices<Checked>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
+    mm_load_slices<EDGES>(A, B, M, N, K, m0, n0, 0, tid, ra, rb);
     mm_store_slices(As[0], Bs[0], tid, ra, rb);
     __syncthreads();
     int cur = 0;
     for (size_t k0 = 0; k0 < K; k0 += kBK) {
         const bool more = k0 + kBK < K;
         if (more)
-            mm_load_slices<Checked>(A, B, M, N, K, m0, n0, k0 + kBK, tid,
+            mm_load_slices<EDGES>(A, B, M, N, K, m0, n0, k0 + kBK, tid,
                                     ra, rb);
         mm_multiply_warp_tile(As[cur], Bs[cur], rm, cn, acc);
         if (more) mm_store_slices(As[cur ^ 1], Bs[cur ^ 1], tid, ra, rb);
@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(kThreads, 2) mm_dbw_kernel(MM_ARGS)
         const size_t r = m0 + rm + i / 4 * 32 + i % 4;
     #pragma unroll
         for (int h = 0; h < 2; h++)
-            mm_store4<Checked>(C, r, n0 + cn + h * 16, M, N,
+            mm_store4<EDGES>(C, r, n0 + cn + h * 16, M, N,
                                make_float4(acc[i][4 * h], acc[i][4 * h + 1],
                                            acc[i][4 * h + 2], acc[i][4 * h + 3]));
     }
@@ -64,8 +64,9 @@ __global__ void __launch_bounds__(kThreads, 2) mm_dbw_kernel(MM_ARGS)
 
 extern "C" cudaError_t matmul_dbuf_warp(MM_LAUNCH_ARGS)
 {
-    return mm_launch_tile128(mm_dbw_kernel<false>, mm_dbw_kernel<true>, kBK,
-                             A, B, C, M, N, K, stream);
+    return mm_launch_tile128(mm_dbw_kernel<Edges::exact>,
+                             mm_dbw_kernel<Edges::checked>, kBK, A, B, C, M,
+                             N, K, stream);
 }
 
 // <<Warp-tiled matmul, two slices of 16 a turn>>
@@ -129,14 +130,14 @@ __global__ void __launch_bounds__(kThreads, 2) mm_unrolled_kernel(MM_ARGS)
             __syncthreads();
         }
     }
-    constexpr bool Checked = false;
+    constexpr Edges EDGES = Edges::exact;
     // <<Write a warp-tile lane's 8 by 8 results>>
     #pragma unroll
     for (int i = 0; i < 8; i++) {
         const size_t r = m0 + rm + i / 4 * 32 + i % 4;
     #pragma unroll
         for (int h = 0; h < 2; h++)
-            mm_store4<Checked>(C, r, n0 + cn + h * 16, M, N,
+            mm_store4<EDGES>(C, r, n0 + cn + h * 16, M, N,
                                make_float4(acc[i][4 * h], acc[i][4 * h + 1],
                                            acc[i][4 * h + 2], acc[i][4 * h + 3]));
     }
@@ -232,7 +233,7 @@ template <class T> struct MmCopyPlan {
 };
 
 // <<Copy one slice of A and B into a stage>>
-template <class T, bool Checked>
+template <class T, Edges EDGES>
 __device__ __forceinline__ void mm_wt_copy_slice(
     float *stage, const float *A, const float *B, const float *ag,
     const float *bg, size_t N, size_t K, int krem, int arows, bool bcol,
@@ -240,7 +241,7 @@ __device__ __forceinline__ void mm_wt_copy_slice(
 {
     using P = MmCopyPlan<T>;
     float *As = stage, *Bs = stage + T::AFloats;
-    if constexpr (!Checked) {
+    if constexpr (EDGES == Edges::exact) {
         const int r = tid / (T::BK / 4), k = tid % (T::BK / 4) * 4;
 #pragma unroll
         for (int j = 0; j < P::A16; j++)
@@ -299,7 +300,7 @@ __device__ __forceinline__ float mm_lane(float4 v, int q)
 }
 
 // <<Warp-tiled matmul with a pipeline of stages>>
-template <class T, bool Checked>
+template <class T, Edges EDGES>
 __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
     mm_wt_kernel(MM_ARGS)
 {
@@ -310,12 +311,13 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
     const int wn = warp % T::WarpsN * T::WN + lane / T::LM * 4;
     const size_t m0 = blockIdx.y * (size_t)T::BM, n0 = blockIdx.x * (size_t)T::BN;
     const size_t slices = (K + T::BK - 1) / T::BK;
-    const int ar = Checked ? tid / T::BK : tid / (T::BK / 4);
-    const int ak = Checked ? tid % T::BK : tid % (T::BK / 4) * 4;
+    constexpr bool checked = EDGES == Edges::checked;
+    const int ar = checked ? tid / T::BK : tid / (T::BK / 4);
+    const int ak = checked ? tid % T::BK : tid % (T::BK / 4) * 4;
     const int arows = (int)(M - m0 < (size_t)T::BM ? M - m0 : T::BM);
     const float *ag = A + (ar < arows ? m0 + ar : 0) * K + ak;
-    const int bk = Checked ? tid / T::BN : tid / (T::BN / 4);
-    const int bn = Checked ? tid % T::BN : tid % (T::BN / 4) * 4;
+    const int bk = checked ? tid / T::BN : tid / (T::BN / 4);
+    const int bn = checked ? tid % T::BN : tid % (T::BN / 4) * 4;
     const bool bcol = n0 + bn < N;
     const float *bg = B + bk * N + (bcol ? n0 + bn : 0);
     // On the checked path ag and bg advance a slice at a time even where they
@@ -327,7 +329,7 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
     for (int p = 0; p < T::S - 1; p++) {
         if ((size_t)p < slices) {
             const size_t left = K - p * (size_t)T::BK;
-            mm_wt_copy_slice<T, Checked>(
+            mm_wt_copy_slice<T, EDGES>(
                 mm_stages + p * T::Stage, A, B, ag, bg, N, K,
                 (int)(left < T::BK ? left : T::BK), arows, bcol, tid);
             ag += T::BK;
@@ -343,7 +345,7 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
         const size_t next = (s + T::S - 1) * T::BK;
         if (next < K) {
             const size_t left = K - next;
-            mm_wt_copy_slice<T, Checked>(mm_stages + wr * T::Stage, A, B, ag, bg,
+            mm_wt_copy_slice<T, EDGES>(mm_stages + wr * T::Stage, A, B, ag, bg,
                                          N, K, (int)(left < T::BK ? left : T::BK),
                                          arows, bcol, tid);
             ag += T::BK;
@@ -374,7 +376,7 @@ __global__ void __launch_bounds__(T::Threads, T::MinBlocks)
         const size_t r = m0 + wm + i * T::LM;
     #pragma unroll
         for (int j = 0; j < T::FN; j++)
-            mm_store4<Checked>(C, r, n0 + wn + j * 4 * T::LN, M, N,
+            mm_store4<EDGES>(C, r, n0 + wn + j * 4 * T::LN, M, N,
                                make_float4(acc[i][4 * j], acc[i][4 * j + 1],
                                            acc[i][4 * j + 2],
                                            acc[i][4 * j + 3]));
@@ -390,7 +392,8 @@ template <class T> static cudaError_t mm_wt_launch(MM_LAUNCH_ARGS)
     bool exact = M % T::BM == 0 && N % T::BN == 0 && K % T::BK == 0 &&
                  K > 0 && is_aligned(A, 16) && is_aligned(B, 16) &&
                  is_aligned(C, 16);
-    mm_kernel_fn k = exact ? mm_wt_kernel<T, false> : mm_wt_kernel<T, true>;
+    mm_kernel_fn k = exact ? mm_wt_kernel<T, Edges::exact>
+                           : mm_wt_kernel<T, Edges::checked>;
     BOOK_CLEAR_TO_LAUNCH();
     if (T::Smem > 48 * 1024)  // beyond what a block gets without asking
         BOOK_TRY(cudaFuncSetAttribute(

@@ -32,7 +32,9 @@ __global__ void hist_shared_kernel(const unsigned char *x, size_t n,
 }
 
 // <<Count the sixteen bytes of a load>>
-template <bool RUNS>
+// An atomic for each byte, or one for each run of equal bytes.
+enum class Count { bytes, runs };
+template <Count HOW>
 __device__ __forceinline__ void count16(unsigned *h, uint4 v)
 {
     const unsigned w[4] = {v.x, v.y, v.z, v.w};
@@ -40,17 +42,17 @@ __device__ __forceinline__ void count16(unsigned *h, uint4 v)
 #pragma unroll
     for (int k = 0; k < 16; k++) {
         unsigned b = (w[k / 4] >> (8 * (k % 4))) & 255u;
-        if (!RUNS) { atomicAdd(&h[b], 1u); continue; }
+        if (HOW == Count::bytes) { atomicAdd(&h[b], 1u); continue; }
         if (b == cur) { run++; continue; }   // the run goes on
         atomicAdd(&h[cur], run);             // one atomic for a whole run
         cur = b;
         run = 1;
     }
-    if (RUNS) atomicAdd(&h[cur], run);
+    if (HOW == Count::runs) atomicAdd(&h[cur], run);
 }
 
 // <<Count sixteen bytes a load into private histograms>>
-template <int COPIES, bool RUNS>
+template <int COPIES, Count HOW>
 __global__ void hist_vec_kernel(const uint4 *x4, size_t n4,
                                 const unsigned char *tail, unsigned ntail,
                                 unsigned *bins)
@@ -63,7 +65,7 @@ __global__ void hist_vec_kernel(const uint4 *x4, size_t n4,
     const size_t step = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
          i += step)
-        count16<RUNS>(mine, x4[i]);
+        count16<HOW>(mine, x4[i]);
     if (blockIdx.x == 0 && threadIdx.x < ntail)
         atomicAdd(&mine[tail[threadIdx.x]], 1u);
     __syncthreads();
@@ -116,7 +118,7 @@ extern "C" cudaError_t hist_shared(const unsigned char *x, size_t n,
 }
 
 // <<Launch the sixteen-byte histograms>>
-template <int COPIES, bool RUNS>
+template <int COPIES, Count HOW>
 static cudaError_t hist_vec(const unsigned char *x, size_t n, unsigned *bins,
                             cudaStream_t stream)
 {
@@ -124,16 +126,16 @@ static cudaError_t hist_vec(const unsigned char *x, size_t n, unsigned *bins,
     BOOK_TRY(hist_begin(x, n, bins, 1, stream));
     size_t n4 = n / 16;
     BOOK_TRY(hist_grid(n4, &grid));
-    if (n) hist_vec_kernel<COPIES, RUNS><<<grid, kHistBlock, 0, stream>>>(
+    if (n) hist_vec_kernel<COPIES, HOW><<<grid, kHistBlock, 0, stream>>>(
         (const uint4 *)x, n4, x + 16 * n4, (unsigned)(n % 16), bins);
     return cudaGetLastError();
 }
 extern "C" cudaError_t hist_shared_vec(const unsigned char *x, size_t n,
                                        unsigned *bins, cudaStream_t stream)
-{ return hist_vec<1, false>(x, n, bins, stream); }
+{ return hist_vec<1, Count::bytes>(x, n, bins, stream); }
 extern "C" cudaError_t hist_warp(const unsigned char *x, size_t n,
                                  unsigned *bins, cudaStream_t stream)
-{ return hist_vec<kHistBlock / 32, false>(x, n, bins, stream); }
+{ return hist_vec<kHistBlock / 32, Count::bytes>(x, n, bins, stream); }
 extern "C" cudaError_t hist_runs(const unsigned char *x, size_t n,
                                  unsigned *bins, cudaStream_t stream)
-{ return hist_vec<kHistBlock / 32, true>(x, n, bins, stream); }
+{ return hist_vec<kHistBlock / 32, Count::runs>(x, n, bins, stream); }

@@ -98,7 +98,9 @@ row_chunk_kernel(const float *a, size_t units, size_t chunk, float *partial)
 }
 extern "C" size_t row_sums_workspace_bytes(void)
 {
-    return 4 * kMaxChunkBlocks;
+    book_carve c = {NULL, 0, 0};
+    chunk_partials_layout(&c);
+    return book_carve_size(&c);
 }
 
 template <class V>
@@ -141,10 +143,12 @@ extern "C" cudaError_t row_sums(const float *a, size_t rows, size_t cols,
     size_t resident = (size_t)sms * (per_sm > 0 ? per_sm : 1);
     if (rows < resident && rows <= kMaxChunkBlocks / 2) {
         if (!work) return cudaErrorInvalidValue;
-        return vec ? row_chunk_launch<float4>(a, rows, cols, out,
-                                              (float *)work, resident, stream)
-                   : row_chunk_launch<float>(a, rows, cols, out,
-                                             (float *)work, resident, stream);
+        book_carve c = {(char *)work, 0, 0};
+        float *partial = chunk_partials_layout(&c);
+        return vec ? row_chunk_launch<float4>(a, rows, cols, out, partial,
+                                              resident, stream)
+                   : row_chunk_launch<float>(a, rows, cols, out, partial,
+                                             resident, stream);
     }
     return vec ? row_block_launch<float4>(a, rows, cols, out, stream)
                : row_block_launch<float>(a, rows, cols, out, stream);
@@ -232,11 +236,21 @@ col_finish_warp_kernel(const float *partial, size_t chunks, size_t cols,
 }
 
 // <<Column sums: the launcher>>
-extern "C" size_t col_sums_workspace_bytes(size_t rows, size_t cols)
+static float *col_layout(book_carve *c, size_t rows, size_t cols)
 {
     size_t gx = ceil_div(cols, 4 * (size_t)32);       // the fewest blocks
     size_t gy = kMaxChunkBlocks / gx > 1 ? kMaxChunkBlocks / gx : 1;
-    return 4 * cols * (gy < rows ? gy : rows) + 16;
+    size_t chunks = gy < rows ? gy : rows;
+    if (chunks && cols > SIZE_MAX / 4 / chunks) c->overflow = 1;
+    float *partial = (float *)book_carve_take(c, 4 * cols * chunks, 4);
+    book_carve_take(c, 16, 4);                        // 16 bytes of slack
+    return partial;
+}
+extern "C" size_t col_sums_workspace_bytes(size_t rows, size_t cols)
+{
+    book_carve c = {NULL, 0, 0};
+    col_layout(&c, rows, cols);
+    return book_carve_size(&c);
 }
 template <class V>
 static cudaError_t col_launch(const float *a, size_t rows, size_t cols,
@@ -272,9 +286,11 @@ extern "C" cudaError_t col_sums(const float *a, size_t rows, size_t cols,
 {
     if (cols == 0) return cudaSuccess;
     if (!a || !out || !work || rows == 0) return cudaErrorInvalidValue;
+    book_carve c = {(char *)work, 0, 0};
+    float *partial = col_layout(&c, rows, cols);
     if (cols % 4 == 0 && is_aligned(a, 16))
-        return col_launch<float4>(a, rows, cols, out, (float *)work, stream);
-    return col_launch<float>(a, rows, cols, out, (float *)work, stream);
+        return col_launch<float4>(a, rows, cols, out, partial, stream);
+    return col_launch<float>(a, rows, cols, out, partial, stream);
 }
 
 // <<Dot product>>
@@ -310,7 +326,12 @@ dot_finish_kernel(const float *partial, unsigned g, float *out)
     if (threadIdx.x == 0) *out = acc;
 }
 
-extern "C" size_t dot_workspace_bytes(void) { return 4 * kMaxChunkBlocks; }
+extern "C" size_t dot_workspace_bytes(void)
+{
+    book_carve c = {NULL, 0, 0};
+    chunk_partials_layout(&c);
+    return book_carve_size(&c);
+}
 template <class V>
 static cudaError_t dot_launch(const float *x, const float *y, size_t n,
                               float *out, float *partial, cudaStream_t stream)
@@ -338,7 +359,9 @@ extern "C" cudaError_t dot(const float *x, const float *y, size_t n,
         BOOK_CLEAR_TO_LAUNCH();
         return cudaMemsetAsync(out, 0, sizeof(float), stream);
     }
+    book_carve c = {(char *)work, 0, 0};
+    float *partial = chunk_partials_layout(&c);
     if (is_aligned(x, 16) && is_aligned(y, 16))
-        return dot_launch<float4>(x, y, n, out, (float *)work, stream);
-    return dot_launch<float>(x, y, n, out, (float *)work, stream);
+        return dot_launch<float4>(x, y, n, out, partial, stream);
+    return dot_launch<float>(x, y, n, out, partial, stream);
 }

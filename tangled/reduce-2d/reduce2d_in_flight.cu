@@ -208,13 +208,35 @@ col_front_kernel(const float *a, size_t rows, size_t cols, float *partial,
     }
     if (threadIdx.x == 0) *counter = 0;            // ready for the next call
 }
+typedef struct {
+    unsigned *counter;            // the last block's counter
+    void *rest;                   // the front's partials, or col_sums' own
+} col_front_work;
+static col_front_work col_front_layout(book_carve *c, size_t rows,
+                                       size_t cols)
+{
+    const size_t front = 4 * kMaxChunkBlocks * 128;
+    const size_t other = col_sums_workspace_bytes(rows, cols);
+    if (other == 0) c->overflow = 1;          // col_sums' size overflowed
+    col_front_work w;
+    w.counter = (unsigned *)book_carve_take(c, 256, 256);
+    w.rest = book_carve_take(c, front > other ? front : other, 4);
+    return w;
+}
+static col_front_work col_front_work_at(void *work, size_t rows,
+                                        size_t cols)
+{
+    book_carve c = {(char *)work, 0, 0};
+    return col_front_layout(&c, rows, cols);
+}
 template <class V, unsigned BLOCK, unsigned R, unsigned BX>
 static cudaError_t col_front_start(const float *a, size_t rows, size_t cols,
                                   float *out, void *work, unsigned grid,
                                   cudaStream_t stream)
 {
+    const col_front_work w = col_front_work_at(work, rows, cols);
     col_front_kernel<V, BLOCK, R, BX><<<grid, BLOCK, 0, stream>>>(
-        a, rows, cols, (float *)((char *)work + 256), (unsigned *)work, out);
+        a, rows, cols, (float *)w.rest, w.counter, out);
     return cudaGetLastError();
 }
 template <class V, unsigned BLOCK, unsigned R>
@@ -242,9 +264,9 @@ static cudaError_t col_front_launch(const float *a, size_t rows, size_t cols,
 extern "C" size_t col_sums_in_flight_workspace_bytes(size_t rows,
                                                      size_t cols)
 {
-    size_t front = 4 * kMaxChunkBlocks * 128;
-    size_t other = col_sums_workspace_bytes(rows, cols);
-    return 256 + (front > other ? front : other);
+    book_carve c = {NULL, 0, 0};
+    col_front_layout(&c, rows, cols);
+    return book_carve_size(&c);
 }
 
 // <<Column sums: a thread down all rows of a column unit>>
@@ -303,5 +325,6 @@ extern "C" cudaError_t col_sums_in_flight(const float *a, size_t rows,
                                                          stream)
                    : col_wide_launch<float, kWideLoads>(a, rows, cols, out,
                                                         stream);
-    return col_sums(a, rows, cols, out, (char *)work + 256, stream);
+    void *rest = col_front_work_at(work, rows, cols).rest;
+    return col_sums(a, rows, cols, out, rest, stream);
 }

@@ -2,6 +2,7 @@
 #ifndef REDUCE2D_PARTS_CUH
 #define REDUCE2D_PARTS_CUH
 #include "common/book.h"
+#include "common/carve.h"
 #include "reduce/reduce.cuh"
 #include "reduce-2d/reduce2d.h"
 
@@ -32,6 +33,12 @@ static inline unsigned pow2_at_most_32(size_t units)
     unsigned p = 1;
     while (p < 32 && p < units) p *= 2;
     return p;
+}
+// The workspace of the row sums of few rows and of the dot product: one
+// partial for each of at most kMaxChunkBlocks blocks.
+static inline float *chunk_partials_layout(book_carve *c)
+{
+    return (float *)book_carve_take(c, 4 * kMaxChunkBlocks, 4);
 }
 
 // <<Add a float or a float4>>

@@ -97,9 +97,10 @@ static cudaError_t reduce_float4_op(const float *x, size_t n, float *out,
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<grid, kReduceBlock, 0, stream>>>(x, n, work_a(work));
+    float *partial = reduce_work_at(work, n).a;
+    k<<<grid, kReduceBlock, 0, stream>>>(x, n, partial);
     BOOK_TRY(cudaGetLastError());
-    reduce_finish_kernel<Op><<<1, 1024, 0, stream>>>(work_a(work), grid,
+    reduce_finish_kernel<Op><<<1, 1024, 0, stream>>>(partial, grid,
                                                      out, divisor);
     return cudaGetLastError();
 }
@@ -186,8 +187,8 @@ extern "C" cudaError_t reduce_last_block(const float *x, size_t n,
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<grid, kReduceBlock, 0, stream>>>(x, n, work_a(work),
-                                         work_counter(work), out);
+    const reduce_work w = reduce_work_at(work, n);
+    k<<<grid, kReduceBlock, 0, stream>>>(x, n, w.a, w.counter, out);
     return cudaGetLastError();
 }
 
@@ -221,7 +222,7 @@ extern "C" cudaError_t reduce_grid_sync(const float *x, size_t n, float *out,
     auto k = reduce_grid_sync_kernel<kReduceBlock, kUnroll>;
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
-    float *partial = work_a(work);
+    float *partial = reduce_work_at(work, n).a;
     void *args[] = {(void *)&x, (void *)&n, (void *)&partial, (void *)&out};
     BOOK_CLEAR_TO_LAUNCH();
     return cudaLaunchCooperativeKernel((const void *)k, grid, kReduceBlock,
@@ -303,9 +304,10 @@ extern "C" cudaError_t reduce_compensated(const float *x, size_t n,
     unsigned grid;
     BOOK_TRY(resident_grid(k, kReduceBlock, n, &grid));
     BOOK_CLEAR_TO_LAUNCH();
-    k<<<grid, kReduceBlock, 0, stream>>>(x, n, work_a(work));
+    float *partial = reduce_work_at(work, n).a;
+    k<<<grid, kReduceBlock, 0, stream>>>(x, n, partial);
     BOOK_TRY(cudaGetLastError());
-    reduce_compensated_finish<<<1, 1024, 0, stream>>>(work_a(work), grid,
+    reduce_compensated_finish<<<1, 1024, 0, stream>>>(partial, grid,
                                                       out);
     return cudaGetLastError();
 }
@@ -358,6 +360,6 @@ extern "C" cudaError_t reduce_wrong_fence_barrier(const float *x, size_t n,
     if (grid > kReduceMaxGrid) return cudaErrorInvalidValue;
     BOOK_CLEAR_TO_LAUNCH();
     reduce_wrong_fence_kernel<<<(unsigned)grid, kReduceBlock, 0, stream>>>(
-        x, n, work_a(work), out);
+        x, n, reduce_work_at(work, n).a, out);
     return cudaGetLastError();
 }

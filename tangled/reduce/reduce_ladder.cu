@@ -4,7 +4,9 @@
 // <<The workspace a call needs>>
 extern "C" size_t reduce_workspace_bytes(size_t n)
 {
-    return 256 + 4 * (partials_a_floats(n) + partials_b_floats(n));
+    book_carve c = {NULL, 0, 0};
+    reduce_work_layout(&c, n);
+    return book_carve_size(&c);
 }
 
 // <<Run a block-partial kernel until one value is left>>
@@ -16,7 +18,8 @@ static cudaError_t reduce_passes(partial_kernel k, size_t per_block,
 {
     if (!x || !out || !work) return cudaErrorInvalidValue;
     if (n == 0) return write_value(out, 0.0f, stream);
-    float *dst = work_a(work), *other = work_b(work, n);
+    const reduce_work w = reduce_work_at(work, n);
+    float *dst = w.a, *other = w.b;
     BOOK_CLEAR_TO_LAUNCH();
     for (;;) {
         size_t grid = ceil_div(n, per_block);

@@ -2,6 +2,7 @@
 #ifndef REDUCE_PARTS_CUH
 #define REDUCE_PARTS_CUH
 #include "common/book.h"
+#include "common/carve.h"
 #include "reduce/reduce.cuh"
 #include "reduce/reduce.h"
 
@@ -9,19 +10,22 @@
 static const unsigned kReduceBlock = 256;       // threads per block
 static const size_t kReduceMaxGrid = 2147483647u;
 
-static inline size_t partials_a_floats(size_t n)
+typedef struct {
+    unsigned *counter;            // the last-block-done counter
+    float *a, *b;                 // the two arrays of block partials
+} reduce_work;
+static inline reduce_work reduce_work_layout(book_carve *c, size_t n)
 {
-    return ceil_div(n, 256) + 1;
+    reduce_work w;
+    w.counter = (unsigned *)book_carve_take(c, 256, 256);
+    w.a = (float *)book_carve_take(c, 4 * (ceil_div(n, 256) + 1), 4);
+    w.b = (float *)book_carve_take(c, 4 * (ceil_div(n, 65536) + 1), 4);
+    return w;
 }
-static inline size_t partials_b_floats(size_t n)
+static inline reduce_work reduce_work_at(void *work, size_t n)
 {
-    return ceil_div(n, 65536) + 1;
-}
-static inline unsigned *work_counter(void *w) { return (unsigned *)w; }
-static inline float *work_a(void *w) { return (float *)((char *)w + 256); }
-static inline float *work_b(void *w, size_t n)
-{
-    return work_a(w) + partials_a_floats(n);
+    book_carve c = {(char *)work, 0, 0};
+    return reduce_work_layout(&c, n);
 }
 
 // <<Write one value from the device>>

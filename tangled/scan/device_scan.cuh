@@ -122,7 +122,7 @@ __device__ __forceinline__ size_t take_tile_number(unsigned long long *next)
     return id;
 }
 
-template <typename T, bool PACKED>
+template <typename T, Status STATUS>
 __global__ void __launch_bounds__(kStThreads, 3)
 scan_staged_kernel(const T *in, T *out, size_t n, bool exclusive,
                    bool aligned, tile_status<T> st)
@@ -134,7 +134,7 @@ scan_staged_kernel(const T *in, T *out, size_t n, bool exclusive,
     const bool full = aligned && base + st_tile<T>::elems <= n;
     st_load(in, n, base, aligned, buf);
     T pre[kStRounds];
-    st_prefixes<PACKED>(buf, base, tile, st, [](T v, size_t) { return v; },
+    st_prefixes<STATUS>(buf, base, tile, st, [](T v, size_t) { return v; },
                         pre);
 #pragma unroll
     for (int r = 0; r < kStRounds; r++) {
@@ -206,7 +206,7 @@ scan_raked_kernel(const T *in, T *out, size_t n, bool exclusive,
         const T m = lane < kRkWarps ? sh[lane] : T(0);
         const T wi = scan_warp_inclusive(m);
         const T aggregate = __shfl_sync(0xffffffffu, wi, 31);
-        const T prefix = look_back<true>(st, tile, aggregate);
+        const T prefix = look_back<Status::packed>(st, tile, aggregate);
         if (lane < kRkWarps) sh[lane] = prefix + (wi - m);
     }
     __syncthreads();

@@ -111,13 +111,13 @@ cudaError_t scan_lookback_ahead(const T *in, T *out, size_t n,
 }
 
 // <<Launch the single pass on staged tiles>>
-template <typename T, bool PACKED>
+template <typename T, Status STATUS>
 cudaError_t scan_lookback_staged(const T *in, T *out, size_t n,
                                  bool exclusive, const tile_status<T> &st,
                                  cudaStream_t stream)
 {
     const size_t tiles = ceil_div(n, st_tile<T>::elems);
-    constexpr auto kernel = scan_staged_kernel<T, PACKED>;
+    constexpr auto kernel = scan_staged_kernel<T, STATUS>;
     BOOK_TRY(st_opt_in<kernel>());        // refused: nothing is queued
     BOOK_CLEAR_TO_LAUNCH();
     BOOK_TRY(lookback_reset<T>(st, n, stream));

@@ -57,7 +57,9 @@ __device__ __forceinline__ size_t tile_index_32bit(void)
 }
 
 // <<Tile scan built from warp scans>>
-template <typename T, bool NARROW>
+// The global index in 64 bits, or in 32: wrong on purpose (a pitfall).
+enum class Index { wide, wrong_32bit };
+template <typename T, Index INDEX>
 __global__ void __launch_bounds__(SCAN_TILE)
 tiles_warps_kernel(const T *in, T *out, size_t n, bool exclusive)
 {
@@ -65,8 +67,9 @@ tiles_warps_kernel(const T *in, T *out, size_t n, bool exclusive)
     __shared__ T warp_sums[kWarps];
     __shared__ T s[SCAN_TILE];
     const unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
-    const size_t i = NARROW ? tile_index_32bit()
-                            : blockIdx.x * (size_t)SCAN_TILE + t;
+    const size_t i = INDEX == Index::wrong_32bit
+                         ? tile_index_32bit()
+                         : blockIdx.x * (size_t)SCAN_TILE + t;
     T x = scan_warp_inclusive(i < n ? in[i] : T(0));
     if (lane == 31) warp_sums[warp] = x;
     __syncthreads();
@@ -162,7 +165,8 @@ static cudaError_t scan_tiles(const T *in, T *out, size_t n,
     BOOK_CLEAR_TO_LAUNCH();
     switch (algo) {
     case SCAN_TILE_HILLIS_STEELE: launch(tiles_hs_kernel<T>, b); break;
-    case SCAN_TILE_WARPS: launch(tiles_warps_kernel<T, false>, b); break;
+    case SCAN_TILE_WARPS:
+        launch(tiles_warps_kernel<T, Index::wide>, b); break;
     case SCAN_TILE_BLELLOCH:
         launch(tiles_blelloch_kernel<T, kPadRight>, h); break;
     case SCAN_TILE_BLELLOCH_UNPADDED:
@@ -172,7 +176,7 @@ static cudaError_t scan_tiles(const T *in, T *out, size_t n,
     case SCAN_TILE_HS_ONE_BARRIER:
         launch(tiles_hs_one_barrier_kernel<T>, b); break;
     case SCAN_TILE_WARPS_32BIT_INDEX:
-        launch(tiles_warps_kernel<T, true>, b); break;
+        launch(tiles_warps_kernel<T, Index::wrong_32bit>, b); break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
@@ -249,11 +253,14 @@ static cudaError_t scan_device(const T *in, T *out, size_t n,
         return scan_lookback(in, out, n, ex, s.st, true, st);
     case SCAN_LOOKBACK_AHEAD:
         return scan_lookback_ahead(in, out, n, ex, s.st, st);
-    case SCAN_LOOKBACK_STAGED:          // packed for 32-bit values only
-        return scan_lookback_staged<T, sizeof(T) == 4>(in, out, n, ex,
-                                                       s.st, st);
+    case SCAN_LOOKBACK_STAGED: {        // packed for 32-bit values only
+        constexpr Status how =
+            sizeof(T) == 4 ? Status::packed : Status::apart;
+        return scan_lookback_staged<T, how>(in, out, n, ex, s.st, st);
+    }
     case SCAN_LOOKBACK_PAIRED:
-        return scan_lookback_staged<T, true>(in, out, n, ex, s.st, st);
+        return scan_lookback_staged<T, Status::packed>(in, out, n, ex, s.st,
+                                                       st);
     case SCAN_LOOKBACK_RAKED:
         return scan_lookback_raked(in, out, n, ex, s.st, st);
     default: return cudaErrorInvalidValue;

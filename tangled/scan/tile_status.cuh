@@ -9,6 +9,9 @@
 
 // <<Tile status for decoupled look-back>>
 enum : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTilePrefix = 2 };
+// A tile's flag and value apart, or packed: one word with the value for
+// 32-bit values, a pair of words for 64-bit ones (both below).
+enum class Status { apart, packed };
 template <typename T> struct tile_status {
     unsigned *flag;               // per tile; zeroed before every launch
     T *aggregate;                 // per tile: its own sum
@@ -74,13 +77,13 @@ __device__ __forceinline__ void from_bits(unsigned u, float &v)
 }
 __device__ __forceinline__ void from_bits(unsigned u, int &v) { v = (int)u; }
 
-template <bool PACKED, typename T>
+template <Status STATUS, typename T>
 __device__ void publish_status(const tile_status<T> &st, size_t tile,
                                unsigned f, T value)
 {
-    if constexpr (PACKED && sizeof(T) == 8) {
+    if constexpr (STATUS == Status::packed && sizeof(T) == 8) {
         publish_pair(st, tile, f, value);       // section on paired words
-    } else if constexpr (PACKED) {
+    } else if constexpr (STATUS == Status::packed) {
         const unsigned long long w = f * 0x100000000ull + as_bits(value);
         dev_atomic<unsigned long long>(st.word[tile])
             .store(w, cuda::memory_order_relaxed);
@@ -90,18 +93,18 @@ __device__ void publish_status(const tile_status<T> &st, size_t tile,
 }
 
 // <<Look back for a tile's exclusive prefix>>
-template <bool PACKED, typename T>
+template <Status STATUS, typename T>
 __device__ __forceinline__ T look_back(const tile_status<T> &st, size_t tile,
                                       T aggregate)
 {
     const unsigned lane = threadIdx.x % 32;
     if (tile == 0) {
         if (lane == 0)
-            publish_status<PACKED>(st, 0, kTilePrefix, aggregate);
+            publish_status<STATUS>(st, 0, kTilePrefix, aggregate);
         return T(0);
     }
     if (lane == 0)
-        publish_status<PACKED>(st, tile, kTileAggregate, aggregate);
+        publish_status<STATUS>(st, tile, kTileAggregate, aggregate);
     T prefix = T(0);
     long long pred = (long long)tile - 1 - lane;   // the tile I inspect
     for (;;) {
@@ -109,7 +112,7 @@ __device__ __forceinline__ T look_back(const tile_status<T> &st, size_t tile,
         T v = T(0);
         if (pred >= 0) {
             // <<Wait for a predecessor's status and read its value>>
-            if constexpr (PACKED && sizeof(T) == 8) {
+            if constexpr (STATUS == Status::packed && sizeof(T) == 8) {
                 // <<Wait for a predecessor's paired status words>>
                 unsigned long long a, b;
                 ld_pair(st.word + 2 * pred, a, b);
@@ -119,7 +122,7 @@ __device__ __forceinline__ T look_back(const tile_status<T> &st, size_t tile,
                 }
                 f = (unsigned)(a >> 32);
                 v = (T)((a & 0xffffffffull) | (b << 32));  // T: an integer (publish_pair)
-            } else if constexpr (PACKED) {
+            } else if constexpr (STATUS == Status::packed) {
                 // <<Wait for a predecessor's packed status word>>
                 dev_atomic<unsigned long long> word(st.word[pred]);
                 unsigned long long w;
@@ -141,7 +144,7 @@ __device__ __forceinline__ T look_back(const tile_status<T> &st, size_t tile,
         if (done) break;
         pred -= 32;
     }
-    if (lane == 0) publish_status<PACKED>(st, tile, kTilePrefix,
+    if (lane == 0) publish_status<STATUS>(st, tile, kTilePrefix,
                                           prefix + aggregate);
     return prefix;
 }

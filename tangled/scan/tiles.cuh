@@ -109,8 +109,10 @@ __device__ T scan_tile(T (&x)[kDevRounds][V], size_t tile,
             if (lane == 0 && c.sums) c.sums[tile] = aggregate;
         } else if constexpr (MODE == kPrefixSeeded) {
             prefix = c.seeds[tile];
+        } else if constexpr (MODE == kPrefixLookBackPacked) {
+            prefix = look_back<Status::packed>(c.st, tile, aggregate);
         } else {
-            prefix = look_back<MODE == kPrefixLookBackPacked>(c.st, tile, aggregate);
+            prefix = look_back<Status::apart>(c.st, tile, aggregate);
         }
         const T below = __shfl_up_sync(0xffffffffu, incl, 1);
         sh[lane] = lane > 0 ? prefix + below : prefix;
@@ -204,7 +206,7 @@ __device__ void st_load(const T *in, size_t n, size_t base, bool aligned,
 // <<Find each staged vector's prefix>>
 template <typename S> struct st_sums { S prefix, total; };
 
-template <bool PACKED, typename S, typename T, typename F>
+template <Status STATUS, typename S, typename T, typename F>
 __device__ st_sums<S> st_prefixes(const vec16<T> *buf, size_t base,
                                   size_t tile, const tile_status<S> &st,
                                   F f, S (&pre)[kStRounds])
@@ -234,7 +236,7 @@ __device__ st_sums<S> st_prefixes(const vec16<T> *buf, size_t base,
         }
         const S incl = scan_warp_inclusive(s);
         const S aggregate = __shfl_sync(0xffffffffu, incl, 31);
-        const S prefix = look_back<PACKED>(st, tile, aggregate);
+        const S prefix = look_back<STATUS>(st, tile, aggregate);
         const S below = __shfl_up_sync(0xffffffffu, incl, 1);
         const S first = prefix + (lane > 0 ? below : S(0));
         sh[lane * kStPer] = first;

@@ -30,8 +30,10 @@ cudaError_t softmax_rows_cached_async(const float *x, float *y,
 cudaError_t softmax_rows_online(const float *x, float *y, size_t rows,
                                 size_t cols, cudaStream_t stream);
 // One distribution over all n elements; work: SOFTMAX_WORK_BYTES of
-// device memory, 8-byte aligned.
+// device memory, 8-byte aligned.  softmax_work_bytes() is the same size,
+// counted by the launchers' own layout.
 #define SOFTMAX_WORK_BYTES (1024 * 8)
+size_t softmax_work_bytes(void);
 cudaError_t softmax_whole_simple(const float *x, float *y, size_t n,
                                  void *work, cudaStream_t stream);
 cudaError_t softmax_whole_u4(const float *x, float *y, size_t n,

@@ -36,7 +36,10 @@ __device__ __forceinline__ md_t md_push4(md_t s, float4 v)
 }
 
 // <<The fused whole-array kernel>>
-template <bool PUSH4>            // the fold: see "A cheaper fold" below
+// How a float4 joins a pair: as a pair of its own (md_of4) combined in,
+// or pushed in by md_push4 (see "A cheaper fold" below).
+enum class Fold { of4, push4 };
+template <Fold FOLD>
 __global__ void __launch_bounds__(kSmBlock)
 softmax_fused_kernel(const float *x, float *y, size_t n, bool vec,
                      md_t *part, size_t cache4)
@@ -62,7 +65,8 @@ softmax_fused_kernel(const float *x, float *y, size_t n, bool vec,
         for (int u = 0; u < kFusedU; u++) {
             size_t j = k + u * kSmBlock;
             if (j < c) fused_cache[j] = v[u];
-            s = PUSH4 ? md_push4(s, v[u]) : md_combine(s, md_of4(v[u]));
+            s = FOLD == Fold::push4 ? md_push4(s, v[u])
+                                    : md_combine(s, md_of4(v[u]));
         }
     }
     for (size_t k = 4 * n4 + i; k < n; k += stride) s = md_push(s, x[k]);
@@ -153,13 +157,13 @@ static cudaError_t coop_launch(K kernel, size_t grid, void **args,
     BOOK_TRY(e);
     return cudaGetLastError();
 }
-template <bool PUSH4> static cudaError_t fused_plan(FusedPlan *p)
+template <Fold FOLD> static cudaError_t fused_plan(FusedPlan *p)
 {
-    return coop_plan(softmax_fused_kernel<PUSH4>, p);
+    return coop_plan(softmax_fused_kernel<FOLD>, p);
 }
 
 // <<Launch the fused whole-array softmax>>
-template <bool PUSH4>
+template <Fold FOLD>
 static cudaError_t launch_fused(const float *x, float *y, size_t n,
                                 void *work, size_t cache_bytes,
                                 cudaStream_t stream)
@@ -169,16 +173,16 @@ static cudaError_t launch_fused(const float *x, float *y, size_t n,
         return cudaErrorInvalidValue;
     static per_device<FusedPlan> plans;   // planned once a device
     FusedPlan plan;
-    BOOK_TRY(once_per_device(plans, fused_plan<PUSH4>, &plan));
+    BOOK_TRY(once_per_device(plans, fused_plan<FOLD>, &plan));
     if (plan.grid == 0) return softmax_whole(x, y, n, work, stream);
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
     if (grid > (size_t)plan.grid) grid = (size_t)plan.grid;
     if (cache_bytes > plan.bytes) cache_bytes = plan.bytes;
     size_t cache4 = cache_bytes / sizeof(float4);
-    md_t *part = (md_t *)work;
+    md_t *part = whole_work_at(work);
     void *args[] = {&x, &y, &n, &vec, &part, &cache4};
-    return coop_launch(softmax_fused_kernel<PUSH4>, grid, args, plan.bytes,
+    return coop_launch(softmax_fused_kernel<FOLD>, grid, args, plan.bytes,
                        x, y, n, work, stream);
 }
 
@@ -186,14 +190,14 @@ extern "C" cudaError_t softmax_whole_fused_pairs(const float *x, float *y,
                                                  size_t n, void *work,
                                                  cudaStream_t stream)
 {
-    return launch_fused<false>(x, y, n, work, SIZE_MAX, stream);
+    return launch_fused<Fold::of4>(x, y, n, work, SIZE_MAX, stream);
 }
 
 extern "C" cudaError_t softmax_whole_fused(const float *x, float *y,
                                            size_t n, void *work,
                                            cudaStream_t stream)
 {
-    return launch_fused<true>(x, y, n, work, SIZE_MAX, stream);
+    return launch_fused<Fold::push4>(x, y, n, work, SIZE_MAX, stream);
 }
 
 extern "C" cudaError_t softmax_whole_fused_cache(const float *x, float *y,
@@ -201,7 +205,7 @@ extern "C" cudaError_t softmax_whole_fused_cache(const float *x, float *y,
                                                  size_t cache_bytes,
                                                  cudaStream_t stream)
 {
-    return launch_fused<true>(x, y, n, work, cache_bytes, stream);
+    return launch_fused<Fold::push4>(x, y, n, work, cache_bytes, stream);
 }
 
 // <<Softmax of one whole array, most of it on chip>>
@@ -213,12 +217,13 @@ __device__ __forceinline__ float weight4_fast(float4 v, float m)
     return md_weight_fast(v.x, m) + md_weight_fast(v.y, m) +
            md_weight_fast(v.z, m) + md_weight_fast(v.w, m);
 }
-// Probabilities with __expf where FAST and the maximum m is finite (then
-// -inf, m itself and NaN need no special case), else with expf.
-template <bool FAST>
+// The exponential of the probabilities: expf, or __expf where the maximum
+// m is finite (then -inf, m itself and NaN need no special case).
+enum class Exp { exact, fast };
+template <Exp EXP>
 __device__ __forceinline__ float4 prob4_as(float4 v, float m, float inv)
 {
-    if (!FAST || !isfinite(m)) return prob4(v, m, inv);
+    if (EXP == Exp::exact || !isfinite(m)) return prob4(v, m, inv);
     return make_float4(__expf(v.x - m) * inv, __expf(v.y - m) * inv,
                        __expf(v.z - m) * inv, __expf(v.w - m) * inv);
 }
@@ -249,7 +254,7 @@ __device__ __forceinline__ md_t md_fold_group(md_t s, const float4 (&v)[G])
 }
 
 // <<The resident whole-array kernel>>
-template <int R, bool FAST>
+template <int R, Exp EXP>
 __global__ void __launch_bounds__(kSmBlock, kResidentBlocks)
 softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
                         md_t *part, size_t reg4, size_t cache4)
@@ -300,7 +305,7 @@ softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
     #pragma unroll
     for (int r = 0; r < R; r++) {         // nothing to load: store at once
         size_t j = t + (size_t)r * kSmBlock;
-        if (j < nr) ys[j] = prob4_as<FAST>(v[r], tot.m, inv);
+        if (j < nr) ys[j] = prob4_as<EXP>(v[r], tot.m, inv);
     }
     // <<Resident phase 2: the rest, read again backward>>
     const size_t rest = rem - c;          // read again, last read first
@@ -314,22 +319,22 @@ softmax_resident_kernel(const float *x, float *y, size_t n, bool vec,
     #pragma unroll
         for (int u = 0; u < kFusedU; u++) {
             size_t j = k + u * kSmBlock;
-            if (j < rest) yt[rem - 1 - j] = prob4_as<FAST>(w[u], tot.m, inv);
+            if (j < rest) yt[rem - 1 - j] = prob4_as<EXP>(w[u], tot.m, inv);
         }
     }
     for (size_t j = t; j < c; j += kSmBlock)
-        yt[j] = prob4_as<FAST>(resident_cache[j], tot.m, inv);
+        yt[j] = prob4_as<EXP>(resident_cache[j], tot.m, inv);
     for (size_t k = 4 * n4 + i; k < n; k += stride)
         y[k] = md_weight(x[k], tot.m) * inv;
 }
 
 // <<Launch the resident whole-array softmax>>
-template <bool FAST> static cudaError_t resident_plan(FusedPlan *p)
+template <Exp EXP> static cudaError_t resident_plan(FusedPlan *p)
 {
-    return coop_plan(softmax_resident_kernel<kResidentR, FAST>, p);
+    return coop_plan(softmax_resident_kernel<kResidentR, EXP>, p);
 }
 
-template <bool FAST>
+template <Exp EXP>
 static cudaError_t launch_resident(const float *x, float *y, size_t n,
                                    void *work, size_t reg_bytes,
                                    size_t cache_bytes, cudaStream_t stream)
@@ -339,7 +344,7 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
         return cudaErrorInvalidValue;
     static per_device<FusedPlan> plans;   // planned once a device
     FusedPlan plan;
-    BOOK_TRY(once_per_device(plans, resident_plan<FAST>, &plan));
+    BOOK_TRY(once_per_device(plans, resident_plan<EXP>, &plan));
     if (plan.grid == 0) return softmax_whole(x, y, n, work, stream);
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     size_t grid = ceil_div(n, 4 * (size_t)kFusedU * kSmBlock);
@@ -348,9 +353,9 @@ static cudaError_t launch_resident(const float *x, float *y, size_t n,
     size_t reg4 = (reg_bytes < most_reg ? reg_bytes : most_reg) / 16;
     size_t cache4 =
         (cache_bytes < plan.bytes ? cache_bytes : plan.bytes) / 16;
-    md_t *part = (md_t *)work;
+    md_t *part = whole_work_at(work);
     void *args[] = {&x, &y, &n, &vec, &part, &reg4, &cache4};
-    return coop_launch(softmax_resident_kernel<kResidentR, FAST>, grid, args,
+    return coop_launch(softmax_resident_kernel<kResidentR, EXP>, grid, args,
                        plan.bytes, x, y, n, work, stream);
 }
 
@@ -359,15 +364,16 @@ extern "C" cudaError_t softmax_whole_resident(const float *x, float *y,
                                               size_t n, void *work,
                                               cudaStream_t stream)
 {
-    return launch_resident<false>(x, y, n, work, SIZE_MAX, SIZE_MAX,
-                                  stream);
+    return launch_resident<Exp::exact>(x, y, n, work, SIZE_MAX, SIZE_MAX,
+                                       stream);
 }
 
 extern "C" cudaError_t softmax_whole_resident_fast(const float *x, float *y,
                                                    size_t n, void *work,
                                                    cudaStream_t stream)
 {
-    return launch_resident<true>(x, y, n, work, SIZE_MAX, SIZE_MAX, stream);
+    return launch_resident<Exp::fast>(x, y, n, work, SIZE_MAX, SIZE_MAX,
+                                      stream);
 }
 
 extern "C" cudaError_t softmax_whole_resident_cache(
@@ -375,8 +381,8 @@ extern "C" cudaError_t softmax_whole_resident_cache(
     size_t cache_bytes, int fast, cudaStream_t stream)
 {
     if (fast)
-        return launch_resident<true>(x, y, n, work, reg_bytes, cache_bytes,
-                                     stream);
-    return launch_resident<false>(x, y, n, work, reg_bytes, cache_bytes,
-                                  stream);
+        return launch_resident<Exp::fast>(x, y, n, work, reg_bytes,
+                                          cache_bytes, stream);
+    return launch_resident<Exp::exact>(x, y, n, work, reg_bytes, cache_bytes,
+                                       stream);
 }

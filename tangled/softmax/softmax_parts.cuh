@@ -2,6 +2,7 @@
 #ifndef SOFTMAX_PARTS_CUH
 #define SOFTMAX_PARTS_CUH
 #include "common/book.h"
+#include "common/carve.h"
 #include "reduce/reduce.cuh"
 #include "softmax/online_pair.h"
 #include "softmax/softmax.h"
@@ -71,6 +72,17 @@ template <unsigned BLOCK> __device__ md_t md_block_reduce(md_t v)
 
 // <<Whole-array constants, and a float4 as one pair>>
 static const unsigned kWholeBlocks = 1024;  // partial pairs, at most
+
+// The work buffer: a pair for each of at most kWholeBlocks blocks.
+static inline md_t *whole_work_layout(book_carve *c)
+{
+    return (md_t *)book_carve_take(c, kWholeBlocks * sizeof(md_t), 8);
+}
+static inline md_t *whole_work_at(void *work)
+{
+    book_carve c = {(char *)work, 0, 0};
+    return whole_work_layout(&c);
+}
 
 __device__ __forceinline__ md_t md_of4(float4 v)
 {

@@ -26,7 +26,9 @@ __global__ void softmax_partials_kernel(const float *x, size_t n, bool vec,
 }
 
 // <<Normalize a whole array with the partial pairs>>
-template <int U, bool BACKWARD>
+// The second pass walks the array from its front, or from its end.
+enum class Walk { forward, backward };
+template <int U, Walk WALK>
 __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
                                          bool vec, const md_t *part,
                                          unsigned parts)
@@ -45,15 +47,17 @@ __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
         float4 v[U];
 #pragma unroll
         for (int u = 0; u < U; u++) {
-            size_t j = BACKWARD ? n4 - 1 - (k + u * stride) : k + u * stride;
+            size_t j = WALK == Walk::backward ? n4 - 1 - (k + u * stride)
+                                              : k + u * stride;
             v[u] = k + u * stride < n4 ? x4[j] : neg_inf4();
         }
         // <<Store U float4s of probabilities>>
         #pragma unroll
         for (int u = 0; u < U; u++) {
-            size_t j = BACKWARD ? n4 - 1 - (k + u * stride) : k + u * stride;
+            size_t j = WALK == Walk::backward ? n4 - 1 - (k + u * stride)
+                                              : k + u * stride;
             if (k + u * stride < n4) {
-                if (BACKWARD) __stcs(y4 + j, prob4(v[u], s.m, inv));
+                if (WALK == Walk::backward) __stcs(y4 + j, prob4(v[u], s.m, inv));
                 else y4[j] = prob4(v[u], s.m, inv);
             }
         }
@@ -65,7 +69,7 @@ __global__ void softmax_normalize_kernel(const float *x, float *y, size_t n,
 // <<Launch the whole-array softmax>>
 
 // <<How many whole-array blocks fit at once>>
-template <int U, bool BACKWARD>
+template <int U, Walk WALK>
 static cudaError_t whole_wave(int *wave)
 {
     int sms, a, b;
@@ -73,12 +77,12 @@ static cudaError_t whole_wave(int *wave)
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &a, softmax_partials_kernel<U>, kSmBlock, 0));
     BOOK_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &b, softmax_normalize_kernel<U, BACKWARD>, kSmBlock, 0));
+        &b, softmax_normalize_kernel<U, WALK>, kSmBlock, 0));
     int fit = sms * (a < b ? a : b);
     *wave = fit < 1 ? 1 : fit > (int)kWholeBlocks ? (int)kWholeBlocks : fit;
     return cudaSuccess;
 }
-template <int U, bool BACKWARD>
+template <int U, Walk WALK>
 static cudaError_t launch_whole(const float *x, float *y, size_t n,
                                 void *work, cudaStream_t stream)
 {
@@ -88,15 +92,15 @@ static cudaError_t launch_whole(const float *x, float *y, size_t n,
     bool vec = is_aligned(x, 16) && is_aligned(y, 16);
     static per_device<int> waves;     // blocks that fit at once, a device
     int wave;
-    BOOK_TRY(once_per_device(waves, whole_wave<U, BACKWARD>, &wave));
+    BOOK_TRY(once_per_device(waves, whole_wave<U, WALK>, &wave));
     size_t grid = ceil_div(n, 4 * (size_t)U * kSmBlock);
     if (grid > (size_t)wave) grid = (size_t)wave;
-    md_t *part = (md_t *)work;
+    md_t *part = whole_work_at(work);
     BOOK_CLEAR_TO_LAUNCH();
     softmax_partials_kernel<U><<<(unsigned)grid, kSmBlock, 0, stream>>>(
         x, n, vec, part);
     BOOK_TRY(cudaGetLastError());
-    softmax_normalize_kernel<U, BACKWARD>
+    softmax_normalize_kernel<U, WALK>
         <<<(unsigned)grid, kSmBlock, 0, stream>>>(x, y, n, vec, part,
                                                   (unsigned)grid);
     return cudaGetLastError();
@@ -106,19 +110,26 @@ extern "C" cudaError_t softmax_whole_simple(const float *x, float *y,
                                             size_t n, void *work,
                                             cudaStream_t stream)
 {
-    return launch_whole<1, false>(x, y, n, work, stream);
+    return launch_whole<1, Walk::forward>(x, y, n, work, stream);
 }
 
 extern "C" cudaError_t softmax_whole_u4(const float *x, float *y, size_t n,
                                         void *work, cudaStream_t stream)
 {
-    return launch_whole<4, false>(x, y, n, work, stream);
+    return launch_whole<4, Walk::forward>(x, y, n, work, stream);
 }
 
 extern "C" cudaError_t softmax_whole(const float *x, float *y, size_t n,
                                      void *work, cudaStream_t stream)
 {
-    return launch_whole<4, true>(x, y, n, work, stream);
+    return launch_whole<4, Walk::backward>(x, y, n, work, stream);
+}
+
+extern "C" size_t softmax_work_bytes(void)
+{
+    book_carve c = {NULL, 0, 0};
+    whole_work_layout(&c);
+    return book_carve_size(&c);
 }
 
 // <<Wrong on purpose: softmax normalized per block>>

@@ -5,7 +5,7 @@
 // ceilings.  Bytes: one read and one write an element.
 // With the arguments --ncu VARIANT it only runs one Blelloch tile scan
 // (unpadded, padded or gems) once on 2^20 floats, for counters.sh; with
-// --ncu-i64 it runs the 64-bit staged, paired and raked scans and CUB's
+// --ncu i64 it runs the 64-bit staged, paired and raked scans and CUB's
 // once each on 2^26 elements.  --shapes writes only scan-shapes.csv:
 // the raked scan against CUB, 64-bit integers and floats, from 2^10 to
 // 2^28 elements.
@@ -88,15 +88,20 @@ __global__ void fill_ints(int *d, size_t n, int mod)
         d[i] = (int)((i * 2654435761u) % (unsigned)mod) - mod / 2;
 }
 
-// One launch of one Blelloch tile scan, for Nsight Compute.
+// One launch of one Blelloch tile scan, for Nsight Compute; i64: the
+// 64-bit single passes and CUB's (ncu_i64).
+static int ncu_i64(void);
 static int ncu_mode(int, char **args, void *)
 {
-    static const struct { const char *name; scan_tile_algo algo; } tiles[] = {
-        {"unpadded", SCAN_TILE_BLELLOCH_UNPADDED},
-        {"padded", SCAN_TILE_BLELLOCH},
-        {"gems", SCAN_TILE_BLELLOCH_GEMS}};
+    static const struct {
+        const char *name; scan_tile_algo algo; bool i64;
+    } tiles[] = {{"unpadded", SCAN_TILE_BLELLOCH_UNPADDED, false},
+                 {"padded", SCAN_TILE_BLELLOCH, false},
+                 {"gems", SCAN_TILE_BLELLOCH_GEMS, false},
+                 {"i64", SCAN_TILE_BLELLOCH, true}};
     const int v = BK_NCU_PICK("variant", args[0], tiles);
     if (v < 0) return 2;
+    if (tiles[v].i64) return ncu_i64();
     const size_t n = (size_t)1 << 20;
     const scan_tile_algo a = tiles[v].algo;
     float *in, *out;
@@ -170,10 +175,9 @@ static void shapes(void *in, void *out, void *scratch, size_t sb)
 
 int main(int argc, char **argv)
 {
-    const int ncu = bk_ncu(argc, argv, 1, 1, "unpadded|padded|gems", ncu_mode,
-                           NULL);
+    const int ncu = bk_ncu(argc, argv, 1, 1, "unpadded|padded|gems|i64",
+                           ncu_mode, NULL);
     if (ncu >= 0) return ncu;
-    if (argc > 1 && !strcmp(argv[1], "--ncu-i64")) return ncu_i64();
     const size_t n = (size_t)1 << 28;
     const size_t fbytes = n * sizeof(float);
     void *in, *out, *scratch;

@@ -24,7 +24,7 @@ done
 ncu_done
 fi
 
-# The 64-bit single passes against CUB's (build/scan/bench --ncu-i64: one
+# The 64-bit single passes against CUB's (build/scan/bench --ncu i64: one
 # launch each on 2^26 elements): DRAM throughput, cycles between a warp's
 # instructions and the part of them spent at a barrier, warp instructions,
 # grid size, and shared-memory bank conflicts, to scan-lookback.csv.
@@ -39,7 +39,7 @@ m2=$(echo $m2)
 ncu_header "one launch each on 2^26 64-bit integers, ncu --clock-control none; cpi and barrier in cycles per issued instruction" \
   "variant,dram_pct,cpi,barrier,inst,grid,ld_conflicts,st_conflicts" > "$tmp2"
 ncu_profile "the 64-bit scans" 'scan_staged_kernel|scan_raked_kernel|DeviceScanKernel' \
-  "$m2" --ncu-i64 || exit 1
+  "$m2" --ncu i64 || exit 1
 ncu_rows "$log" "$tmp2" "$m2" staged_i64 paired_i64 raked_i64 cub_i64 || exit 1
 mv "$tmp2" "$out2"
 echo "counters: wrote $out2"

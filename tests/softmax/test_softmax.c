@@ -377,6 +377,13 @@ static const char *whole_names[] = {
 /* CPU-side: every whole-array launcher (and the test's _cache settings)
  * refuses a null x, y or work and a work that is not 8-byte aligned, the
  * header's terms, before anything runs; n = 0 is nothing to do. */
+/* The size the header names is the one the launchers' layout counts. */
+static void work_bytes_is_the_layout(void **s)
+{
+    (void)s;
+    assert_int_equal(softmax_work_bytes(), SOFTMAX_WORK_BYTES);
+}
+
 static void whole_bad_arguments_refused(void **s)
 {
     (void)s;
@@ -801,6 +808,7 @@ int main(void)
         cmocka_unit_test(md_reduce_any_order),
         cmocka_unit_test(bad_arguments_refused),
         cmocka_unit_test(whole_bad_arguments_refused),
+        cmocka_unit_test(work_bytes_is_the_layout),
         cmocka_unit_test(overlap_refused),
         cmocka_unit_test(rows_warp),
         cmocka_unit_test(rows_block),
