@@ -4,8 +4,8 @@
 # command run in a copy of tangled/, puts back the bug that TEST guards
 # against (the old code, or a bug planted on purpose).
 #   build   makes build/mutants/SLUG.NAME, the chapter's test program built
-#           from that copy (in a copy of the book of its own, so that the
-#           builds run at once and leave build/ as it was); on a machine
+#           from that copy (SRC=, in a copy of the book of its own, so that
+#           the builds run at once and leave build/ as it was); on a machine
 #           without a GPU too, and the programs carried to one.
 #   run     runs each built program's TEST (BOOK_FILTER): it must FAIL.
 #           One line a mutant, "fails as it must" or "PASSED: cannot fail";
@@ -26,10 +26,11 @@ build)
     (
       w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
       tar cf - --exclude=./build --exclude=./.git --exclude=./.gpu-run . | tar xf - -C "$w"
-      (cd "$w/tangled" && OLD=${OLD:-HEAD} ROOT=$root \
+      mkdir -p "$w/build/mutant" && cp -r tangled/. "$w/build/mutant"
+      (cd "$w/build/mutant" && OLD=${OLD:-HEAD} ROOT=$root \
         bash -c 'old() { for f in "$@"; do git -C "$ROOT" show "$OLD:tangled/$f" > "$f" || return 1; done; }; '"$edit") ||
         { echo "$c.$name: the edit failed"; exit 1; }
-      if make -C "$w" -s SRC=tangled ARCH="${ARCH:-sm_90}" "build/$c/test" > "$M/$c.$name.build" 2>&1; then
+      if make -C "$w" -s SRC=build/mutant ARCH="${ARCH:-sm_90}" "build/$c/test" > "$M/$c.$name.build" 2>&1; then
         cp "$w/build/$c/test" "$M/$c.$name" && echo "$c $name $test" > "$M/$c.$name.case" && echo "$c.$name: built"
       else echo "$c.$name: does not build ($M/$c.$name.build)"; exit 1; fi
     ) &
