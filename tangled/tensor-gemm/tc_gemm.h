@@ -6,7 +6,8 @@
 // below what else it needs.  A launcher writes C only, never past M x N,
 // and runs on stream (0: the default stream).  It returns
 // cudaErrorInvalidValue, launching nothing, for a bad out, a null
-// pointer (when C is not empty) or sizes it does not take; it returns
+// pointer (when C is not empty), a pointer not aligned to its element
+// (2 bytes for A and B, 2 or 4 for C) or sizes it does not take; it returns
 // cudaErrorNoKernelImageForDevice on a GPU its code does not run on;
 // otherwise the status of the launch.  Before any other check, M or N =
 // 0 does nothing and K = 0 writes C = 0 (cudaMemsetAsync on stream), on
@@ -28,14 +29,14 @@ typedef cudaError_t (*tc_gemm_fn)(const book_bf16 *A, const book_bf16 *B,
                                   size_t K, cudaStream_t stream);
 
 // <<Declarations of the tensor-core ladder>>
-// Any sizes (M at most 65535 * 64), pointers aligned to their element;
-// compute capability 8.0 or later.
+// Any sizes (M past 65535 * 64 runs as slabs of that many rows, one
+// launch each); compute capability 8.0 or later.
 cudaError_t tc_gemm_wmma(const book_bf16 *A, const book_bf16 *B, void *C,
                          tc_out out, size_t M, size_t N, size_t K,
                          cudaStream_t stream);
 // The 16-byte rule: K and N multiples of 8, and A, B, C 16-byte aligned
-// (cudaErrorInvalidValue otherwise); M at most 65535 * 128; compute
-// capability 8.0 or later.
+// (cudaErrorInvalidValue otherwise); any M (slabs of 65535 * 128 rows);
+// compute capability 8.0 or later.
 // The unswizzled one is slower on purpose: its ldmatrix loads conflict.
 cudaError_t tc_gemm_mma(const book_bf16 *A, const book_bf16 *B, void *C,
                         tc_out out, size_t M, size_t N, size_t K,
@@ -45,7 +46,9 @@ cudaError_t tc_gemm_mma_unswizzled(const book_bf16 *A, const book_bf16 *B,
                                    size_t K, cudaStream_t stream);
 // sm_90a code: compute capability 9.0 only; the 16-byte rule, which is
 // also TMA's (global addresses and row strides multiples of 16 bytes);
-// M at most 65535 * 128 for tc_gemm_wgmma.
+// M at most 65535 * 128 for tc_gemm_wgmma; at most INT32_MAX tiles of
+// 128 x 256 for tc_gemm_ws and tc_gemm_persistent, and at most
+// INT32_MAX / 2 pairs of them (256 x 256) for tc_gemm_cluster.
 cudaError_t tc_gemm_wgmma(const book_bf16 *A, const book_bf16 *B, void *C,
                           tc_out out, size_t M, size_t N, size_t K,
                           cudaStream_t stream);
@@ -63,8 +66,9 @@ cudaError_t tc_gemm_wrong_late_wait(const book_bf16 *A, const book_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream);
 // The best that takes the arguments here: the warp-specialized kernel on
-// compute capability 9.0 under the 16-byte rule, else tc_gemm_mma under
-// the rule on 8.0 or later, else tc_gemm_wmma.
+// compute capability 9.0 under the 16-byte rule (when it takes the tile
+// count), else tc_gemm_mma under the rule on 8.0 or later, else
+// tc_gemm_wmma.  So it takes every size up to TC_MAX_DIM.
 cudaError_t tc_gemm(const book_bf16 *A, const book_bf16 *B, void *C,
                     tc_out out, size_t M, size_t N, size_t K,
                     cudaStream_t stream);
