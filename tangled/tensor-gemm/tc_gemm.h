@@ -61,10 +61,30 @@ cudaError_t tc_gemm_persistent(const book_bf16 *A, const book_bf16 *B,
 cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B, void *C,
                             tc_out out, size_t M, size_t N, size_t K,
                             cudaStream_t stream);
+// Step 4 one change at a time, each under tc_gemm_wgmma's rules (with
+// tc_gemm_ws's tile limit for the last two): tc_gemm_wgmma_in_flight is
+// tc_gemm_wgmma keeping one group of wgmma in flight (wait_group 1);
+// tc_gemm_ws_128 is tc_gemm_ws on tiles of 128 x 128; and
+// tc_gemm_ws_row_order is tc_gemm_ws taking its tiles row after row.
+cudaError_t tc_gemm_wgmma_in_flight(const book_bf16 *A, const book_bf16 *B,
+                                    void *C, tc_out out, size_t M, size_t N,
+                                    size_t K, cudaStream_t stream);
+cudaError_t tc_gemm_ws_128(const book_bf16 *A, const book_bf16 *B, void *C,
+                           tc_out out, size_t M, size_t N, size_t K,
+                           cudaStream_t stream);
+cudaError_t tc_gemm_ws_row_order(const book_bf16 *A, const book_bf16 *B,
+                                 void *C, tc_out out, size_t M, size_t N,
+                                 size_t K, cudaStream_t stream);
 // Wrong on purpose: tc_gemm_wgmma waiting for a stage after reading it.
 cudaError_t tc_gemm_wrong_late_wait(const book_bf16 *A, const book_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream);
+// Wrong on purpose: tc_gemm_ws giving a stage back as soon as its wgmma
+// are issued, before they have read it.
+cudaError_t tc_gemm_wrong_early_release(const book_bf16 *A,
+                                        const book_bf16 *B, void *C,
+                                        tc_out out, size_t M, size_t N,
+                                        size_t K, cudaStream_t stream);
 // The best that takes the arguments here: the warp-specialized kernel on
 // compute capability 9.0 under the 16-byte rule (when it takes the tile
 // count), else tc_gemm_mma under the rule on 8.0 or later, else
@@ -73,9 +93,27 @@ cudaError_t tc_gemm(const book_bf16 *A, const book_bf16 *B, void *C,
                     tc_out out, size_t M, size_t N, size_t K,
                     cudaStream_t stream);
 // The ceiling: wgmma on shared tiles that never change, iters steps of
-// 64 x 256 x 16 per warpgroup, two warpgroups per block, blocks blocks;
-// *sink gets a value so that the work is not removed.  9.0 only.
+// 64 x 256 x 64 per warpgroup, two warpgroups per block, blocks blocks.
+// sink (TC_PEAK_SINK floats) gets block 0's two 64 x 256 accumulator
+// tiles, row-major, so that the work is not removed and can be checked.
+// 9.0 only.
 cudaError_t tc_peak(int blocks, int iters, float *sink, cudaStream_t stream);
+#define TC_PEAK_SINK (2 * 64 * 256)
+// The ceiling's shared tiles: 16-bit element i holds these bf16 bits,
+// random sign, exponent in [-3, 0] and seven random fraction bits, so
+// that the tensor cores see operands as varied as random matrices.
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline unsigned short tc_peak_bits(unsigned i)
+{
+    unsigned h = i * 2654435761u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    return (unsigned short)((h >> 16 & 0x8000u) |
+                            (0x7cu + (h >> 7 & 3u)) << 7 | (h & 0x7fu));
+}
 #ifdef __cplusplus
 }
 #endif

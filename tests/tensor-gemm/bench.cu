@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     int sms;
     BOOK_TRY(book_sm_count(&sms));
     float *sink;
-    BOOK_TRY(cudaMalloc(&sink, 4));
+    BOOK_TRY(cudaMalloc(&sink, TC_PEAK_SINK * sizeof(float)));
     double peak = 0.0;
     const int iters = 20000;
     if (tc_peak(sms, iters, sink, 0) == cudaSuccess) {
