@@ -79,8 +79,8 @@ cudaError_t tc_gemm_ws_row_order(const book_bf16 *A, const book_bf16 *B,
 cudaError_t tc_gemm_wrong_late_wait(const book_bf16 *A, const book_bf16 *B,
                                     void *C, tc_out out, size_t M, size_t N,
                                     size_t K, cudaStream_t stream);
-// Wrong on purpose: tc_gemm_ws giving a stage back as soon as its wgmma
-// are issued, before they have read it.
+// Wrong on purpose: tc_gemm_ws giving a stage back as soon as it has
+// landed, before its wgmma have read it.
 cudaError_t tc_gemm_wrong_early_release(const book_bf16 *A,
                                         const book_bf16 *B, void *C,
                                         tc_out out, size_t M, size_t N,

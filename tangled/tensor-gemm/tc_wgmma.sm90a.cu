@@ -173,7 +173,7 @@ __device__ __forceinline__ void ws_init_bars(uint64_t *full,
 // <<Consume the stages of one tile>>
 // How a consumer warp gives a stage back: an arrival on its own block's
 // empty barrier, or on that of both blocks of a cluster pair; or on its
-// own as soon as the stage's wgmma are issued (wrong on purpose).
+// own as soon as the stage has landed (wrong on purpose).
 enum class Release { local, pair, wrong_early };
 // Warpgroup c's 64 x BN part of a tile, d = A B over its KT stages.
 template <Release R, int BN>
@@ -196,6 +196,11 @@ ws_consume_tile(float (&d)[BN / 2], uint8_t *As, uint8_t *Bs,
     for (int kt = 0; kt < KT; kt++, it++) {
         const int s = it % WS_STAGES;
         bar_wait(&full[s], (it / WS_STAGES) & 1);
+        if (R == Release::wrong_early) {
+            // <<Wrong on purpose: give the stage back before it is read>>
+            if (lane == 0) release(s);       // too early: nothing has read it yet
+            __nanosleep(4000);               // the wgmma below wait behind others
+        }
         acc_fence(d);
         wgmma_fence();
 #pragma unroll
@@ -205,10 +210,6 @@ ws_consume_tile(float (&d)[BN / 2], uint8_t *As, uint8_t *Bs,
                 wgmma_desc(As + s * WS_A + c * A_HALF + ks * A_K16, 16, ATOM),
                 wgmma_desc(Bs + s * ws_b<BN> + ks * B_K16, BOX_B, ATOM), 1);
         wgmma_commit();
-        if (R == Release::wrong_early) {
-            // <<Wrong on purpose: give the stage back before it is read>>
-            if (lane == 0) release(s);       // too early: the wgmma may not have read
-        }
         wgmma_wait<1>();          // the step before this one is done
         acc_fence(d);
         if (R != Release::wrong_early && prev >= 0 && lane == 0)

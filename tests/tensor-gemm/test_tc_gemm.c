@@ -654,10 +654,11 @@ static void wrong_late_wait_reads_early(void **state)
     assert_true(wrong > 0);
 }
 
-/* Wrong on purpose: giving a stage back as soon as its wgmma are issued
- * lets the producer refill it while they still read it: the write after
- * read of the ring.  racecheck sees neither the copies of TMA nor the
- * reads of wgmma, so only the results can show it.  The control is
+/* Wrong on purpose: giving a stage back as soon as it lands, before its
+ * wgmma have read it (a sleep in the listing stands for their wait behind
+ * earlier groups), lets the producer refill it under them: the write
+ * after read of the ring.  racecheck sees neither the copies of TMA nor
+ * the reads of wgmma, so only the results can show it.  The control is
  * tc_gemm_ws on the same shapes; then at least one of 20 runs of the
  * wrong listing, 64 steps of K each, must be wrong. */
 static void wrong_early_release_reads_refilled(void **state)
