@@ -141,6 +141,8 @@ static inline cudaError_t tensor_map_encode_bf16(CUtensorMap *map,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
+
+// <<The memo's key and entries>>
 // Every input of one tensor_map_encode_bf16 that varies: the memo's key.
 struct tensor_map_key {
     const void *p;
@@ -160,6 +162,8 @@ inline tensor_map_memo &tensor_map_memo_of_program(void)
     static tensor_map_memo memo;
     return memo;
 }
+
+// <<Look up a map, or encode and remember it>>
 // tensor_map_encode_bf16, remembered: the map of the same inputs if one
 // of the last 32 encodes had them, else a new encode.
 static inline cudaError_t tensor_map_bf16(CUtensorMap *map, const void *p,
