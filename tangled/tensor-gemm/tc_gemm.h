@@ -48,7 +48,7 @@ cudaError_t tc_gemm_mma_unswizzled(const book_bf16 *A, const book_bf16 *B,
 // also TMA's (global addresses and row strides multiples of 16 bytes);
 // M at most 65535 * 128 for tc_gemm_wgmma; at most INT32_MAX tiles of
 // 128 x 256 for tc_gemm_ws and tc_gemm_persistent, and at most
-// INT32_MAX / 2 pairs of them (256 x 256) for tc_gemm_cluster.
+// INT32_MAX / 2 pairs of them (256 x 256) for the cluster kernels.
 cudaError_t tc_gemm_wgmma(const book_bf16 *A, const book_bf16 *B, void *C,
                           tc_out out, size_t M, size_t N, size_t K,
                           cudaStream_t stream);
@@ -61,6 +61,12 @@ cudaError_t tc_gemm_persistent(const book_bf16 *A, const book_bf16 *B,
 cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B, void *C,
                             tc_out out, size_t M, size_t N, size_t K,
                             cudaStream_t stream);
+// The experiment of step 6: tc_gemm_cluster with one arrival per consumer
+// warpgroup on each block's empty barrier (4 a stage, not 16).
+cudaError_t tc_gemm_cluster_wg_arrive(const book_bf16 *A, const book_bf16 *B,
+                                      void *C, tc_out out, size_t M,
+                                      size_t N, size_t K,
+                                      cudaStream_t stream);
 // Step 4 one change at a time, each under tc_gemm_wgmma's rules (with
 // tc_gemm_ws's tile limit for the last two): tc_gemm_wgmma_in_flight is
 // tc_gemm_wgmma keeping one group of wgmma in flight (wait_group 1);

@@ -172,9 +172,10 @@ __device__ __forceinline__ void ws_init_bars(uint64_t *full,
 
 // <<Consume the stages of one tile>>
 // How a consumer warp gives a stage back: an arrival on its own block's
-// empty barrier, or on that of both blocks of a cluster pair; or on its
-// own as soon as the stage has landed (wrong on purpose).
-enum class Release { local, pair, wrong_early };
+// empty barrier, or on that of both blocks of a cluster pair (from lane
+// 0 of every warp, or from two threads of each warpgroup, one a block);
+// or on its own as soon as the stage has landed (wrong on purpose).
+enum class Release { local, pair, pair_per_warpgroup, wrong_early };
 // Warpgroup c's 64 x BN part of a tile, d = A B over its KT stages.
 template <Release R, int BN>
 __device__ __forceinline__ void
@@ -183,11 +184,16 @@ ws_consume_tile(float (&d)[BN / 2], uint8_t *As, uint8_t *Bs,
                 int lane)
 {
     auto release = [&](int s) {
-        if (R == Release::pair) {
-            bar_arrive_in(&empty[s], 0);
-            bar_arrive_in(&empty[s], 1);
-        } else {
-            bar_arrive(&empty[s]);
+        const int t = threadIdx.x % 128;     // in the warpgroup
+        if (R == Release::pair_per_warpgroup) {
+            if (t < 2) bar_arrive_in(&empty[s], t);
+        } else if (lane == 0) {
+            if (R == Release::pair) {
+                bar_arrive_in(&empty[s], 0);
+                bar_arrive_in(&empty[s], 1);
+            } else {
+                bar_arrive(&empty[s]);
+            }
         }
     };
 #pragma unroll
@@ -198,7 +204,7 @@ ws_consume_tile(float (&d)[BN / 2], uint8_t *As, uint8_t *Bs,
         bar_wait(&full[s], (it / WS_STAGES) & 1);
         if (R == Release::wrong_early) {
             // <<Wrong on purpose: give the stage back before it is read>>
-            if (lane == 0) release(s);       // too early: nothing has read it yet
+            release(s);                      // too early: nothing has read it yet
             __nanosleep(4000);               // the wgmma below wait behind others
         }
         acc_fence(d);
@@ -212,13 +218,12 @@ ws_consume_tile(float (&d)[BN / 2], uint8_t *As, uint8_t *Bs,
         wgmma_commit();
         wgmma_wait<1>();          // the step before this one is done
         acc_fence(d);
-        if (R != Release::wrong_early && prev >= 0 && lane == 0)
-            release(prev);
+        if (R != Release::wrong_early && prev >= 0) release(prev);
         prev = s;
     }
     wgmma_wait<0>();
     acc_fence(d);
-    if (R != Release::wrong_early && prev >= 0 && lane == 0) release(prev);
+    if (R != Release::wrong_early && prev >= 0) release(prev);
 }
 
 // <<The warp-specialized kernel>>
@@ -277,6 +282,9 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
 }
 
 // <<The cluster kernel>>
+// R: Release::pair (every consumer warp arrives on both blocks) or
+// Release::pair_per_warpgroup (each warpgroup once on each block).
+template <Release R>
 __global__ void __launch_bounds__(384, 1)
 cluster_kernel(const __grid_constant__ CUtensorMap mapA,
                const __grid_constant__ CUtensorMap mapB, void *C,
@@ -293,7 +301,8 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
     ws_tile(blockIdx.x / 2, (tiles_m + 1) / 2, tiles_n, WS_GROUP, &tm2,
             &tn);
     const int tm = 2 * tm2 + rank;       // past M for an odd count: zeros
-    ws_init_bars(full, empty, 16);   // eight consumer warps per block
+    // Eight consumer warps, or two consumer warpgroups, per block.
+    ws_init_bars(full, empty, R == Release::pair ? 16 : 4);
     cluster_sync();
     if (threadIdx.x < 128) {
         setmaxnreg_dec<40>();
@@ -317,8 +326,7 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
         const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
         float d[128];
         int it = 0;                          // one tile: it runs as kt
-        ws_consume_tile<Release::pair, WS_BN>(d, As, Bs, full, empty, KT, it, c,
-                                              lane);
+        ws_consume_tile<R, WS_BN>(d, As, Bs, full, empty, KT, it, c, lane);
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
     cluster_sync();
@@ -366,6 +374,7 @@ cudaError_t wgmma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     return cudaGetLastError();
 }
 
+template <Release R>
 cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                            tc_out out, size_t M, size_t N, size_t K,
                            cudaStream_t stream)
@@ -378,7 +387,7 @@ cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     size_t pairs = ((M + 2 * WS_BM - 1) / (2 * WS_BM)) *
                    ((N + WS_BN - 1) / WS_BN);
     if (pairs > INT32_MAX / 2) return cudaErrorInvalidValue;
-    err = cudaFuncSetAttribute(cluster_kernel,
+    err = cudaFuncSetAttribute(cluster_kernel<R>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WS_SMEM);
     if (err != cudaSuccess) return err;
@@ -395,7 +404,7 @@ cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     BOOK_CLEAR_TO_LAUNCH();
-    return cudaLaunchKernelEx(&cfg, cluster_kernel, mapA, mapB, C, out,
+    return cudaLaunchKernelEx(&cfg, cluster_kernel<R>, mapA, mapB, C, out,
                               (int)M, (int)N, (int)K);
 }
 
@@ -495,5 +504,14 @@ extern "C" cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B,
                                        size_t N, size_t K,
                                        cudaStream_t stream)
 {
-    return cluster_launch(A, B, C, out, M, N, K, stream);
+    return cluster_launch<Release::pair>(A, B, C, out, M, N, K, stream);
+}
+extern "C" cudaError_t tc_gemm_cluster_wg_arrive(const book_bf16 *A,
+                                                 const book_bf16 *B, void *C,
+                                                 tc_out out, size_t M,
+                                                 size_t N, size_t K,
+                                                 cudaStream_t stream)
+{
+    return cluster_launch<Release::pair_per_warpgroup>(A, B, C, out, M, N,
+                                                       K, stream);
 }

@@ -30,4 +30,4 @@ dram_read_bytes:dram__bytes_read.sum"
 ncu_table "$cols" 'wmma_kernel|mma_kernel|wgmma_kernel|ws_kernel|cluster_kernel' \
   "one launch each at M = N = K = 4096, C in bf16, ncu --clock-control none; stalls in cycles per issued instruction" \
   wmma mma-unswizzled mma wgmma wgmma-in-flight ws-128 warp-specialized \
-  ws-row-order persistent cluster
+  ws-row-order persistent cluster cluster-wg-arrive

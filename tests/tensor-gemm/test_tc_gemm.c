@@ -357,6 +357,16 @@ static void cluster_large_shapes(void **state)
     (void)state;
     large_shapes(variant("cluster"));
 }
+static void cluster_wg_arrive_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(variant("cluster-wg-arrive"));
+}
+static void cluster_wg_arrive_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(variant("cluster-wg-arrive"));
+}
 static void best_edge_shapes(void **state)
 {
     (void)state;
@@ -512,7 +522,8 @@ static void hopper_limits_refused(void **state)
                                        0));
     const tc_gemm_fn tiled[] = {tc_gemm_ws, tc_gemm_ws_128,
                                 tc_gemm_ws_row_order, tc_gemm_persistent,
-                                tc_gemm_cluster, tc_gemm_wrong_early_release};
+                                tc_gemm_cluster, tc_gemm_cluster_wg_arrive,
+                                tc_gemm_wrong_early_release};
     for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
         TK_REFUSED(tiled[i](dA, dB, dC, TC_OUT_F32, wide, wide, 8, 0));
     TK_CUDA(cudaDeviceSynchronize());
@@ -553,7 +564,7 @@ static void gemm_same_pointers_new_shape(void **state)
     TK_REQUIRE_LISTING("tc_wgmma.sm90a.cu", 90);
     const char *names[] = {"wgmma", "wgmma-in-flight", "ws-128",
                            "warp-specialized", "ws-row-order", "persistent",
-                           "cluster", "best"};
+                           "cluster", "cluster-wg-arrive", "best"};
     char *dA = tk_dev_bytes(256 * 264 * 2), *dB = tk_dev_bytes(264 * 256 * 2);
     char *dC = tk_dev_bytes(256 * 256 * 4 + 2 * GUARD);
     size_t bad = 0;
@@ -708,6 +719,8 @@ int main(void)
         cmocka_unit_test(persistent_large_shapes),
         cmocka_unit_test(cluster_edge_shapes),
         cmocka_unit_test(cluster_large_shapes),
+        cmocka_unit_test(cluster_wg_arrive_edge_shapes),
+        cmocka_unit_test(cluster_wg_arrive_large_shapes),
         cmocka_unit_test(best_edge_shapes),
         cmocka_unit_test(best_large_shapes),
         cmocka_unit_test(aligned_launchers_refuse_the_rest),

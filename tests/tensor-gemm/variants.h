@@ -22,5 +22,7 @@
     X("ws-row-order", tc_gemm_ws_row_order, "tc_wgmma.sm90a.cu", 90, 1)   \
     X("persistent", tc_gemm_persistent, "tc_wgmma.sm90a.cu", 90, 1)       \
     X("cluster", tc_gemm_cluster, "tc_wgmma.sm90a.cu", 90, 1)             \
+    X("cluster-wg-arrive", tc_gemm_cluster_wg_arrive, "tc_wgmma.sm90a.cu", \
+      90, 1)                                                              \
     X("best", tc_gemm, "tc_gemm.cu", 80, 0)
 #endif
