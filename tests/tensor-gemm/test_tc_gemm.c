@@ -184,7 +184,8 @@ static size_t check_at(const struct tc_variant *v, size_t M, size_t N,
                        enum rows_checked which)
 {
     size_t esz = out == TC_OUT_F32 ? 4 : 2;
-    char *dA0 = tk_dev_bytes(M * K * 2 + 32), *dB0 = tk_dev_bytes(K * N * 2 + 32);
+    char *dA0 = tk_dev_bytes(M * K * 2 + 32);
+    char *dB0 = tk_dev_bytes(K * N * 2 + 32);
     char *dC0 = tk_dev_bytes(M * N * esz + 2 * GUARD + 16);
     size_t bad = run_and_check(v, M, N, K, out, round, off, which,
                                dA0 + 2 * off, dB0 + 2 * off,
