@@ -14,6 +14,8 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
+#include <mutex>
+#include <string.h>
 
 // <<Barriers in shared memory>>
 static __device__ __forceinline__ void bar_init(uint64_t *bar, int count)
@@ -119,11 +121,13 @@ static inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder(void)
 // bytes from one index of dimension i to the next.  It is read in boxes
 // of 64 elements (128 bytes, the widest box the 128-byte swizzle takes)
 // by box_rows of dimension 1 by 1 of each other one; elements outside
-// the array arrive as zeros.
-static inline cudaError_t tensor_map_bf16(CUtensorMap *map, const void *p,
-                                          int rank, const cuuint64_t *dims,
-                                          const cuuint64_t *strides,
-                                          unsigned box_rows)
+// the array arrive as zeros.  Encoded every time: tensor_map_bf16,
+// below, remembers the maps it made.
+static inline cudaError_t tensor_map_encode_bf16(CUtensorMap *map,
+                                                 const void *p, int rank,
+                                                 const cuuint64_t *dims,
+                                                 const cuuint64_t *strides,
+                                                 unsigned box_rows)
 {
     if (rank < 2 || rank > 5) return cudaErrorInvalidValue;
     PFN_cuTensorMapEncodeTiled_v12000 encode = tensor_map_encoder();
@@ -136,6 +140,60 @@ static inline cudaError_t tensor_map_bf16(CUtensorMap *map, const void *p,
                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// <<The memo's key and entries>>
+// Every input of one tensor_map_encode_bf16 that varies: the memo's key.
+struct tensor_map_key {
+    const void *p;
+    int rank;
+    unsigned box_rows;
+    cuuint64_t dims[5], strides[4];
+};
+struct tensor_map_memo {
+    static constexpr int entries = 32;
+    std::mutex lock;
+    tensor_map_key key[entries];
+    CUtensorMap map[entries];
+    int used = 0, next = 0;          // next: the oldest, replaced next
+};
+inline tensor_map_memo &tensor_map_memo_of_program(void)
+{
+    static tensor_map_memo memo;
+    return memo;
+}
+
+// <<Look up a map, or encode and remember it>>
+// tensor_map_encode_bf16, remembered: the map of the same inputs if one
+// of the last 32 encodes had them, else a new encode.
+static inline cudaError_t tensor_map_bf16(CUtensorMap *map, const void *p,
+                                          int rank, const cuuint64_t *dims,
+                                          const cuuint64_t *strides,
+                                          unsigned box_rows)
+{
+    if (rank < 2 || rank > 5) return cudaErrorInvalidValue;
+    tensor_map_key k;
+    memset(&k, 0, sizeof k);         // padding too: keys compare as bytes
+    k.p = p;
+    k.rank = rank;
+    k.box_rows = box_rows;
+    for (int i = 0; i < rank; i++) k.dims[i] = dims[i];
+    for (int i = 0; i + 1 < rank; i++) k.strides[i] = strides[i];
+    tensor_map_memo &m = tensor_map_memo_of_program();
+    std::lock_guard<std::mutex> hold(m.lock);
+    for (int i = 0; i < m.used; i++)
+        if (memcmp(&m.key[i], &k, sizeof k) == 0) {
+            *map = m.map[i];
+            return cudaSuccess;
+        }
+    cudaError_t err =
+        tensor_map_encode_bf16(map, p, rank, dims, strides, box_rows);
+    if (err != cudaSuccess) return err;
+    m.key[m.next] = k;
+    m.map[m.next] = *map;
+    m.next = (m.next + 1) % tensor_map_memo::entries;
+    if (m.used < tensor_map_memo::entries) m.used++;
+    return cudaSuccess;
 }
 
 // <<Align shared memory for the 128-byte swizzle>>

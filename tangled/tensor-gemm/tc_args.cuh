@@ -21,6 +21,10 @@ static inline cudaError_t tc_common_args(const book_bf16 *A,
     if (M == 0 || N == 0) return cudaSuccess;
     if (C == NULL || (K > 0 && (A == NULL || B == NULL)))
         return cudaErrorInvalidValue;
+    // A misaligned store would fault and end the context: refuse it.
+    if (!is_aligned(C, out == TC_OUT_F32 ? 4 : 2) ||
+        (K > 0 && (!is_aligned(A, 2) || !is_aligned(B, 2))))
+        return cudaErrorInvalidValue;
     if (K == 0) {
         BOOK_CLEAR_TO_LAUNCH();
         return cudaMemsetAsync(C, 0, M * N * (out == TC_OUT_F32 ? 4 : 2),
@@ -37,6 +41,23 @@ static inline cudaError_t tc_common_args(const book_bf16 *A,
 static inline int tc_rows_whole_chunks(size_t N, size_t K)
 {
     return K % 8 == 0 && N % 8 == 0;
+}
+
+// <<Launch in slabs of rows>>
+// launch(A, C, rows) for each slab of at most 65535 * BM rows of M, A
+// and C moved to the slab's first row; stops at the first error.
+template <typename F>
+static inline cudaError_t tc_slabs(const book_bf16 *A, void *C, tc_out out,
+                                   size_t M, size_t N, size_t K, size_t BM,
+                                   F launch)
+{
+    const size_t slab = 65535 * BM, esz = out == TC_OUT_F32 ? 4 : 2;
+    for (size_t m = 0; m < M; m += slab) {
+        cudaError_t err = launch(A + m * K, (char *)C + m * N * esz,
+                                 M - m < slab ? M - m : slab);
+        if (err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
 }
 
 // <<Store a pair of results, guarded>>

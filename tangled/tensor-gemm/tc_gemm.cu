@@ -12,8 +12,11 @@ extern "C" cudaError_t tc_gemm(const book_bf16 *A, const book_bf16 *B,
     const int cc = book_device_cc();
     const int aligned = tc_rows_whole_chunks(N, K) && is_aligned(A, 16) &&
                         is_aligned(B, 16) && is_aligned(C, 16);
-    if (cc == 90 && aligned)
-        return tc_gemm_ws(A, B, C, out, M, N, K, stream);
+    if (cc == 90 && aligned) {
+        // It refuses only more tiles than an int counts; mma takes them.
+        err = tc_gemm_ws(A, B, C, out, M, N, K, stream);
+        if (err != cudaErrorInvalidValue) return err;
+    }
     if (cc >= 80 && aligned)
         return tc_gemm_mma(A, B, C, out, M, N, K, stream);
     return tc_gemm_wmma(A, B, C, out, M, N, K, stream);

@@ -129,17 +129,19 @@ cudaError_t mma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
         !is_aligned(B, 16) || !is_aligned(C, 16))
         return cudaErrorInvalidValue;
     if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
-    dim3 grid((unsigned)((N + MM_BN - 1) / MM_BN),
-              (unsigned)((M + MM_BM - 1) / MM_BM));
-    if (grid.y > 65535) return cudaErrorInvalidValue;
     err = cudaFuncSetAttribute(mma_kernel<SWZ>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                MM_SMEM);
     if (err != cudaSuccess) return err;
-    BOOK_CLEAR_TO_LAUNCH();
-    mma_kernel<SWZ><<<grid, MM_THREADS, MM_SMEM, stream>>>(
-        A, B, C, out, (int)M, (int)N, (int)K);
-    return cudaGetLastError();
+    return tc_slabs(A, C, out, M, N, K, MM_BM,
+                    [&](const book_bf16 *a, void *c, size_t rows) {
+        dim3 grid((unsigned)((N + MM_BN - 1) / MM_BN),
+                  (unsigned)((rows + MM_BM - 1) / MM_BM));
+        BOOK_CLEAR_TO_LAUNCH();
+        mma_kernel<SWZ><<<grid, MM_THREADS, MM_SMEM, stream>>>(
+            a, B, c, out, (int)rows, (int)N, (int)K);
+        return cudaGetLastError();
+    });
 }
 } // namespace
 

@@ -53,8 +53,9 @@ constexpr int WG_A = swz_tile<WG_BM, TILE_K>::bytes;  // a stage of A
 constexpr int WG_B = swz_tile<TILE_K, WG_BN>::bytes;  // and of B
 constexpr int WG_SMEM = 1024 + WG_STAGES * (WG_A + WG_B) + 64;
 // Where each step waits for its stage: before the wgmma read it, or
-// after them (wrong on purpose).
-enum class Wait { early, wrong_late };
+// after them (wrong on purpose); or before, keeping one group of wgmma
+// in flight across the refill (the ablation of step 4).
+enum class Wait { early, wrong_late, one_in_flight };
 
 template <Wait W>
 __global__ void __launch_bounds__(128)
@@ -94,7 +95,7 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
     float d0[64] = {}, d1[64] = {};
     for (int kt = 0; kt < KT; kt++) {
         const int s = kt % WG_STAGES, parity = (kt / WG_STAGES) & 1;
-        if (W == Wait::early) bar_wait(&full[s], parity);
+        if (W != Wait::wrong_late) bar_wait(&full[s], parity);
         // <<Multiply stage s with eight wgmma>>
         acc_fence(d0);
         acc_fence(d1);
@@ -107,7 +108,10 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
             wgmma_ss<128, 1>(d1, wgmma_desc(a + A_HALF, 16, ATOM), db, 1);
         }
         wgmma_commit();
-        wgmma_wait<0>();
+        if (W == Wait::one_in_flight)
+            wgmma_wait<1>();                     // only step kt - 1 is done
+        else
+            wgmma_wait<0>();                     // the tensor pipe drains
         acc_fence(d0);
         acc_fence(d1);
         if (W == Wait::wrong_late) {
@@ -115,8 +119,17 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
             bar_wait(&full[s], parity);    // too late: the wgmma read it
         }
         __syncthreads();                 // every warp is done with stage s
-        if (threadIdx.x == 0 && kt + WG_STAGES < KT) load(kt + WG_STAGES);
+        if (W == Wait::one_in_flight) {
+            // <<Refill the stage of the step before>>
+            if (threadIdx.x == 0 && kt >= 1 && kt - 1 + WG_STAGES < KT)
+                load(kt - 1 + WG_STAGES);
+        } else if (threadIdx.x == 0 && kt + WG_STAGES < KT) {
+            load(kt + WG_STAGES);
+        }
     }
+    wgmma_wait<0>();
+    acc_fence(d0);
+    acc_fence(d1);
     wg_store(d0, C, out, M, N, m0, n0);
     wg_store(d1, C, out, M, N, m0 + 64, n0);
 }
@@ -124,17 +137,22 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
 // <<The tile order for the L2>>
 constexpr int WS_BM = 128, WS_BN = 256, WS_STAGES = 4, WS_GROUP = 8;
 constexpr int WS_A = swz_tile<WS_BM, TILE_K>::bytes;  // a stage of A
-constexpr int WS_B = swz_tile<TILE_K, WS_BN>::bytes;  // and of B
-constexpr int WS_SMEM = 1024 + WS_STAGES * (WS_A + WS_B) + 128;
+// A stage of B, and the shared memory of a block, for tiles BN wide.
+template <int BN> constexpr int ws_b = swz_tile<TILE_K, BN>::bytes;
+template <int BN>
+constexpr int ws_smem = 1024 + WS_STAGES * (WS_A + ws_b<BN>) + 128;
+constexpr int WS_B = ws_b<WS_BN>, WS_SMEM = ws_smem<WS_BN>;
 // One block per tile, or as many blocks as SMs, each looping over tiles.
 enum class Grid { one_tile_per_block, persistent };
 
-// Tile t: WS_GROUP rows of tiles at a time, column after column.
+// Tile t: group rows of tiles at a time, column after column (group = 1:
+// row after row).
 __device__ __forceinline__ void ws_tile(int t, int tiles_m, int tiles_n,
-                                        int *tm, int *tn)
+                                        int group_rows, int *tm, int *tn)
 {
-    int group = t / (WS_GROUP * tiles_n), first = group * WS_GROUP;
-    int rows = min(tiles_m - first, WS_GROUP), in = t % (WS_GROUP * tiles_n);
+    int group = t / (group_rows * tiles_n), first = group * group_rows;
+    int rows = min(tiles_m - first, group_rows);
+    int in = t % (group_rows * tiles_n);
     *tm = first + in % rows;
     *tn = in / rows;
 }
@@ -154,49 +172,64 @@ __device__ __forceinline__ void ws_init_bars(uint64_t *full,
 
 // <<Consume the stages of one tile>>
 // How a consumer warp gives a stage back: an arrival on its own block's
-// empty barrier, or on that of both blocks of a cluster pair.
-enum class Release { local, pair };
-// Warpgroup c's 64 x 256 part of a tile, d = A B over its KT stages.
-template <Release R>
+// empty barrier, or on that of both blocks of a cluster pair (from lane
+// 0 of every warp, or from two threads of each warpgroup, one a block);
+// or on its own as soon as the stage has landed (wrong on purpose).
+enum class Release { local, pair, pair_per_warpgroup, wrong_early };
+// Warpgroup c's 64 x BN part of a tile, d = A B over its KT stages.
+template <Release R, int BN>
 __device__ __forceinline__ void
-ws_consume_tile(float (&d)[128], uint8_t *As, uint8_t *Bs, uint64_t *full,
-                uint64_t *empty, int KT, int &it, int c, int lane)
+ws_consume_tile(float (&d)[BN / 2], uint8_t *As, uint8_t *Bs,
+                uint64_t *full, uint64_t *empty, int KT, int &it, int c,
+                int lane)
 {
     auto release = [&](int s) {
-        if (R == Release::local) {
-            bar_arrive(&empty[s]);
-        } else {
-            bar_arrive_in(&empty[s], 0);
-            bar_arrive_in(&empty[s], 1);
+        const int t = threadIdx.x % 128;     // in the warpgroup
+        if (R == Release::pair_per_warpgroup) {
+            if (t < 2) bar_arrive_in(&empty[s], t);
+        } else if (lane == 0) {
+            if (R == Release::pair) {
+                bar_arrive_in(&empty[s], 0);
+                bar_arrive_in(&empty[s], 1);
+            } else {
+                bar_arrive(&empty[s]);
+            }
         }
     };
 #pragma unroll
-    for (int i = 0; i < 128; i++) d[i] = 0.0f;
+    for (int i = 0; i < BN / 2; i++) d[i] = 0.0f;
     int prev = -1;
     for (int kt = 0; kt < KT; kt++, it++) {
         const int s = it % WS_STAGES;
         bar_wait(&full[s], (it / WS_STAGES) & 1);
+        if (R == Release::wrong_early) {
+            // <<Wrong on purpose: give the stage back before it is read>>
+            release(s);                      // too early: nothing has read it yet
+            __nanosleep(4000);               // the wgmma below wait behind others
+        }
         acc_fence(d);
         wgmma_fence();
 #pragma unroll
         for (int ks = 0; ks < TILE_K / 16; ks++)
-            wgmma_ss<256, 1>(
+            wgmma_ss<BN, 1>(
                 d,
                 wgmma_desc(As + s * WS_A + c * A_HALF + ks * A_K16, 16, ATOM),
-                wgmma_desc(Bs + s * WS_B + ks * B_K16, BOX_B, ATOM), 1);
+                wgmma_desc(Bs + s * ws_b<BN> + ks * B_K16, BOX_B, ATOM), 1);
         wgmma_commit();
         wgmma_wait<1>();          // the step before this one is done
         acc_fence(d);
-        if (prev >= 0 && lane == 0) release(prev);
+        if (R != Release::wrong_early && prev >= 0) release(prev);
         prev = s;
     }
     wgmma_wait<0>();
     acc_fence(d);
-    if (prev >= 0 && lane == 0) release(prev);
+    if (R != Release::wrong_early && prev >= 0) release(prev);
 }
 
 // <<The warp-specialized kernel>>
-template <Grid G>
+// G: the grid; BN: the tile's width, 256 or 128 (an ablation); GROUP:
+// the rows of tiles taken together; R: how a consumer gives a stage back.
+template <Grid G, int BN, int GROUP, Release R>
 __global__ void __launch_bounds__(384, 1)
 ws_kernel(const __grid_constant__ CUtensorMap mapA,
           const __grid_constant__ CUtensorMap mapB, void *C, tc_out out,
@@ -204,11 +237,11 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
 {
     extern __shared__ uint8_t raw[];
     uint8_t *As = align1024(raw), *Bs = As + WS_STAGES * WS_A;
-    uint64_t *full = (uint64_t *)(Bs + WS_STAGES * WS_B);
+    uint64_t *full = (uint64_t *)(Bs + WS_STAGES * ws_b<BN>);
     uint64_t *empty = full + WS_STAGES;
     const int KT = (K + TILE_K - 1) / TILE_K;
     const int tiles_m = (M + WS_BM - 1) / WS_BM;
-    const int tiles_n = (N + WS_BN - 1) / WS_BN;
+    const int tiles_n = (N + BN - 1) / BN;
     const int tiles = tiles_m * tiles_n;
     const int step = G == Grid::persistent ? (int)gridDim.x : tiles;
     ws_init_bars(full, empty, 8);    // one arrival per consumer warp
@@ -220,16 +253,16 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
             int it = 0;
             for (int t = blockIdx.x; t < tiles; t += step) {
                 int tm, tn;
-                ws_tile(t, tiles_m, tiles_n, &tm, &tn);
+                ws_tile(t, tiles_m, tiles_n, GROUP, &tm, &tn);
                 for (int kt = 0; kt < KT; kt++, it++) {
                     int s = it % WS_STAGES;
                     bar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
-                    bar_expect(&full[s], WS_A + WS_B);
+                    bar_expect(&full[s], WS_A + ws_b<BN>);
                     tma_load(As + s * WS_A, &mapA, &full[s], kt * TILE_K,
                              tm * WS_BM);
-                    for (int i = 0; i < WS_BN / 64; i++)
-                        tma_load(Bs + s * WS_B + i * BOX_B, &mapB,
-                                &full[s], tn * WS_BN + 64 * i, kt * TILE_K);
+                    for (int i = 0; i < BN / 64; i++)
+                        tma_load(Bs + s * ws_b<BN> + i * BOX_B, &mapB,
+                                &full[s], tn * BN + 64 * i, kt * TILE_K);
                 }
             }
         }
@@ -241,14 +274,17 @@ ws_kernel(const __grid_constant__ CUtensorMap mapA,
     int it = 0;
     for (int t = blockIdx.x; t < tiles; t += step) {
         int tm, tn;
-        ws_tile(t, tiles_m, tiles_n, &tm, &tn);
-        float d[128];
-        ws_consume_tile<Release::local>(d, As, Bs, full, empty, KT, it, c, lane);
-        wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
+        ws_tile(t, tiles_m, tiles_n, GROUP, &tm, &tn);
+        float d[BN / 2];
+        ws_consume_tile<R, BN>(d, As, Bs, full, empty, KT, it, c, lane);
+        wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * BN);
     }
 }
 
 // <<The cluster kernel>>
+// R: Release::pair (every consumer warp arrives on both blocks) or
+// Release::pair_per_warpgroup (each warpgroup once on each block).
+template <Release R>
 __global__ void __launch_bounds__(384, 1)
 cluster_kernel(const __grid_constant__ CUtensorMap mapA,
                const __grid_constant__ CUtensorMap mapB, void *C,
@@ -262,9 +298,11 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
     const int tiles_m = (M + WS_BM - 1) / WS_BM;
     const int tiles_n = (N + WS_BN - 1) / WS_BN;
     int tm2, tn;                         // this pair's tile, in pairs of rows
-    ws_tile(blockIdx.x / 2, (tiles_m + 1) / 2, tiles_n, &tm2, &tn);
+    ws_tile(blockIdx.x / 2, (tiles_m + 1) / 2, tiles_n, WS_GROUP, &tm2,
+            &tn);
     const int tm = 2 * tm2 + rank;       // past M for an odd count: zeros
-    ws_init_bars(full, empty, 16);   // eight consumer warps per block
+    // Eight consumer warps, or two consumer warpgroups, per block.
+    ws_init_bars(full, empty, R == Release::pair ? 16 : 4);
     cluster_sync();
     if (threadIdx.x < 128) {
         setmaxnreg_dec<40>();
@@ -288,7 +326,7 @@ cluster_kernel(const __grid_constant__ CUtensorMap mapA,
         const int c = threadIdx.x / 128 - 1, lane = threadIdx.x % 32;
         float d[128];
         int it = 0;                          // one tile: it runs as kt
-        ws_consume_tile<Release::pair>(d, As, Bs, full, empty, KT, it, c, lane);
+        ws_consume_tile<R, WS_BN>(d, As, Bs, full, empty, KT, it, c, lane);
         wg_store(d, C, out, M, N, tm * WS_BM + c * 64, tn * WS_BN);
     }
     cluster_sync();
@@ -336,6 +374,7 @@ cudaError_t wgmma_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     return cudaGetLastError();
 }
 
+template <Release R>
 cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                            tc_out out, size_t M, size_t N, size_t K,
                            cudaStream_t stream)
@@ -348,7 +387,7 @@ cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     size_t pairs = ((M + 2 * WS_BM - 1) / (2 * WS_BM)) *
                    ((N + WS_BN - 1) / WS_BN);
     if (pairs > INT32_MAX / 2) return cudaErrorInvalidValue;
-    err = cudaFuncSetAttribute(cluster_kernel,
+    err = cudaFuncSetAttribute(cluster_kernel<R>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                WS_SMEM);
     if (err != cudaSuccess) return err;
@@ -365,11 +404,12 @@ cudaError_t cluster_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     BOOK_CLEAR_TO_LAUNCH();
-    return cudaLaunchKernelEx(&cfg, cluster_kernel, mapA, mapB, C, out,
+    return cudaLaunchKernelEx(&cfg, cluster_kernel<R>, mapA, mapB, C, out,
                               (int)M, (int)N, (int)K);
 }
 
-template <Grid G>
+template <Grid G, int BN = WS_BN, int GROUP = WS_GROUP,
+          Release R = Release::local>
 cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
                       tc_out out, size_t M, size_t N, size_t K,
                       cudaStream_t stream)
@@ -379,7 +419,7 @@ cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
     cudaError_t err = hopper_args(A, B, C, out, M, N, K, stream, &done,
                                   &mapA, &mapB, WS_BM);
     if (done) return err;
-    size_t tiles = ((M + WS_BM - 1) / WS_BM) * ((N + WS_BN - 1) / WS_BN);
+    size_t tiles = ((M + WS_BM - 1) / WS_BM) * ((N + BN - 1) / BN);
     if (tiles > INT32_MAX) return cudaErrorInvalidValue;
     unsigned grid = (unsigned)tiles;
     if (G == Grid::persistent) {
@@ -387,12 +427,12 @@ cudaError_t ws_launch(const book_bf16 *A, const book_bf16 *B, void *C,
         if ((err = book_sm_count(&sms)) != cudaSuccess) return err;
         if (grid > (unsigned)sms) grid = (unsigned)sms;
     }
-    err = cudaFuncSetAttribute(ws_kernel<G>,
+    err = cudaFuncSetAttribute(ws_kernel<G, BN, GROUP, R>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               WS_SMEM);
+                               ws_smem<BN>);
     if (err != cudaSuccess) return err;
     BOOK_CLEAR_TO_LAUNCH();
-    ws_kernel<G><<<grid, 384, WS_SMEM, stream>>>(
+    ws_kernel<G, BN, GROUP, R><<<grid, 384, ws_smem<BN>, stream>>>(
         mapA, mapB, C, out, (int)M, (int)N, (int)K);
     return cudaGetLastError();
 }
@@ -426,10 +466,52 @@ extern "C" cudaError_t tc_gemm_persistent(const book_bf16 *A,
 {
     return ws_launch<Grid::persistent>(A, B, C, out, M, N, K, stream);
 }
+extern "C" cudaError_t tc_gemm_wgmma_in_flight(const book_bf16 *A,
+                                               const book_bf16 *B, void *C,
+                                               tc_out out, size_t M, size_t N,
+                                               size_t K, cudaStream_t stream)
+{
+    return wgmma_launch<Wait::one_in_flight>(A, B, C, out, M, N, K, stream);
+}
+extern "C" cudaError_t tc_gemm_ws_128(const book_bf16 *A, const book_bf16 *B,
+                                      void *C, tc_out out, size_t M,
+                                      size_t N, size_t K,
+                                      cudaStream_t stream)
+{
+    return ws_launch<Grid::one_tile_per_block, 128>(A, B, C, out, M, N, K,
+                                                    stream);
+}
+extern "C" cudaError_t tc_gemm_ws_row_order(const book_bf16 *A,
+                                            const book_bf16 *B, void *C,
+                                            tc_out out, size_t M, size_t N,
+                                            size_t K, cudaStream_t stream)
+{
+    return ws_launch<Grid::one_tile_per_block, WS_BN, 1>(A, B, C, out, M, N,
+                                                         K, stream);
+}
+extern "C" cudaError_t tc_gemm_wrong_early_release(const book_bf16 *A,
+                                                   const book_bf16 *B,
+                                                   void *C, tc_out out,
+                                                   size_t M, size_t N,
+                                                   size_t K,
+                                                   cudaStream_t stream)
+{
+    return ws_launch<Grid::one_tile_per_block, WS_BN, WS_GROUP,
+                     Release::wrong_early>(A, B, C, out, M, N, K, stream);
+}
 extern "C" cudaError_t tc_gemm_cluster(const book_bf16 *A, const book_bf16 *B,
                                        void *C, tc_out out, size_t M,
                                        size_t N, size_t K,
                                        cudaStream_t stream)
 {
-    return cluster_launch(A, B, C, out, M, N, K, stream);
+    return cluster_launch<Release::pair>(A, B, C, out, M, N, K, stream);
+}
+extern "C" cudaError_t tc_gemm_cluster_wg_arrive(const book_bf16 *A,
+                                                 const book_bf16 *B, void *C,
+                                                 tc_out out, size_t M,
+                                                 size_t N, size_t K,
+                                                 cudaStream_t stream)
+{
+    return cluster_launch<Release::pair_per_warpgroup>(A, B, C, out, M, N,
+                                                       K, stream);
 }

@@ -72,11 +72,13 @@ extern "C" cudaError_t tc_gemm_wmma(const book_bf16 *A, const book_bf16 *B,
     cudaError_t err = tc_common_args(A, B, C, out, M, N, K, stream, &done);
     if (done) return err;
     if (book_device_cc() < 80) return cudaErrorNoKernelImageForDevice;
-    dim3 grid((unsigned)((N + WM_BN - 1) / WM_BN),
-              (unsigned)((M + WM_BM - 1) / WM_BM));
-    if (grid.y > 65535) return cudaErrorInvalidValue;
-    BOOK_CLEAR_TO_LAUNCH();
-    wmma_kernel<<<grid, 128, 0, stream>>>(A, B, C, out, (int)M, (int)N,
-                                          (int)K);
-    return cudaGetLastError();
+    return tc_slabs(A, C, out, M, N, K, WM_BM,
+                    [&](const book_bf16 *a, void *c, size_t rows) {
+        dim3 grid((unsigned)((N + WM_BN - 1) / WM_BN),
+                  (unsigned)((rows + WM_BM - 1) / WM_BM));
+        BOOK_CLEAR_TO_LAUNCH();
+        wmma_kernel<<<grid, 128, 0, stream>>>(a, B, c, out, (int)rows,
+                                              (int)N, (int)K);
+        return cudaGetLastError();
+    });
 }

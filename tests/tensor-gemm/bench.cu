@@ -178,7 +178,7 @@ int main(int argc, char **argv)
     int sms;
     BOOK_TRY(book_sm_count(&sms));
     peak_ctx pk = {sms, 20000, NULL};
-    BOOK_TRY(cudaMalloc(&pk.sink, 4));
+    BOOK_TRY(cudaMalloc(&pk.sink, TC_PEAK_SINK * sizeof(float)));
     // Warm up: a second of cuBLAS at 8192^3, so that round 1 finds the GPU
     // as hot as the others do.
     tc_ctx warm = {A, B, C, TC_OUT_BF16, 8192, 8192, 8192, NULL, h};

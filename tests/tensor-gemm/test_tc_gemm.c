@@ -1,9 +1,12 @@
 /* test_tc_gemm.c -- the tensor-core chapter's tests: every launcher
  * against a double-precision CPU reference of the same bf16 inputs, with
  * the chapter's bound for fp32 accumulation that truncates, on edge and
- * odd shapes and a large one, both output types, poisoned outputs; the
- * refusals its header promises; K = 0; a stream; the ceiling's launcher;
- * and the listing that is wrong on purpose. */
+ * odd shapes (every row) and large ones (a row of every band of 64),
+ * both output types, outputs poisoned with guards before and after; C
+ * taller than a grid's y dimension; the same pointers with a new shape
+ * (the tensor-map memo); the refusals its header promises; K = 0; a
+ * stream; the ceiling's value; and the two listings that are wrong on
+ * purpose. */
 #include "testkit.h"
 #include "variants.h"
 #include <math.h>
@@ -21,6 +24,15 @@ struct tc_variant {
     {name, fn, listing, cc, aligned},
 static const struct tc_variant variants[] = {TC_VARIANTS(TC_TEST_ENTRY)};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* The entry of variants.h named name. */
+static const struct tc_variant *variant(const char *name)
+{
+    for (size_t v = 0; v < NVARIANTS; v++)
+        if (strcmp(variants[v].name, name) == 0) return &variants[v];
+    fail_msg("no variant %s in variants.h", name);
+    return NULL;
+}
 
 /* Random bf16 in [-1, 1). */
 static void fill_bf16(uint16_t *x, size_t n, uint64_t *st)
@@ -82,51 +94,109 @@ static size_t check_rows(const char *what, const void *got, tc_out out,
     return bad;
 }
 
-/* Run v on M x N x K (rows of C sampled when M is large), output out,
- * with A, B and C off elements past 16-byte boundaries, against the
- * reference; returns the failures. */
-static size_t check_at(const struct tc_variant *v, size_t M, size_t N,
-                       size_t K, tc_out out, int round, size_t off)
+/* Which rows of C are checked: every row, or the first, the last and
+ * one random row in each band of 64 rows (a consumer warpgroup's share of
+ * a tile, so that no tile goes unchecked). */
+enum rows_checked { EVERY_ROW, A_ROW_PER_BAND };
+static size_t *rows_to_check(size_t M, enum rows_checked which,
+                             uint64_t *st, size_t *nrows)
+{
+    size_t n = which == EVERY_ROW ? M : 2 + (M + 63) / 64;
+    size_t *rows = tk_malloc(n * sizeof *rows);
+    for (size_t r = 0; r < n; r++) {
+        size_t band = r - 2, lo = 64 * band;
+        rows[r] = which == EVERY_ROW ? r
+                  : r == 0           ? 0
+                  : r == 1           ? M - 1
+                  : lo + tk_next(st) % (M - lo < 64 ? M - lo : 64);
+    }
+    *nrows = n;
+    return rows;
+}
+
+/* Checks rows[0..nrows) of got = A B, 1024 rows of the reference at a
+ * time; returns the number of elements outside the bound. */
+static size_t check_against_reference(const char *what, const void *got,
+                                      tc_out out, const uint16_t *A,
+                                      const uint16_t *B, const size_t *rows,
+                                      size_t nrows, size_t N, size_t K,
+                                      uint64_t seed)
+{
+    const size_t chunk = 1024;
+    double *ref = tk_malloc(chunk * N * sizeof *ref);
+    double *absref = tk_malloc(chunk * N * sizeof *absref);
+    size_t bad = 0;
+    for (size_t r0 = 0; r0 < nrows; r0 += chunk) {
+        size_t n = nrows - r0 < chunk ? nrows - r0 : chunk;
+        reference(A, B, ref, absref, N, K, rows + r0, n);
+        bad += check_rows(what, got, out, ref, absref, rows + r0, n, N, K,
+                          seed);
+    }
+    free(ref);
+    free(absref);
+    return bad;
+}
+
+/* The guards around C: 16 bytes before and 16 after, poisoned. */
+enum { GUARD = 16 };
+
+/* Run v on M x N x K with output out into the device buffers dA, dB and
+ * dC (C preceded and followed by GUARD bytes of poison, which must stay),
+ * the inputs from round's seed; returns the failures. */
+static size_t run_and_check(const struct tc_variant *v, size_t M, size_t N,
+                            size_t K, tc_out out, int round, size_t off,
+                            enum rows_checked which, char *dA, char *dB,
+                            char *dC)
 {
     uint64_t seed = tk_seed(round), st = seed;
-    size_t esz = out == TC_OUT_F32 ? 4 : 2;
-    uint16_t *A = tk_malloc((M * K + 1) * 2), *B = tk_malloc((K * N + 1) * 2);
+    size_t esz = out == TC_OUT_F32 ? 4 : 2, cbytes = M * N * esz;
+    uint16_t *A = tk_malloc(M * K * 2 + 2), *B = tk_malloc(K * N * 2 + 2);
     fill_bf16(A, M * K, &st);
     fill_bf16(B, K * N, &st);
-    size_t nrows = M <= 300 ? M : 64;
-    size_t *rows = tk_malloc(nrows * sizeof *rows);
-    for (size_t r = 0; r < nrows; r++)
-        rows[r] = M <= 300 ? r : (r < 2 ? r * (M - 1) : tk_next(&st) % M);
-    double *ref = tk_malloc(nrows * N * sizeof *ref);
-    double *absref = tk_malloc(nrows * N * sizeof *absref);
-    reference(A, B, ref, absref, N, K, rows, nrows);
-    char *dA0 = tk_dev_bytes(M * K * 2 + 32), *dA = dA0 + 2 * off;
-    char *dB0 = tk_dev_bytes(K * N * 2 + 32), *dB = dB0 + 2 * off;
-    char *dC0 = tk_dev_bytes(M * N * esz + 32), *dC = dC0 + esz * off;
+    size_t nrows;
+    size_t *rows = rows_to_check(M, which, &st, &nrows);
     tk_upload_bytes(dA, A, M * K * 2);
     tk_upload_bytes(dB, B, K * N * 2);
+    tk_poison(dC - GUARD, cbytes + 2 * GUARD);
     TK_CUDA(v->fn((void *)dA, (void *)dB, dC, out, M, N, K, 0));
     TK_CUDA(cudaDeviceSynchronize());
-    unsigned char *C = tk_malloc(M * N * esz + 16);
-    tk_download_bytes(C, dC, M * N * esz + 16);
-    size_t past = 0;                     // the 16 bytes after C: poison
-    for (size_t i = M * N * esz; i < M * N * esz + 16; i++)
-        past += C[i] != 0xff;
-    if (past)
-        print_message("%s %zux%zux%zu wrote past C\n", v->name, M, N, K);
+    unsigned char *C = tk_malloc(cbytes + 2 * GUARD);
+    tk_download_bytes(C, dC - GUARD, cbytes + 2 * GUARD);
+    size_t outside = 0;
+    for (size_t i = 0; i < GUARD; i++)
+        outside += (C[i] != 0xff) + (C[GUARD + cbytes + i] != 0xff);
+    if (outside)
+        print_message("%s %zux%zux%zu wrote outside C\n", v->name, M, N, K);
     char what[160];
     snprintf(what, sizeof what, "%s %zux%zux%zu %s offset %zu", v->name, M,
              N, K, out == TC_OUT_F32 ? "fp32" : "bf16", off);
-    size_t bad = past + check_rows(what, C, out, ref, absref, rows, nrows,
-                                   N, K, seed);
+    size_t bad = outside + check_against_reference(what, C + GUARD, out, A,
+                                                   B, rows, nrows, N, K,
+                                                   seed);
+    free(A); free(B); free(C); free(rows);
+    return bad;
+}
+
+/* run_and_check on buffers of its own, with A, B and C off elements past
+ * 16-byte boundaries. */
+static size_t check_at(const struct tc_variant *v, size_t M, size_t N,
+                       size_t K, tc_out out, int round, size_t off,
+                       enum rows_checked which)
+{
+    size_t esz = out == TC_OUT_F32 ? 4 : 2;
+    char *dA0 = tk_dev_bytes(M * K * 2 + 32);
+    char *dB0 = tk_dev_bytes(K * N * 2 + 32);
+    char *dC0 = tk_dev_bytes(M * N * esz + 2 * GUARD + 16);
+    size_t bad = run_and_check(v, M, N, K, out, round, off, which,
+                               dA0 + 2 * off, dB0 + 2 * off,
+                               dC0 + GUARD + esz * off);
     tk_free(dA0); tk_free(dB0); tk_free(dC0);
-    free(A); free(B); free(C); free(rows); free(ref); free(absref);
     return bad;
 }
 static size_t check_shape(const struct tc_variant *v, size_t M, size_t N,
                           size_t K, tc_out out, int round)
 {
-    return check_at(v, M, N, K, out, round, 0);
+    return check_at(v, M, N, K, out, round, 0, EVERY_ROW);
 }
 
 /* Shapes that keep the 16-byte rule: 1, 15, 16, 17 rows; tile edges of
@@ -170,18 +240,20 @@ static void edge_shapes(const struct tc_variant *v)
             for (size_t off = 1; off <= 3; off += 2)
                 bad += check_at(v, 33, 40, 24,
                                 off == 1 ? TC_OUT_F32 : TC_OUT_BF16, round,
-                                off);
+                                off, EVERY_ROW);
     }
     assert_int_equal(bad, 0);
 }
 
-/* 2048 x 2048 x 2048 and 4096 x 4104 x 4096 (64 rows checked of each). */
+/* 2048 x 2048 x 2048 and 4096 x 4104 x 4096: the first and last rows and
+ * one random row of every band of 64. */
 static void large_shapes(const struct tc_variant *v)
 {
     TK_REQUIRE_LISTING(v->listing, v->cc);
     TK_SKIP_UNDER_SANITIZER("large shapes take too long under the sanitizer");
-    size_t bad = check_shape(v, 2048, 2048, 2048, TC_OUT_F32, 0);
-    bad += check_shape(v, 4096, 4104, 4096, TC_OUT_BF16, 1);
+    size_t bad = check_at(v, 2048, 2048, 2048, TC_OUT_F32, 0, 0,
+                          A_ROW_PER_BAND);
+    bad += check_at(v, 4096, 4104, 4096, TC_OUT_BF16, 1, 0, A_ROW_PER_BAND);
     assert_int_equal(bad, 0);
 }
 
@@ -189,82 +261,122 @@ static void large_shapes(const struct tc_variant *v)
 static void wmma_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[0]);
+    edge_shapes(variant("wmma"));
 }
 static void wmma_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[0]);
+    large_shapes(variant("wmma"));
 }
 static void mma_unswizzled_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[1]);
+    edge_shapes(variant("mma-unswizzled"));
 }
 static void mma_unswizzled_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[1]);
+    large_shapes(variant("mma-unswizzled"));
 }
 static void mma_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[2]);
+    edge_shapes(variant("mma"));
 }
 static void mma_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[2]);
+    large_shapes(variant("mma"));
 }
 static void wgmma_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[3]);
+    edge_shapes(variant("wgmma"));
 }
 static void wgmma_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[3]);
+    large_shapes(variant("wgmma"));
+}
+static void wgmma_in_flight_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(variant("wgmma-in-flight"));
+}
+static void wgmma_in_flight_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(variant("wgmma-in-flight"));
+}
+static void ws_128_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(variant("ws-128"));
+}
+static void ws_128_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(variant("ws-128"));
 }
 static void warp_specialized_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[4]);
+    edge_shapes(variant("warp-specialized"));
 }
 static void warp_specialized_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[4]);
+    large_shapes(variant("warp-specialized"));
+}
+static void ws_row_order_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(variant("ws-row-order"));
+}
+static void ws_row_order_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(variant("ws-row-order"));
 }
 static void persistent_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[5]);
+    edge_shapes(variant("persistent"));
 }
 static void persistent_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[5]);
+    large_shapes(variant("persistent"));
 }
 static void cluster_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[6]);
+    edge_shapes(variant("cluster"));
 }
 static void cluster_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[6]);
+    large_shapes(variant("cluster"));
+}
+static void cluster_wg_arrive_edge_shapes(void **state)
+{
+    (void)state;
+    edge_shapes(variant("cluster-wg-arrive"));
+}
+static void cluster_wg_arrive_large_shapes(void **state)
+{
+    (void)state;
+    large_shapes(variant("cluster-wg-arrive"));
 }
 static void best_edge_shapes(void **state)
 {
     (void)state;
-    edge_shapes(&variants[7]);
+    edge_shapes(variant("best"));
 }
 static void best_large_shapes(void **state)
 {
     (void)state;
-    large_shapes(&variants[7]);
+    large_shapes(variant("best"));
 }
 
 /* A launcher that refuses must write nothing: C stays poisoned. */
@@ -316,6 +428,7 @@ static void bad_arguments_and_empty_sizes(void **state)
         TK_REFUSED(f(NULL, dB, dC, TC_OUT_F32, 8, 8, 8, 0));
         TK_REFUSED(f(dA, NULL, dC, TC_OUT_F32, 8, 8, 8, 0));
         TK_REFUSED(f(dA, dB, dC, TC_OUT_F32, big, 8, 8, 0));
+        TK_REFUSED(f(dA, dB, dC, TC_OUT_F32, 8, big, 8, 0));
         TK_REFUSED(f(dA, dB, dC, TC_OUT_F32, 8, 8, big, 0));
         assert_int_equal(f(dA, dB, dC, TC_OUT_F32, 0, 8, 8, 0), cudaSuccess);
         assert_int_equal(f(dA, dB, dC, TC_OUT_F32, 8, 0, 8, 0), cudaSuccess);
@@ -371,18 +484,158 @@ static void runs_on_a_stream(void **state)
     free(A); free(B); free(C); free(ref); free(absref);
 }
 
-/* The ceiling's launcher: refuses what it does not take, and runs. */
-static void peak_runs(void **state)
+/* CPU-side: pointers not aligned to their element are refused by every
+ * launcher before anything runs (a misaligned store would end the
+ * context), K = 0 included.  The old code launched wmma and tc_gemm with
+ * such a C. */
+static void misaligned_elements_refused(void **state)
+{
+    (void)state;
+    const void *a = TK_FAKE(1 << 20), *b = TK_FAKE(2 << 20);
+    void *c = TK_FAKE(3 << 20);
+    const void *a1 = TK_FAKE((1 << 20) + 1), *b1 = TK_FAKE((2 << 20) + 1);
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        tc_gemm_fn f = variants[v].fn;
+        for (int k = 0; k <= 8; k += 8) {
+            TK_REFUSED(f(a, b, (char *)c + 1, TC_OUT_F32, 8, 8, k, 0));
+            TK_REFUSED(f(a, b, (char *)c + 2, TC_OUT_F32, 8, 8, k, 0));
+            TK_REFUSED(f(a, b, (char *)c + 1, TC_OUT_BF16, 8, 8, k, 0));
+        }
+        TK_REFUSED(f(a1, b, c, TC_OUT_F32, 8, 8, 8, 0));
+        TK_REFUSED(f(a, b1, c, TC_OUT_BF16, 8, 8, 8, 0));
+    }
+}
+
+/* The Hopper launchers' limits, refused before any memory is touched: M
+ * past 65535 * 128 rows for the one-warpgroup kernels; more than
+ * INT32_MAX tiles, or INT32_MAX / 2 pairs, for the others. */
+static void hopper_limits_refused(void **state)
+{
+    (void)state;
+    TK_REQUIRE_LISTING("tc_wgmma.sm90a.cu", 90);
+    void *dA = tk_dev_bytes(4096), *dB = tk_dev_bytes(4096);
+    void *dC = tk_dev_bytes(4096);
+    const size_t tall = 65535 * 128 + 8, wide = (size_t)1 << 30;
+    TK_REFUSED(tc_gemm_wgmma(dA, dB, dC, TC_OUT_F32, tall, 8, 8, 0));
+    TK_REFUSED(tc_gemm_wgmma_in_flight(dA, dB, dC, TC_OUT_F32, tall, 8, 8,
+                                       0));
+    TK_REFUSED(tc_gemm_wrong_late_wait(dA, dB, dC, TC_OUT_F32, tall, 8, 8,
+                                       0));
+    const tc_gemm_fn tiled[] = {tc_gemm_ws, tc_gemm_ws_128,
+                                tc_gemm_ws_row_order, tc_gemm_persistent,
+                                tc_gemm_cluster, tc_gemm_cluster_wg_arrive,
+                                tc_gemm_wrong_early_release};
+    for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
+        TK_REFUSED(tiled[i](dA, dB, dC, TC_OUT_F32, wide, wide, 8, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    assert_untouched(dC, 4096);
+    tk_free(dA); tk_free(dB); tk_free(dC);
+}
+
+/* C taller than a grid's y dimension covers: wmma (and tc_gemm's
+ * fallback) past 65535 * 64 rows, mma.sync past 65535 * 128, so that the
+ * launchers run in slabs.  Every row is checked.  The old launchers
+ * refused these sizes. */
+static void tall_matrices_run_in_slabs(void **state)
+{
+    (void)state;
+    TK_REQUIRE_ARCH(8, 0, "the tensor-core launchers");
+    TK_SKIP_UNDER_SANITIZER("a C of 67 million elements is too slow there");
+    const size_t tall64 = 65535 * 64 + 1, tall128 = 65535 * 128 + 1;
+    size_t bad = check_at(variant("wmma"), tall64, 7, 7, TC_OUT_F32, 0, 0,
+                          EVERY_ROW);
+    bad += check_at(variant("best"), tall64, 7, 7, TC_OUT_BF16, 1, 0,
+                    EVERY_ROW);
+    bad += check_at(variant("mma"), tall128, 8, 8, TC_OUT_F32, 0, 0,
+                    EVERY_ROW);
+    bad += check_at(variant("mma-unswizzled"), tall128, 8, 8, TC_OUT_BF16, 1,
+                    0, EVERY_ROW);
+    bad += check_at(variant("best"), tall128, 8, 8, TC_OUT_F32, 1, 0,
+                    EVERY_ROW);
+    assert_int_equal(bad, 0);
+}
+
+/* The same A, B and C, first 256 x 256 x 256, then 200 x 136 x 264: a
+ * tensor map remembered by its pointer alone would give the second call
+ * the first one's sizes and strides, and wrong rows of A and B.  Every
+ * launcher that makes tensor maps, and tc_gemm. */
+static void gemm_same_pointers_new_shape(void **state)
+{
+    (void)state;
+    TK_REQUIRE_LISTING("tc_wgmma.sm90a.cu", 90);
+    const char *names[] = {"wgmma", "wgmma-in-flight", "ws-128",
+                           "warp-specialized", "ws-row-order", "persistent",
+                           "cluster", "cluster-wg-arrive", "best"};
+    char *dA = tk_dev_bytes(256 * 264 * 2), *dB = tk_dev_bytes(264 * 256 * 2);
+    char *dC = tk_dev_bytes(256 * 256 * 4 + 2 * GUARD);
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const struct tc_variant *v = variant(names[i]);
+        for (int round = 0; round < 2; round++) {
+            bad += run_and_check(v, 256, 256, 256, TC_OUT_F32, round, 0,
+                                 EVERY_ROW, dA, dB, dC + GUARD);
+            bad += run_and_check(v, 200, 136, 264, TC_OUT_F32, round, 0,
+                                 EVERY_ROW, dA, dB, dC + GUARD);
+            bad += run_and_check(v, 256, 256, 256, TC_OUT_BF16, round, 0,
+                                 EVERY_ROW, dA, dB, dC + GUARD);
+        }
+    }
+    tk_free(dA); tk_free(dB); tk_free(dC);
+    assert_int_equal(bad, 0);
+}
+
+/* The bf16 value of element i of the ceiling's tiles. */
+static double peak_tile(size_t byte)
+{
+    return tk_from_bf16(tc_peak_bits((unsigned)(byte / 2)));
+}
+
+/* The ceiling's launcher: refuses what it does not take, and computes
+ * what its descriptors say.  Warpgroup c multiplies its 64 x 64 tile of
+ * A (K-major, at byte 8192 c) by the first 16 rows of K of the 16 x 256
+ * tile of B (MN-major, four boxes of 64 columns from byte 16384), for each
+ * 16 columns of A, iters times; both tiles in the 128-byte swizzle.  The
+ * old kernel's tiles were two-thirds zeros and stored nothing. */
+static void peak_runs_and_computes(void **state)
 {
     (void)state;
     TK_REQUIRE_LISTING("tc_peak.sm90a.cu", 90);
-    float *sink = tk_dev_floats(1);
+    float *sink = tk_dev_floats(TC_PEAK_SINK);
     TK_REFUSED(tc_peak(0, 10, sink, 0));
     TK_REFUSED(tc_peak(4, 0, sink, 0));
     TK_REFUSED(tc_peak(4, 10, NULL, 0));
-    TK_CUDA(tc_peak(4, 10, sink, 0));
+    TK_REFUSED(tc_peak(4, 10, (float *)((char *)sink + 2), 0));
+    const int iters = 10;
+    TK_CUDA(tc_peak(4, iters, sink, 0));
     TK_CUDA(cudaDeviceSynchronize());
+    float *got = tk_malloc(TC_PEAK_SINK * sizeof *got);
+    tk_download(got, sink, TC_PEAK_SINK);
+    double *ref = tk_malloc(TC_PEAK_SINK * sizeof *ref);
+    double *absref = tk_malloc(TC_PEAK_SINK * sizeof *absref);
+    size_t rows[128];
+    for (size_t r = 0; r < 128; r++) {
+        rows[r] = r;
+        size_t c = r / 64, m = r % 64;
+        for (size_t n = 0; n < 256; n++) {
+            double sum = 0.0, abs = 0.0;
+            for (size_t k = 0; k < 64; k++) {
+                size_t kb = k % 16;
+                double a = peak_tile(8192 * c + 128 * m +
+                                     (((k / 8) ^ (m % 8)) << 4) + 2 * (k % 8));
+                double b = peak_tile(16384 + 8192 * (n / 64) + 128 * kb +
+                                     ((((n % 64) / 8) ^ (kb % 8)) << 4) +
+                                     2 * (n % 8));
+                sum += a * b;
+                abs += fabs(a) * fabs(b);
+            }
+            ref[r * 256 + n] = iters * sum;
+            absref[r * 256 + n] = iters * abs;
+        }
+    }
+    assert_int_equal(check_rows("tc_peak", got, TC_OUT_F32, ref, absref,
+                                rows, 128, 256, 64 * iters, 0), 0);
     tk_free(sink);
+    free(got); free(ref); free(absref);
 }
 
 /* Wrong on purpose: waiting for a stage after reading it reads tiles
@@ -467,12 +720,9 @@ static void tc_launchers_follow_the_stream(void **state)
         if (variants[v].cc == 80) order_case(&variants[v], 0);
 }
 
-/* The same for the sm_90a launchers: those of variants.h and the late
- * wait that is wrong on purpose.  The ceiling's kernel writes its sink
- * almost never, so nothing shows whether it ran: its launcher is captured
- * from a stream instead, and the graph must hold its one kernel (a launch
- * on another stream would not be in it, and on the legacy stream is an
- * error while a stream captures in global mode). */
+/* The same for the sm_90a launchers: those of variants.h, the late wait
+ * that is wrong on purpose, and the ceiling, whose block 0 stores its
+ * accumulators in the sink. */
 static void tc_sm90a_launchers_follow_the_stream(void **state)
 {
     (void)state;
@@ -483,25 +733,49 @@ static void tc_sm90a_launchers_follow_the_stream(void **state)
                                     tc_gemm_wrong_late_wait,
                                     "tc_wgmma.sm90a.cu", 90, 1};
     order_case(&late, 1);
-    float *sink = tk_dev_floats(1);
+    float *sink = tk_dev_floats(TC_PEAK_SINK);
     TK_CUDA(tc_peak(4, 10, sink, 0));
     TK_CUDA(cudaDeviceSynchronize());
-    cudaStream_t s;
-    cudaGraph_t graph;
-    size_t nodes = 0;
-    TK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    TK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    cudaError_t e = tc_peak(4, 10, sink, s);
-    TK_CUDA(cudaStreamEndCapture(s, &graph));
+    tk_poison(sink, TC_PEAK_SINK * sizeof(float));
+    tk_gate g = tk_gate_close();
+    cudaError_t e = tc_peak(4, 10, sink, g.s);
+    tk_gate_open_untouched(&g, sink, NULL, TC_PEAK_SINK * sizeof(float),
+                           "tc_peak on a gated stream");
     TK_CUDA(e);
-    TK_CUDA(cudaGraphGetNodes(graph, NULL, &nodes));
-    if (nodes != 1)
-        print_error("tc_peak captured from its stream: %zu nodes, expected "
-                    "its one kernel\n", nodes);
-    assert_int_equal(nodes, 1);
-    TK_CUDA(cudaGraphDestroy(graph));
-    TK_CUDA(cudaStreamDestroy(s));
+    /* and it ran once the gate opened: block 0 stored its tiles */
+    assert_false(tk_still_poisoned(sink, TC_PEAK_SINK * sizeof(float)));
     tk_free(sink);
+}
+
+/* Wrong on purpose: giving a stage back as soon as it lands, before its
+ * wgmma have read it (a sleep in the listing stands for their wait behind
+ * earlier groups), lets the producer refill it under them: the write
+ * after read of the ring.  racecheck sees neither the copies of TMA nor
+ * the reads of wgmma, so only the results can show it.  The control is
+ * tc_gemm_ws on the same shapes; then at least one of 20 runs of the
+ * wrong listing, 64 steps of K each, must be wrong. */
+static void wrong_early_release_reads_refilled(void **state)
+{
+    (void)state;
+    TK_REQUIRE_LISTING("tc_wgmma.sm90a.cu", 90);
+    TK_SKIP_UNDER_SANITIZER("wrong on purpose, and the sanitizer does not "
+                            "see the copies of TMA or the reads of wgmma");
+    const struct tc_variant early = {"wrong early release",
+                                     tc_gemm_wrong_early_release,
+                                     "tc_wgmma.sm90a.cu", 90, 1};
+    const struct tc_variant *right = variant("warp-specialized");
+    assert_int_equal(check_at(right, 2048, 2048, 4096, TC_OUT_F32, 0, 0,
+                              A_ROW_PER_BAND) +
+                         check_at(right, 1024, 1024, 4096, TC_OUT_F32, 1, 0,
+                                  A_ROW_PER_BAND),
+                     0);
+    size_t wrong = 0;
+    for (int t = 0; t < 20 && wrong == 0; t++)
+        wrong += check_at(&early, t % 2 ? 1024 : 2048, t % 2 ? 1024 : 2048,
+                          4096, TC_OUT_F32, t % 2, 0, A_ROW_PER_BAND) > 0;
+    print_message("the early release gave a wrong C: %s\n",
+                  wrong ? "yes" : "no");
+    assert_true(wrong > 0);
 }
 
 int main(void)
@@ -515,21 +789,34 @@ int main(void)
         cmocka_unit_test(mma_large_shapes),
         cmocka_unit_test(wgmma_edge_shapes),
         cmocka_unit_test(wgmma_large_shapes),
+        cmocka_unit_test(wgmma_in_flight_edge_shapes),
+        cmocka_unit_test(wgmma_in_flight_large_shapes),
+        cmocka_unit_test(ws_128_edge_shapes),
+        cmocka_unit_test(ws_128_large_shapes),
         cmocka_unit_test(warp_specialized_edge_shapes),
         cmocka_unit_test(warp_specialized_large_shapes),
+        cmocka_unit_test(ws_row_order_edge_shapes),
+        cmocka_unit_test(ws_row_order_large_shapes),
         cmocka_unit_test(persistent_edge_shapes),
         cmocka_unit_test(persistent_large_shapes),
         cmocka_unit_test(cluster_edge_shapes),
         cmocka_unit_test(cluster_large_shapes),
+        cmocka_unit_test(cluster_wg_arrive_edge_shapes),
+        cmocka_unit_test(cluster_wg_arrive_large_shapes),
         cmocka_unit_test(best_edge_shapes),
         cmocka_unit_test(best_large_shapes),
         cmocka_unit_test(aligned_launchers_refuse_the_rest),
         cmocka_unit_test(bad_arguments_and_empty_sizes),
+        cmocka_unit_test(misaligned_elements_refused),
+        cmocka_unit_test(hopper_limits_refused),
+        cmocka_unit_test(tall_matrices_run_in_slabs),
+        cmocka_unit_test(gemm_same_pointers_new_shape),
         cmocka_unit_test(runs_on_a_stream),
-        cmocka_unit_test(peak_runs),
+        cmocka_unit_test(peak_runs_and_computes),
         cmocka_unit_test(wrong_late_wait_reads_early),
         cmocka_unit_test(tc_launchers_follow_the_stream),
         cmocka_unit_test(tc_sm90a_launchers_follow_the_stream),
+        cmocka_unit_test(wrong_early_release_reads_refilled),
     };
     return tk_run_tests("tensor-gemm", tests);
 }

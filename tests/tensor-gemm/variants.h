@@ -15,8 +15,14 @@
     X("mma-unswizzled", tc_gemm_mma_unswizzled, "tc_mma.sm80.cu", 80, 1)  \
     X("mma", tc_gemm_mma, "tc_mma.sm80.cu", 80, 1)                        \
     X("wgmma", tc_gemm_wgmma, "tc_wgmma.sm90a.cu", 90, 1)                 \
+    X("wgmma-in-flight", tc_gemm_wgmma_in_flight, "tc_wgmma.sm90a.cu", 90, \
+      1)                                                                  \
+    X("ws-128", tc_gemm_ws_128, "tc_wgmma.sm90a.cu", 90, 1)               \
     X("warp-specialized", tc_gemm_ws, "tc_wgmma.sm90a.cu", 90, 1)         \
+    X("ws-row-order", tc_gemm_ws_row_order, "tc_wgmma.sm90a.cu", 90, 1)   \
     X("persistent", tc_gemm_persistent, "tc_wgmma.sm90a.cu", 90, 1)       \
     X("cluster", tc_gemm_cluster, "tc_wgmma.sm90a.cu", 90, 1)             \
+    X("cluster-wg-arrive", tc_gemm_cluster_wg_arrive, "tc_wgmma.sm90a.cu", \
+      90, 1)                                                              \
     X("best", tc_gemm, "tc_gemm.cu", 80, 0)
 #endif
