@@ -185,6 +185,10 @@ static void arguments_refused_without_a_device(void **state)
     big.rows = 1;
     big.cols = 0;
     TK_REFUSED(host_layers(0, &big));
+    /* x not 16-byte aligned: refused before layer 0's softmax is queued
+     * (the softmax alone would take its fallback path and run). */
+    host_layers_arg skew = {TK_FAKE(4100), p, p, 1, 4, 1};
+    TK_REFUSED(host_layers(0, &skew));
     TK_REFUSED(host_graph_capture(NULL, work_fails, NULL));
     TK_REFUSED(host_graph_capture(&g, NULL, NULL));
     assert_null(g);
