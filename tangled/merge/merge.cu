@@ -11,12 +11,14 @@ static uint32_t *merge_layout(book_carve *c, size_t n)
 }
 extern "C" size_t merge_temp_bytes(size_t n)
 {
+    if (n > MERGE_MAX_N) return 0;
     book_carve c = {NULL, 0, 0};
     merge_layout(&c, n);
     return book_carve_size(&c);
 }
 static size_t sort_space_bytes(size_t n, bool pairs)
 {
+    if (n > MERGE_MAX_N) return 0;
     book_carve c = {NULL, 0, 0};
     merge_sort_layout(&c, n, 4, pairs, kMergeMinTile);
     return book_carve_size(&c);

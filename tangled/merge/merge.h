@@ -21,7 +21,8 @@ extern "C" {
 #endif
 
 // <<Merge launchers>>
-/* Workspace bytes for a merge of n = na + nb elements. */
+/* Workspace bytes for a merge of n = na + nb elements; 0 when n is over
+ * MERGE_MAX_N. */
 size_t merge_temp_bytes(size_t n);
 /* out[0, na + nb) = the stable merge of a[0, na) and b[0, nb), both sorted
  * ascending: of equal keys, a's come first.  Not in place. */
@@ -45,7 +46,8 @@ cudaError_t merge_pairs_u32_tie_to_b(const uint32_t *a_keys,
                                      cudaStream_t stream);
 
 // <<Merge sort launchers>>
-/* Workspace bytes for sorting n keys, or n pairs. */
+/* Workspace bytes for sorting n keys, or n pairs; 0 when n is over
+ * MERGE_MAX_N. */
 size_t merge_sort_keys_temp_bytes(size_t n);
 size_t merge_sort_pairs_temp_bytes(size_t n);
 /* keys[0, n) sorted ascending, stably, in place. */

@@ -530,7 +530,12 @@ static void merge_refusals(void **s)
     uint32_t *bv = FAR(6), *ov = FAR(7);
     void *t = FAR(4);
     const size_t tb = merge_temp_bytes(2000), big = MERGE_MAX_N;
-    const size_t tbig = merge_temp_bytes(big + 1);
+    /* Enough workspace for big + 1, so that only the count is wrong. */
+    const size_t tbig = merge_temp_bytes(big) + 256;
+    /* Above the limit the size query answers 0, as the sort chapter's. */
+    assert_true(merge_temp_bytes(big) >= 4 * (big / 2048));
+    assert_int_equal(merge_temp_bytes(big + 1), 0);
+    assert_int_equal(merge_temp_bytes(SIZE_MAX), 0);
     /* Counts whose sum wraps to 0, and whose byte lengths wrap to 0. */
     const size_t w1 = (size_t)1 << 62, w3 = (size_t)3 << 62;
     TK_REFUSED(merge_u32(NULL, 1000, b, 1000, o, t, tb, 0));
@@ -591,8 +596,13 @@ static void sort_refusals(void **s)
     void *t = FAR(4);
     const size_t n = 5000, tk = merge_sort_keys_temp_bytes(n);
     const size_t tp = merge_sort_pairs_temp_bytes(n), big = MERGE_MAX_N;
-    const size_t tkbig = merge_sort_keys_temp_bytes(big + 1);
-    const size_t tpbig = merge_sort_pairs_temp_bytes(big + 1);
+    const size_t tkbig = merge_sort_keys_temp_bytes(big) + 512;
+    const size_t tpbig = merge_sort_pairs_temp_bytes(big) + 1024;
+    assert_true(merge_sort_keys_temp_bytes(big) >= 4 * big);
+    assert_true(merge_sort_pairs_temp_bytes(big) >= 8 * big);
+    assert_int_equal(merge_sort_keys_temp_bytes(big + 1), 0);
+    assert_int_equal(merge_sort_pairs_temp_bytes(big + 1), 0);
+    assert_int_equal(merge_sort_keys_temp_bytes(SIZE_MAX / 4 + 1), 0);
     assert_true(tk >= 4 * n && tp >= 8 * n);
     TK_REFUSED(merge_sort_u32(NULL, n, t, tk, 0));
     TK_REFUSED(merge_sort_u32(k, n, NULL, tk, 0));
