@@ -314,12 +314,16 @@ static void overlap_row(FILE *f, const work &w, const char *variant,
            ideal / ms, bound, bound / ms, hidden);
 }
 
-// One traced run at the rule's chunk count, written to the timeline: each
-// bar starts at the later of its stream's event and the end of the
-// previous chunk's bar on the same unit.
-static void timeline(FILE *f, const char *run, int runid, const work &w,
-                     size_t chunks, unsigned flags, const host_kernel *k,
-                     int pageable)
+// One traced run at the rule's chunk count, written to the timeline.  A
+// unit (copy in, kernel, copy out) serves its stages one at a time, but
+// not in chunk order: the streams race for it.  So each lane's stages are
+// taken in the order they ended, and a bar starts at the later of its
+// stream's event (ready) and the end of the stage before it on the lane.
+// Returns the number of bars that came out empty although their stage took
+// time: none, unless a unit ran two stages at once.
+static int timeline(FILE *f, const char *run, int runid, const work &w,
+                    size_t chunks, unsigned flags, const host_kernel *k,
+                    int pageable)
 {
     host_pipe *p;
     BOOK_CHECK(host_pipe_create(&p, 3, ceil_div(kN, chunks), w.k.halo, flags,
@@ -333,18 +337,42 @@ static void timeline(FILE *f, const char *run, int runid, const work &w,
     host_span sp[HOST_TRACE_MAX];
     size_t count;
     BOOK_CHECK(host_pipe_trace(p, sp, HOST_TRACE_MAX, &count));
-    double last[3] = {0, 0, 0};
-    for (size_t c = 0; c < count; c++) {
-        const double ready[3] = {sp[c].ready, sp[c].in_end, sp[c].kernel_end};
-        const double end[3] = {sp[c].in_end, sp[c].kernel_end, sp[c].out_end};
-        for (int q = 0; q < 3; q++) {
-            double start = std::min(end[q], std::max(ready[q], last[q]));
-            last[q] = end[q];
-            bk_row(f, "%s,%d,%zu,%d,%d,%d,%.4f,%.4f,%.4f\n", run, runid, c,
-                   sp[c].stream, q, 2 - q, ready[q], start, end[q]);
+    std::vector<double> ready[3], end[3], start[3];
+    for (int q = 0; q < 3; q++) {
+        for (size_t c = 0; c < count; c++) {
+            const double rd[3] = {sp[c].ready, sp[c].in_end, sp[c].kernel_end};
+            const double en[3] = {sp[c].in_end, sp[c].kernel_end,
+                                  sp[c].out_end};
+            ready[q].push_back(rd[q]);
+            end[q].push_back(en[q]);
+        }
+        std::vector<size_t> order(count);
+        for (size_t c = 0; c < count; c++) order[c] = c;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return end[q][a] < end[q][b];
+        });
+        start[q].assign(count, 0.0);
+        double last = 0;
+        for (size_t c : order) {
+            start[q][c] = std::min(end[q][c], std::max(ready[q][c], last));
+            last = end[q][c];
         }
     }
+    int empty = 0;
+    for (size_t c = 0; c < count; c++)
+        for (int q = 0; q < 3; q++) {
+            if (end[q][c] > ready[q][c] && start[q][c] >= end[q][c]) empty++;
+            static const char *const stage[3] = {"in", "kernel", "out"};
+            bk_row(f, "%s/%zu/%s,%s,%d,%zu,%d,%d,%d,%.4f,%.4f,%.4f\n", run,
+                   c, stage[q], run, runid, c, sp[c].stream, q, 2 - q,
+                   ready[q][c], start[q][c], end[q][c]);
+        }
+    if (empty)
+        fprintf(stderr, "bench_host: timeline %s: %d bars of no length, "
+                "although their stage took time: a unit ran two stages at "
+                "once, and the start column is wrong\n", run, empty);
     BOOK_CHECK(host_pipe_destroy(p));
+    return empty;
 }
 
 static float *pinned(size_t n)
@@ -403,7 +431,8 @@ static void pipelines(overlap_result res[2])
                           "kernel_ms,out_ms,ideal_ms,of_ideal,bound_ms,"
                           "of_bound,hidden");
     FILE *t = bk_csv_open("host-timeline",
-                          "run,runid,chunk,stream,stage,lane,ready,start,end");
+                          "id,run,runid,chunk,stream,stage,lane,ready,start,"
+                          "end");
     for (int i = 0; i < 2; i++) {
         const work &x = ws[i];
         bk_progress("%s: serial and bound", x.name);
@@ -437,16 +466,21 @@ static void pipelines(overlap_result res[2])
         overlap_row(f, x, "wrong_pageable", 3, rule, pageable, s, bound);
     }
     bk_progress("timelines");
-    timeline(t, "vadd", 0, ws[0], res[0].chunks, cudaStreamNonBlocking,
-             &ws[0].k, 0);
-    timeline(t, "conv", 1, ws[1], res[1].chunks, cudaStreamNonBlocking,
-             &ws[1].k, 0);
-    timeline(t, "conv_wrong_legacy", 2, ws[1], res[1].chunks,
-             cudaStreamDefault, &ws[1].legacy, 0);
-    timeline(t, "vadd_wrong_pageable", 3, ws[0], res[0].chunks,
-             cudaStreamNonBlocking, &ws[0].k, 1);
+    int empty = 0;
+    empty += timeline(t, "vadd", 0, ws[0], res[0].chunks,
+                      cudaStreamNonBlocking, &ws[0].k, 0);
+    empty += timeline(t, "conv", 1, ws[1], res[1].chunks,
+                      cudaStreamNonBlocking, &ws[1].k, 0);
+    empty += timeline(t, "conv_wrong_legacy", 2, ws[1], res[1].chunks,
+                      cudaStreamDefault, &ws[1].legacy, 0);
+    empty += timeline(t, "vadd_wrong_pageable", 3, ws[0], res[0].chunks,
+                      cudaStreamNonBlocking, &ws[0].k, 1);
     bk_csv_close(t);
     bk_csv_close(f);
+    if (empty) {                        // the CSVs are written; stop here
+        fprintf(stderr, "bench_host: %d timeline bars of no length\n", empty);
+        exit(1);
+    }
     for (auto &x : ws) {
         for (int q = 0; q < x.k.nin; q++) {
             BOOK_CHECK(cudaFreeHost((void *)x.in[q]));
