@@ -22,7 +22,8 @@ size_t sort_temp_bytes(size_t n, size_t key_bytes, int values);
 
 // <<Sort launchers>>
 /* The Onesweep sort, ascending.  Floats in IEEE total order: -NaN, -inf,
- * ..., -0.0, +0.0, ..., +inf, +NaN (NaNs by their payload bits).
+ * ..., -0.0, +0.0, ..., +inf, +NaN (negative NaNs in descending payload
+ * order, positive ones in ascending order, as IEEE 754 totalOrder).
  * Stable: equal keys keep their input order, and so do their values. */
 cudaError_t sort_keys_u32(const unsigned *in, unsigned *out, size_t n,
                           void *temp, size_t temp_bytes, cudaStream_t s);

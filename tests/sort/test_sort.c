@@ -299,6 +299,53 @@ static void float_order_by_hand(void **st)
     tk_free(d); tk_free(o); tk_free(temp);
 }
 
+/* The whole total order by hand, as bit patterns, so that no formula of
+ * the implementation's is the reference: NaNs of several payloads, quiet
+ * and signalling, of both signs; infinities; +-FLT_MAX; +-FLT_MIN; the
+ * smallest denormals; zeros.  Negative values come in descending order of
+ * their bits (a larger negative NaN payload first), positive ones in
+ * ascending order: IEEE 754 totalOrder.  A transform that flipped only the
+ * sign bit of negative keys, or put -0.0 with +0.0, fails it. */
+static void float_total_order_by_bits(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    static const uint32_t want[] = {
+        0xffffffffu, 0xffc00001u, 0xffc00000u, 0xff800001u, /* -NaNs  */
+        0xff800000u,                                        /* -inf   */
+        0xff7fffffu,                                        /* -FLT_MAX */
+        0xbf800000u,                                        /* -1     */
+        0x80800000u,                                        /* -FLT_MIN */
+        0x80000001u,                                        /* -denormal */
+        0x80000000u,                                        /* -0     */
+        0x00000000u,                                        /* +0     */
+        0x00000001u,                                        /* denormal */
+        0x00800000u,                                        /* FLT_MIN */
+        0x3f800000u,                                        /* 1      */
+        0x7f7fffffu,                                        /* FLT_MAX */
+        0x7f800000u,                                        /* inf    */
+        0x7f800001u, 0x7fc00000u, 0x7fc00001u, 0x7fffffffu, /* +NaNs  */
+    };
+    enum { N = sizeof want / sizeof *want };
+    uint32_t in[N];
+    for (int i = 0; i < N; i++)            /* shuffled: 7 and 20 coprime */
+        in[i] = want[(i * 7 + 3) % N];
+    const size_t tb = sort_temp_bytes(N, 4, 0);
+    float *d = tk_dev_bytes(sizeof in), *o = tk_dev_bytes(sizeof in);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(d, in, sizeof in);
+    tk_poison(o, sizeof in);
+    TK_CUDA(sort_keys_f32(d, o, N, temp, tb, 0));
+    uint32_t got[N];
+    tk_download_bytes(got, o, sizeof got);
+    for (int i = 0; i < N; i++)
+        if (got[i] != want[i])
+            print_error("float order: [%d] is %#010x, expected %#010x\n", i,
+                        got[i], want[i]);
+    assert_memory_equal(got, want, sizeof want);
+    tk_free(d); tk_free(o); tk_free(temp);
+}
+
 /* Signed, float and 64-bit keys, random over all their bits (so floats
  * include NaNs and infinities), on the ladder, against qsort of the
  * keys' order. */
@@ -660,6 +707,7 @@ int main(void)
         cmocka_unit_test(keys_in_place),
         cmocka_unit_test(pairs_are_stable),
         cmocka_unit_test(float_order_by_hand),
+        cmocka_unit_test(float_total_order_by_bits),
         cmocka_unit_test(keys_other_types),
         cmocka_unit_test(keys_past_2_31),
         cmocka_unit_test(pairs_and_u64_past_a_portion),
