@@ -53,8 +53,8 @@ size_t merge_sort_pairs_temp_bytes(size_t n);
 /* keys[0, n) sorted ascending, stably, in place. */
 cudaError_t merge_sort_u32(uint32_t *keys, size_t n, void *temp,
                            size_t temp_bytes, cudaStream_t stream);
-/* The same with tiles of 256 threads x items_per_thread (4, 8 or 16;
- * merge_sort_u32 uses 8).  Other values are refused. */
+/* The same with tiles of 256 threads x items_per_thread (4, 7, 8, 9, 15,
+ * 16 or 17; merge_sort_u32 uses 8).  Other values are refused. */
 cudaError_t merge_sort_u32_ipt(uint32_t *keys, size_t n,
                                int items_per_thread, void *temp,
                                size_t temp_bytes, cudaStream_t stream);

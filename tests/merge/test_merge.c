@@ -235,13 +235,20 @@ static void tie_to_b_is_unstable(void **s)
 /* ---- sorts ------------------------------------------------------------- */
 
 static const size_t ssizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1023,
-                                1024, 1025, 2047, 2048, 2049, 4095, 4096,
-                                4097, 6143, 8193, 65537, 1000003, 10000001};
+                                1024, 1025, 1791, 1792, 1793, 2047, 2048,
+                                2049, 2303, 2304, 2305, 3839, 3840, 3841,
+                                4095, 4096, 4097, 4351, 4352, 4353, 6143,
+                                8193, 8705, 17409, 65537, 1000003,
+                                10000001};
 #define NSSIZES (sizeof ssizes / sizeof ssizes[0])
 /* Under the sanitizer: one past each tile, and 8193: four tiles of 2048
  * and one past (three merge passes at IPT 8, four at 4, two at 16). */
-static const size_t small_ssizes[] = {1, 33, 1025, 2049, 4097, 8193};
-static size_t nssizes(void) { return tk_small() ? 6 : NSSIZES; }
+static const size_t small_ssizes[] = {1, 33, 1025, 1793, 2049, 2305, 3841,
+                                      4097, 4353, 8193, 8705};
+static size_t nssizes(void)
+{
+    return tk_small() ? sizeof small_ssizes / sizeof *small_ssizes : NSSIZES;
+}
 static size_t ssize(size_t z) { return tk_small() ? small_ssizes[z] : ssizes[z]; }
 
 /* Sort keys of distribution d with every tile (IPT 4, 8 through
@@ -259,8 +266,10 @@ static size_t check_sort_keys(size_t n, int d, int round, int all_ipt)
     char *tbase = tk_dev_bytes(tb + ws_off);
     void *temp = tbase + ws_off;
     size_t bad = 0;
-    static const int ipts[3] = {8, 4, 16};
-    for (int q = 0; q < (all_ipt ? 3 : 1); q++) {
+    /* 8 through merge_sort_u32, then every other tile; the odd ones (7, 9,
+     * 15, 17: CUB's kind of shape) make tiles that are no power of two. */
+    static const int ipts[7] = {8, 4, 16, 7, 9, 15, 17};
+    for (int q = 0; q < (all_ipt ? 7 : 1); q++) {
         tk_poison(dk, (n + GUARD) * 4);
         tk_upload_bytes(dk, h, n * 4);
         if (q == 0) TK_CUDA(merge_sort_u32(dk, n, temp, tb, 0));
@@ -743,8 +752,9 @@ static void sort_refusals(void **s)
     TK_REFUSED(merge_sort_u32(k, n, t, tk - 1, 0));
     TK_REFUSED(merge_sort_u32(k, big + 1, t, tkbig, 0));
     TK_REFUSED(merge_sort_u32(k, n, k + n - 1, tk, 0));
-    for (int ipt = -1; ipt <= 17; ipt++)
-        if (ipt != 4 && ipt != 8 && ipt != 16)
+    for (int ipt = -1; ipt <= 33; ipt++)
+        if (ipt != 4 && ipt != 7 && ipt != 8 && ipt != 9 && ipt != 15 &&
+            ipt != 16 && ipt != 17)
             TK_REFUSED(merge_sort_u32_ipt(k, n, ipt, t, tk, 0));
     TK_REFUSED(merge_sort_u32_ipt(NULL, n, 4, t, tk, 0));
     TK_REFUSED(merge_sort_u32_ipt(k, n, 16, t, tk - 1, 0));
