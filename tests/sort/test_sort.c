@@ -641,6 +641,37 @@ static void wrong_unstable_unsorts(void **st)
     free(x); free(ref); free(got);
 }
 
+/* The Onesweep sorts in exactly sort_onesweep_temp_bytes: right, and (under
+ * memcheck) nothing touched past it. */
+static void onesweep_fits_its_own_temp(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 12289 : 1000001;
+    const size_t ob = sort_onesweep_temp_bytes(n, 4, 0);
+    uint64_t r = tk_seed(1);
+    unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
+    unsigned *got = tk_malloc(n * 4);
+    keys_and_sorted(x, ref, n, D_UNIFORM, &r);
+    unsigned *din = tk_dev_bytes(n * 4), *dout = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(ob);
+    tk_upload_bytes(din, x, n * 4);
+    for (int v = 0; v < S_COUNT; v++) {
+        if (v == S_TEXTBOOK || v == S_TEXTBOOK_SCATTERED) continue;
+        tk_poison(dout, n * 4);
+        TK_CUDA(sort_variants[v].fn(din, dout, n, temp, ob, 0));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download_bytes(got, dout, n * 4);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += got[i] != ref[i];
+        if (bad) print_error("%s in its own temp: %zu keys wrong\n",
+                             sort_variants[v].name, bad);
+        assert_int_equal(bad, 0);
+    }
+    tk_free(din); tk_free(dout); tk_free(temp);
+    free(x); free(ref); free(got);
+}
+
 /* ---- refusals, on the CPU ------------------------------------------------- */
 
 #define FAKE TK_FAKE
@@ -655,12 +686,33 @@ static void refusals(void **st)
     assert_int_equal(sort_temp_bytes(SORT_MAX_N + 1, 4, 0), 0);
     assert_int_equal(sort_temp_bytes(n, 3, 0), 0);
     assert_true(sort_temp_bytes(SORT_MAX_N, 8, 1) > 0);
+    /* The Onesweep launchers' own size: without the textbook table (32-bit
+     * keys alone, n <= INT_MAX), the same otherwise. */
+    const size_t ob = sort_onesweep_temp_bytes(n, 4, 0);
+    assert_true(ob >= 4 * n && ob < tb);
+    assert_int_equal(sort_onesweep_temp_bytes(SORT_MAX_N + 1, 4, 0), 0);
+    assert_int_equal(sort_onesweep_temp_bytes(n, 3, 0), 0);
+    assert_int_equal(sort_onesweep_temp_bytes(n, 4, 1),
+                     sort_temp_bytes(n, 4, 1));
+    assert_int_equal(sort_onesweep_temp_bytes(n, 8, 0),
+                     sort_temp_bytes(n, 8, 0));
+    const size_t n28 = (size_t)1 << 28;           /* the table: 128 MiB */
+    assert_true(sort_temp_bytes(n28, 4, 0) -
+                    sort_onesweep_temp_bytes(n28, 4, 0) >=
+                (size_t)2 * 256 * (n28 / 4096) * 4);
+    for (int v = 0; v < S_COUNT; v++) {
+        sort_u32_fn f = sort_variants[v].fn;
+        TK_REFUSED(f(in, out, n, temp, ob - 1, 0));
+        if (v == S_TEXTBOOK || v == S_TEXTBOOK_SCATTERED)
+            TK_REFUSED(f(in, out, n, temp, ob, 0));  /* needs the table */
+    }
     for (int v = 0; v < S_COUNT; v++) {
         sort_u32_fn f = sort_variants[v].fn;
         TK_REFUSED(f(NULL, out, n, temp, tb, 0));
         TK_REFUSED(f(in, NULL, n, temp, tb, 0));
         TK_REFUSED(f(in, out, n, NULL, tb, 0));
-        TK_REFUSED(f(in, out, n, temp, tb - 1, 0));
+        if (v == S_TEXTBOOK || v == S_TEXTBOOK_SCATTERED)
+            TK_REFUSED(f(in, out, n, temp, tb - 1, 0));
         TK_REFUSED(f(in, out, n, (char *)temp + 16, tb, 0));
         TK_REFUSED(f((unsigned *)((char *)in + 2), out, n, temp, tb, 0));
         TK_REFUSED(f(in, in + 1, n, temp, tb, 0));   /* overlap */
@@ -708,6 +760,7 @@ int main(void)
         cmocka_unit_test(pairs_are_stable),
         cmocka_unit_test(float_order_by_hand),
         cmocka_unit_test(float_total_order_by_bits),
+        cmocka_unit_test(onesweep_fits_its_own_temp),
         cmocka_unit_test(keys_other_types),
         cmocka_unit_test(keys_past_2_31),
         cmocka_unit_test(pairs_and_u64_past_a_portion),
