@@ -101,8 +101,8 @@ extern "C" cudaError_t host_graph_destroy(host_graph *g)
 extern "C" cudaError_t host_layers(void *arg, cudaStream_t s)
 {
     const host_layers_arg *a = (const host_layers_arg *)arg;
-    if (!a || !a->x || !a->out || !a->work || a->layers < 0 ||
-        a->rows == 0 || a->cols == 0 || a->cols % 4 != 0 ||
+    if (!a || !a->x || !is_aligned(a->x, 16) || !a->out || !a->work ||
+        a->layers < 0 || a->rows == 0 || a->cols == 0 || a->cols % 4 != 0 ||
         a->rows > SIZE_MAX / sizeof(float) / a->cols /
                       ((size_t)a->layers + 1))
         return cudaErrorInvalidValue;

@@ -11,12 +11,14 @@ static uint32_t *merge_layout(book_carve *c, size_t n)
 }
 extern "C" size_t merge_temp_bytes(size_t n)
 {
+    if (n > MERGE_MAX_N) return 0;
     book_carve c = {NULL, 0, 0};
     merge_layout(&c, n);
     return book_carve_size(&c);
 }
 static size_t sort_space_bytes(size_t n, bool pairs)
 {
+    if (n > MERGE_MAX_N) return 0;
     book_carve c = {NULL, 0, 0};
     merge_sort_layout(&c, n, 4, pairs, kMergeMinTile);
     return book_carve_size(&c);
@@ -135,16 +137,23 @@ extern "C" cudaError_t merge_sort_u32_ipt(uint32_t *keys, size_t n, int ipt,
                                           void *temp, size_t temp_bytes,
                                           cudaStream_t stream)
 {
-    if (ipt != 4 && ipt != 8 && ipt != 16) return cudaErrorInvalidValue;
+    if (ipt != 4 && ipt != 7 && ipt != 8 && ipt != 9 && ipt != 15 &&
+        ipt != 16 && ipt != 17)
+        return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
     BOOK_TRY(sort_check(keys, NULL, n, false, temp, temp_bytes));
     const merge_less_u32 less;
     uint32_t *none = NULL;
-    if (ipt == 4) return merge_sort_t<4, false>(keys, none, n, temp, stream,
-                                                less);
-    if (ipt == 16) return merge_sort_t<16, false>(keys, none, n, temp,
-                                                  stream, less);
-    return merge_sort_t<8, false>(keys, none, n, temp, stream, less);
+    uint32_t *k = keys;
+    switch (ipt) {
+    case 4: return merge_sort_t<4, false>(k, none, n, temp, stream, less);
+    case 7: return merge_sort_t<7, false>(k, none, n, temp, stream, less);
+    case 9: return merge_sort_t<9, false>(k, none, n, temp, stream, less);
+    case 15: return merge_sort_t<15, false>(k, none, n, temp, stream, less);
+    case 16: return merge_sort_t<16, false>(k, none, n, temp, stream, less);
+    case 17: return merge_sort_t<17, false>(k, none, n, temp, stream, less);
+    default: return merge_sort_t<8, false>(k, none, n, temp, stream, less);
+    }
 }
 extern "C" cudaError_t merge_sort_u32(uint32_t *keys, size_t n, void *temp,
                                       size_t temp_bytes, cudaStream_t stream)

@@ -21,7 +21,8 @@ extern "C" {
 #endif
 
 // <<Merge launchers>>
-/* Workspace bytes for a merge of n = na + nb elements. */
+/* Workspace bytes for a merge of n = na + nb elements; 0 when n is over
+ * MERGE_MAX_N. */
 size_t merge_temp_bytes(size_t n);
 /* out[0, na + nb) = the stable merge of a[0, na) and b[0, nb), both sorted
  * ascending: of equal keys, a's come first.  Not in place. */
@@ -45,14 +46,15 @@ cudaError_t merge_pairs_u32_tie_to_b(const uint32_t *a_keys,
                                      cudaStream_t stream);
 
 // <<Merge sort launchers>>
-/* Workspace bytes for sorting n keys, or n pairs. */
+/* Workspace bytes for sorting n keys, or n pairs; 0 when n is over
+ * MERGE_MAX_N. */
 size_t merge_sort_keys_temp_bytes(size_t n);
 size_t merge_sort_pairs_temp_bytes(size_t n);
 /* keys[0, n) sorted ascending, stably, in place. */
 cudaError_t merge_sort_u32(uint32_t *keys, size_t n, void *temp,
                            size_t temp_bytes, cudaStream_t stream);
-/* The same with tiles of 256 threads x items_per_thread (4, 8 or 16;
- * merge_sort_u32 uses 8).  Other values are refused. */
+/* The same with tiles of 256 threads x items_per_thread (4, 7, 8, 9, 15,
+ * 16 or 17; merge_sort_u32 uses 8).  Other values are refused. */
 cudaError_t merge_sort_u32_ipt(uint32_t *keys, size_t n,
                                int items_per_thread, void *temp,
                                size_t temp_bytes, cudaStream_t stream);

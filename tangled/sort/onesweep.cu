@@ -154,7 +154,8 @@ static cudaError_t onesweep(const U *kin, U *kout, const unsigned *vin,
 {
     const int passes = (int)sizeof(U);
     sort_temp t;
-    BOOK_TRY(sort_check(kin, kout, vin, vout, n, sizeof(U), temp, bytes, &t));
+    BOOK_TRY(sort_check(kin, kout, vin, vout, n, sizeof(U), 0, temp, bytes,
+                        &t));
     if (n == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();
     auto kernel = onesweep_kernel<U, P, WHAT, HOW, LOAD, W>;

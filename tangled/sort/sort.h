@@ -17,12 +17,18 @@ extern "C" {
 #define SORT_MAX_N ((size_t)1 << 36)
 /* Bytes of temp any launcher below needs for n keys of key_bytes (4 or
  * 8), with values (1) or without (0); 0 when n > SORT_MAX_N or
- * key_bytes is neither. */
+ * key_bytes is neither.  It includes the textbook sorts' table and scan
+ * scratch (32-bit keys alone, n <= INT_MAX: 2 x 256 x ceil(n / 4096)
+ * words, 128 MiB at 2^28 keys), which the Onesweep launchers never
+ * touch; sort_onesweep_temp_bytes is their size alone, a prefix of the
+ * same layout (all but the two textbook launchers). */
 size_t sort_temp_bytes(size_t n, size_t key_bytes, int values);
+size_t sort_onesweep_temp_bytes(size_t n, size_t key_bytes, int values);
 
 // <<Sort launchers>>
 /* The Onesweep sort, ascending.  Floats in IEEE total order: -NaN, -inf,
- * ..., -0.0, +0.0, ..., +inf, +NaN (NaNs by their payload bits).
+ * ..., -0.0, +0.0, ..., +inf, +NaN (negative NaNs in descending payload
+ * order, positive ones in ascending order, as IEEE 754 totalOrder).
  * Stable: equal keys keep their input order, and so do their values. */
 cudaError_t sort_keys_u32(const unsigned *in, unsigned *out, size_t n,
                           void *temp, size_t temp_bytes, cudaStream_t s);

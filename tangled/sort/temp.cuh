@@ -22,8 +22,10 @@ struct sort_temp {
 };
 
 // <<Lay out the sort's temporary storage>>
+// textbook != 0: with the textbook sorts' table and scan scratch, last,
+// so that the layout without them is a prefix of the layout with them.
 static inline sort_temp sort_layout(book_carve *c, size_t n, size_t kb,
-                                    int values)
+                                    int values, int textbook)
 {
     sort_temp t;
     const size_t portions = ceil_div(n, SORT_PORTION), passes = kb;
@@ -32,7 +34,7 @@ static inline sort_temp sort_layout(book_carve *c, size_t n, size_t kb,
     const size_t tile = kb == 4 ? (size_t)kSmallestTile4
                                 : (size_t)kSmallestTile8;
     const size_t tiles = ceil_div(in_portion, tile);
-    const size_t table = kb == 4 && !values && n <= INT_MAX
+    const size_t table = textbook && kb == 4 && !values && n <= INT_MAX
                              ? 2 * kRadix * ceil_div(n, tile) * 4 : 0;
     t.keys = book_carve_take(c, n * kb, 256);
     t.values = book_carve_take(c, values ? 4 * n : 0, 256);
@@ -51,14 +53,14 @@ static inline sort_temp sort_layout(book_carve *c, size_t n, size_t kb,
 // <<Check a radix sort's arguments>>
 static inline cudaError_t sort_check(const void *kin, const void *kout,
                                      const void *vin, const void *vout,
-                                     size_t n, size_t kb, void *temp,
-                                     size_t bytes, sort_temp *t)
+                                     size_t n, size_t kb, int textbook,
+                                     void *temp, size_t bytes, sort_temp *t)
 {
     if (n > SORT_MAX_N) return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
     const int pairs = vin != NULL;
     book_carve c = {(char *)temp, 0, 0};
-    *t = sort_layout(&c, n, kb, pairs);
+    *t = sort_layout(&c, n, kb, pairs, textbook);
     if (!kin || !kout || !temp || bytes < t->total ||
         !is_aligned(kin, kb) || !is_aligned(kout, kb) ||
         !is_aligned(temp, 256))

@@ -85,7 +85,7 @@ static cudaError_t textbook_sort(const unsigned *in, unsigned *out,
 {
     typedef shape_256x16 P;
     sort_temp tmp;
-    BOOK_TRY(sort_check(in, out, NULL, NULL, n, 4, temp, bytes, &tmp));
+    BOOK_TRY(sort_check(in, out, NULL, NULL, n, 4, 1, temp, bytes, &tmp));
     if (n > (size_t)INT_MAX) return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
     BOOK_CLEAR_TO_LAUNCH();

@@ -153,6 +153,23 @@ static void transfers(summary *sum, double memcpy_gbps[2], int *engines)
             }
         }
     }
+    // One CPU thread's memcpy, pageable to pageable, at every size (series
+    // 12, not drawn): a source that fits the CPU's caches copies faster,
+    // which would explain the pageable upload's rate at 16 MiB.  Each
+    // sample repeats the copy of the same bytes, as the timed uploads do.
+    for (size_t bytes = 4096; bytes <= kGiB; bytes *= 4) {
+        const size_t span = (size_t)64 << 20;
+        const size_t reps = bytes >= span ? 1 : span / bytes;
+        t.clear();
+        for (int r = 0; r < 7; r++) {
+            double t0 = host_now_us();
+            for (size_t i = 0; i < reps; i++) memcpy(pg2, pg, bytes);
+            t.push_back((host_now_us() - t0) / (double)reps);
+        }
+        const double us = bk_median(t.data(), t.size());
+        bk_row(f, "memcpy/h2h/%zu,memcpy,h2h,12,%zu,%.2f,%.3f,-\n", bytes,
+               bytes, us, bytes / (us * 1e3));
+    }
     bk_csv_close(f);
     BOOK_CHECK(host_stage_destroy(x.st));
     BOOK_CHECK(cudaFreeHost(pn));
@@ -314,12 +331,16 @@ static void overlap_row(FILE *f, const work &w, const char *variant,
            ideal / ms, bound, bound / ms, hidden);
 }
 
-// One traced run at the rule's chunk count, written to the timeline: each
-// bar starts at the later of its stream's event and the end of the
-// previous chunk's bar on the same unit.
-static void timeline(FILE *f, const char *run, int runid, const work &w,
-                     size_t chunks, unsigned flags, const host_kernel *k,
-                     int pageable)
+// One traced run at the rule's chunk count, written to the timeline.  A
+// unit (copy in, kernel, copy out) serves its stages one at a time, but
+// not in chunk order: the streams race for it.  So each lane's stages are
+// taken in the order they ended, and a bar starts at the later of its
+// stream's event (ready) and the end of the stage before it on the lane.
+// Returns the number of bars that came out empty although their stage took
+// time: none, unless a unit ran two stages at once.
+static int timeline(FILE *f, const char *run, int runid, const work &w,
+                    size_t chunks, unsigned flags, const host_kernel *k,
+                    int pageable)
 {
     host_pipe *p;
     BOOK_CHECK(host_pipe_create(&p, 3, ceil_div(kN, chunks), w.k.halo, flags,
@@ -333,18 +354,42 @@ static void timeline(FILE *f, const char *run, int runid, const work &w,
     host_span sp[HOST_TRACE_MAX];
     size_t count;
     BOOK_CHECK(host_pipe_trace(p, sp, HOST_TRACE_MAX, &count));
-    double last[3] = {0, 0, 0};
-    for (size_t c = 0; c < count; c++) {
-        const double ready[3] = {sp[c].ready, sp[c].in_end, sp[c].kernel_end};
-        const double end[3] = {sp[c].in_end, sp[c].kernel_end, sp[c].out_end};
-        for (int q = 0; q < 3; q++) {
-            double start = std::min(end[q], std::max(ready[q], last[q]));
-            last[q] = end[q];
-            bk_row(f, "%s,%d,%zu,%d,%d,%d,%.4f,%.4f,%.4f\n", run, runid, c,
-                   sp[c].stream, q, 2 - q, ready[q], start, end[q]);
+    std::vector<double> ready[3], end[3], start[3];
+    for (int q = 0; q < 3; q++) {
+        for (size_t c = 0; c < count; c++) {
+            const double rd[3] = {sp[c].ready, sp[c].in_end, sp[c].kernel_end};
+            const double en[3] = {sp[c].in_end, sp[c].kernel_end,
+                                  sp[c].out_end};
+            ready[q].push_back(rd[q]);
+            end[q].push_back(en[q]);
+        }
+        std::vector<size_t> order(count);
+        for (size_t c = 0; c < count; c++) order[c] = c;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return end[q][a] < end[q][b];
+        });
+        start[q].assign(count, 0.0);
+        double last = 0;
+        for (size_t c : order) {
+            start[q][c] = std::min(end[q][c], std::max(ready[q][c], last));
+            last = end[q][c];
         }
     }
+    int empty = 0;
+    for (size_t c = 0; c < count; c++)
+        for (int q = 0; q < 3; q++) {
+            if (end[q][c] > ready[q][c] && start[q][c] >= end[q][c]) empty++;
+            static const char *const stage[3] = {"in", "kernel", "out"};
+            bk_row(f, "%s/%zu/%s,%s,%d,%zu,%d,%d,%d,%.4f,%.4f,%.4f\n", run,
+                   c, stage[q], run, runid, c, sp[c].stream, q, 2 - q,
+                   ready[q][c], start[q][c], end[q][c]);
+        }
+    if (empty)
+        fprintf(stderr, "bench_host: timeline %s: %d bars of no length, "
+                "although their stage took time: a unit ran two stages at "
+                "once, and the start column is wrong\n", run, empty);
     BOOK_CHECK(host_pipe_destroy(p));
+    return empty;
 }
 
 static float *pinned(size_t n)
@@ -403,7 +448,8 @@ static void pipelines(overlap_result res[2])
                           "kernel_ms,out_ms,ideal_ms,of_ideal,bound_ms,"
                           "of_bound,hidden");
     FILE *t = bk_csv_open("host-timeline",
-                          "run,runid,chunk,stream,stage,lane,ready,start,end");
+                          "id,run,runid,chunk,stream,stage,lane,ready,start,"
+                          "end");
     for (int i = 0; i < 2; i++) {
         const work &x = ws[i];
         bk_progress("%s: serial and bound", x.name);
@@ -437,16 +483,21 @@ static void pipelines(overlap_result res[2])
         overlap_row(f, x, "wrong_pageable", 3, rule, pageable, s, bound);
     }
     bk_progress("timelines");
-    timeline(t, "vadd", 0, ws[0], res[0].chunks, cudaStreamNonBlocking,
-             &ws[0].k, 0);
-    timeline(t, "conv", 1, ws[1], res[1].chunks, cudaStreamNonBlocking,
-             &ws[1].k, 0);
-    timeline(t, "conv_wrong_legacy", 2, ws[1], res[1].chunks,
-             cudaStreamDefault, &ws[1].legacy, 0);
-    timeline(t, "vadd_wrong_pageable", 3, ws[0], res[0].chunks,
-             cudaStreamNonBlocking, &ws[0].k, 1);
+    int empty = 0;
+    empty += timeline(t, "vadd", 0, ws[0], res[0].chunks,
+                      cudaStreamNonBlocking, &ws[0].k, 0);
+    empty += timeline(t, "conv", 1, ws[1], res[1].chunks,
+                      cudaStreamNonBlocking, &ws[1].k, 0);
+    empty += timeline(t, "conv_wrong_legacy", 2, ws[1], res[1].chunks,
+                      cudaStreamDefault, &ws[1].legacy, 0);
+    empty += timeline(t, "vadd_wrong_pageable", 3, ws[0], res[0].chunks,
+                      cudaStreamNonBlocking, &ws[0].k, 1);
     bk_csv_close(t);
     bk_csv_close(f);
+    if (empty) {                        // the CSVs are written; stop here
+        fprintf(stderr, "bench_host: %d timeline bars of no length\n", empty);
+        exit(1);
+    }
     for (auto &x : ws) {
         for (int q = 0; q < x.k.nin; q++) {
             BOOK_CHECK(cudaFreeHost((void *)x.in[q]));
@@ -512,7 +563,11 @@ static double graphs(void)
     double lg = 1e3 * bk_median_ms(run_graph, &l, 20);
     bk_row(f, "layers/graph,layers,graph,%d,%.2f,%.3f,%.3f\n", kernels, lg,
            lg / kernels, lg / ls);
-    std::vector<double> up, inst;
+    std::vector<double> up, inst, inst_s;
+    // Capture and instantiate on a stream made once: what the update is
+    // compared with, without host_graph_capture's own stream and calloc.
+    cudaStream_t cs;
+    BOOK_CHECK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
     for (int r = 0; r < 23; r++) {
         int in_place = 0;
         double t0 = host_now_us();
@@ -523,14 +578,31 @@ static double graphs(void)
         BOOK_CHECK(host_graph_capture(&g2, host_layers, &la[r % 2]));
         double t2 = host_now_us();
         BOOK_CHECK(host_graph_destroy(g2));
+        cudaGraph_t cg;
+        cudaGraphExec_t ce;
+        double t3 = host_now_us();
+        BOOK_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+        BOOK_CHECK(host_layers(&la[r % 2], cs));
+        BOOK_CHECK(cudaStreamEndCapture(cs, &cg));
+        BOOK_CHECK(cudaGraphInstantiate(&ce, cg, 0));
+        double t4 = host_now_us();
+        BOOK_CHECK(cudaGraphExecDestroy(ce));
+        BOOK_CHECK(cudaGraphDestroy(cg));
         if (!in_place) fprintf(stderr, "bench: an update was not in place\n");
-        if (r >= 3) { up.push_back(t1 - t0); inst.push_back(t2 - t1); }
+        if (r >= 3) {
+            up.push_back(t1 - t0);
+            inst.push_back(t2 - t1);
+            inst_s.push_back(t4 - t3);
+        }
     }
+    BOOK_CHECK(cudaStreamDestroy(cs));
     BOOK_CHECK(cudaDeviceSynchronize());
     bk_row(f, "layers/update,layers,update,%d,%.1f,-,-\n", kernels,
            bk_median(up.data(), up.size()));
     bk_row(f, "layers/instantiate,layers,instantiate,%d,%.1f,-,-\n", kernels,
            bk_median(inst.data(), inst.size()));
+    bk_row(f, "layers/instantiate_on_a_stream,layers,instantiate_on_a_stream,"
+           "%d,%.1f,-,-\n", kernels, bk_median(inst_s.data(), inst_s.size()));
     BOOK_CHECK(host_graph_destroy(l.g));
     for (auto &a : la) {
         BOOK_CHECK(cudaFree(a.x));

@@ -1,7 +1,8 @@
 /* test_merge.c -- the merge chapter's tests: the merges and the merge
  * sorts against CPU references (a stable two-cursor merge; qsort with the
  * index as tie-break), exactly, at sizes around every tile (1024, 2048,
- * 4096) and up to 10^7 + 1, on random, all-equal, sorted, reversed and
+ * 4096) and up to 10^7 + 1, and at MERGE_MAX_N = 2^31 - 1 (checked by
+ * formulas in O(n)), on random, all-equal, sorted, reversed and
  * few-unique keys; outputs poisoned (all bits set) before each run, and a
  * guard of poisoned words past the end that must stay so; stability on
  * pairs whose values tag their origin; the wrong-on-purpose merge that
@@ -234,13 +235,20 @@ static void tie_to_b_is_unstable(void **s)
 /* ---- sorts ------------------------------------------------------------- */
 
 static const size_t ssizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1023,
-                                1024, 1025, 2047, 2048, 2049, 4095, 4096,
-                                4097, 6143, 8193, 65537, 1000003, 10000001};
+                                1024, 1025, 1791, 1792, 1793, 2047, 2048,
+                                2049, 2303, 2304, 2305, 3839, 3840, 3841,
+                                4095, 4096, 4097, 4351, 4352, 4353, 6143,
+                                8193, 8705, 17409, 65537, 1000003,
+                                10000001};
 #define NSSIZES (sizeof ssizes / sizeof ssizes[0])
 /* Under the sanitizer: one past each tile, and 8193: four tiles of 2048
  * and one past (three merge passes at IPT 8, four at 4, two at 16). */
-static const size_t small_ssizes[] = {1, 33, 1025, 2049, 4097, 8193};
-static size_t nssizes(void) { return tk_small() ? 6 : NSSIZES; }
+static const size_t small_ssizes[] = {1, 33, 1025, 1793, 2049, 2305, 3841,
+                                      4097, 4353, 8193, 8705};
+static size_t nssizes(void)
+{
+    return tk_small() ? sizeof small_ssizes / sizeof *small_ssizes : NSSIZES;
+}
 static size_t ssize(size_t z) { return tk_small() ? small_ssizes[z] : ssizes[z]; }
 
 /* Sort keys of distribution d with every tile (IPT 4, 8 through
@@ -258,8 +266,10 @@ static size_t check_sort_keys(size_t n, int d, int round, int all_ipt)
     char *tbase = tk_dev_bytes(tb + ws_off);
     void *temp = tbase + ws_off;
     size_t bad = 0;
-    static const int ipts[3] = {8, 4, 16};
-    for (int q = 0; q < (all_ipt ? 3 : 1); q++) {
+    /* 8 through merge_sort_u32, then every other tile; the odd ones (7, 9,
+     * 15, 17: CUB's kind of shape) make tiles that are no power of two. */
+    static const int ipts[7] = {8, 4, 16, 7, 9, 15, 17};
+    for (int q = 0; q < (all_ipt ? 7 : 1); q++) {
         tk_poison(dk, (n + GUARD) * 4);
         tk_upload_bytes(dk, h, n * 4);
         if (q == 0) TK_CUDA(merge_sort_u32(dk, n, temp, tb, 0));
@@ -523,6 +533,143 @@ static void garbage_stays_in_bounds(void **s)
  * count can be the reason for a refusal. */
 #define FAR(i) FAKE((uintptr_t)(i) << 40)
 
+/* ---- at the limit: MERGE_MAX_N = 2^31 - 1 elements ------------------------
+ * The 32-bit cuts, the (int) casts of counts and grids of 2^20 tiles and
+ * more, run where they matter.  The checks are O(n) formulas, not
+ * references: 2^31 keys are too many for qsort in a test. */
+static uint64_t mix32(uint32_t x)
+{
+    uint64_t z = x + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* a[i] = i for i < 2^30, b[j] = j for j < 2^30 - 1: every key of b ties
+ * one of a.  The stable merge is out[k] = k / 2, a's before b's, and a's
+ * last key alone at the end; values tag the origin (a: i, b: 2^31 | j). */
+static void merge_pairs_at_the_limit(void **s)
+{
+    (void)s;
+    TK_SKIP_UNDER_SANITIZER("2^31 elements are too many for the sanitizer");
+    const size_t na = (size_t)1 << 30, nb = na - 1, n = na + nb;
+    assert_int_equal(n, MERGE_MAX_N);
+    const size_t tb = merge_temp_bytes(n);
+    TK_REQUIRE_DEVICE_BYTES(16 * n + tb + ((size_t)1 << 30));
+    uint32_t *h = tk_malloc(n * 4);
+    uint32_t *a = tk_dev_bytes(na * 4), *b = tk_dev_bytes(nb * 4);
+    uint32_t *av = tk_dev_bytes(na * 4), *bv = tk_dev_bytes(nb * 4);
+    uint32_t *o = tk_dev_bytes(n * 4 + 4), *ov = tk_dev_bytes(n * 4 + 4);
+    void *t = tk_dev_bytes(tb);
+    for (size_t i = 0; i < na; i++) h[i] = (uint32_t)i;
+    tk_upload_bytes(a, h, na * 4);
+    tk_upload_bytes(av, h, na * 4);
+    tk_upload_bytes(b, h, nb * 4);
+    for (size_t j = 0; j < nb; j++) h[j] = 0x80000000u | (uint32_t)j;
+    tk_upload_bytes(bv, h, nb * 4);
+    tk_poison(o, n * 4 + 4);
+    tk_poison(ov, n * 4 + 4);
+    TK_CUDA(merge_pairs_u32(a, av, na, b, bv, nb, o, ov, t, tb, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    size_t bad = 0;
+    tk_download_bytes(h, o, n * 4);
+    for (size_t k = 0; k < n; k++) {
+        const uint32_t want = k + 1 < n ? (uint32_t)(k / 2) : (uint32_t)nb;
+        if (h[k] != want && bad++ < 5)
+            print_error("limit merge: key [%zu] is %u, expected %u\n", k,
+                        h[k], want);
+    }
+    tk_download_bytes(h, ov, n * 4);
+    for (size_t k = 0; k < n; k++) {
+        const uint32_t want = k + 1 == n ? (uint32_t)(na - 1)
+                            : k % 2 ? 0x80000000u | (uint32_t)(k / 2)
+                                    : (uint32_t)(k / 2);
+        if (h[k] != want && bad++ < 10)
+            print_error("limit merge: value [%zu] is %#x, expected %#x\n", k,
+                        h[k], want);
+    }
+    uint32_t tail[2];
+    tk_download_bytes(&tail[0], o + n, 4);
+    tk_download_bytes(&tail[1], ov + n, 4);
+    tk_free(a); tk_free(b); tk_free(av); tk_free(bv);
+    tk_free(o); tk_free(ov); tk_free(t);
+    free(h);
+    assert_int_equal(bad, 0);
+    assert_int_equal(tail[0], POISON);
+    assert_int_equal(tail[1], POISON);
+}
+
+/* Keys: 2^31 - 1 random words, sorted and the same multiset (a sum of a
+ * mix of each key).  Pairs: 16-bit keys, a function of the index (so the
+ * check needs no second array and no random reads), values the input
+ * index: sorted, each value's key its input key, equal keys in input
+ * order. */
+static uint32_t limit_key(size_t i)
+{
+    return (uint32_t)(mix32((uint32_t)i) >> 48);
+}
+static void sort_at_the_limit(void **s)
+{
+    (void)s;
+    TK_SKIP_UNDER_SANITIZER("2^31 keys are too many for the sanitizer");
+    const size_t n = MERGE_MAX_N;
+    const size_t tk = merge_sort_keys_temp_bytes(n);
+    const size_t tp = merge_sort_pairs_temp_bytes(n);
+    TK_REQUIRE_DEVICE_BYTES(8 * n + tp + ((size_t)1 << 30));
+    uint32_t *h = tk_malloc(n * 4), *hv = tk_malloc(n * 4);
+    uint64_t st = tk_seed(0), sum_in = 0, sum_out = 0;
+    for (size_t i = 0; i < n; i++) {
+        h[i] = (uint32_t)(tk_next(&st) >> 32);
+        sum_in += mix32(h[i]);
+    }
+    uint32_t *dk = tk_dev_bytes(n * 4 + 4), *dv = tk_dev_bytes(n * 4 + 4);
+    void *t = tk_dev_bytes(tp > tk ? tp : tk);
+    tk_poison(dk, n * 4 + 4);
+    tk_upload_bytes(dk, h, n * 4);
+    TK_CUDA(merge_sort_u32(dk, n, t, tk, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(h, dk, n * 4);
+    size_t descents = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum_out += mix32(h[i]);
+        descents += i && h[i - 1] > h[i];
+    }
+    uint32_t tail[2];
+    tk_download_bytes(&tail[0], dk + n, 4);
+    print_message("limit sort, keys: %zu descents\n", descents);
+    assert_int_equal(descents, 0);
+    assert_true(sum_in == sum_out);
+    assert_int_equal(tail[0], POISON);
+    for (size_t i = 0; i < n; i++) {
+        h[i] = limit_key(i);
+        hv[i] = (uint32_t)i;
+    }
+    tk_poison(dk, n * 4 + 4);
+    tk_poison(dv, n * 4 + 4);
+    tk_upload_bytes(dk, h, n * 4);
+    tk_upload_bytes(dv, hv, n * 4);
+    TK_CUDA(merge_sort_pairs_u32(dk, dv, n, t, tp, 0));
+    TK_CUDA(cudaDeviceSynchronize());
+    tk_download_bytes(h, dk, n * 4);
+    tk_download_bytes(hv, dv, n * 4);
+    tk_download_bytes(&tail[0], dk + n, 4);
+    tk_download_bytes(&tail[1], dv + n, 4);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const int ok = hv[i] < n && limit_key(hv[i]) == h[i] &&
+                       (i == 0 || h[i - 1] < h[i] ||
+                        (h[i - 1] == h[i] && hv[i - 1] < hv[i]));
+        if (!ok && bad++ < 5)
+            print_error("limit sort, pairs: [%zu] is (%u, %u)\n", i, h[i],
+                        hv[i]);
+    }
+    tk_free(dk); tk_free(dv); tk_free(t);
+    free(h); free(hv);
+    assert_int_equal(bad, 0);
+    assert_int_equal(tail[0], POISON);
+    assert_int_equal(tail[1], POISON);
+}
+
 static void merge_refusals(void **s)
 {
     (void)s;
@@ -530,7 +677,12 @@ static void merge_refusals(void **s)
     uint32_t *bv = FAR(6), *ov = FAR(7);
     void *t = FAR(4);
     const size_t tb = merge_temp_bytes(2000), big = MERGE_MAX_N;
-    const size_t tbig = merge_temp_bytes(big + 1);
+    /* Enough workspace for big + 1, so that only the count is wrong. */
+    const size_t tbig = merge_temp_bytes(big) + 256;
+    /* Above the limit the size query answers 0, as the sort chapter's. */
+    assert_true(merge_temp_bytes(big) >= 4 * (big / 2048));
+    assert_int_equal(merge_temp_bytes(big + 1), 0);
+    assert_int_equal(merge_temp_bytes(SIZE_MAX), 0);
     /* Counts whose sum wraps to 0, and whose byte lengths wrap to 0. */
     const size_t w1 = (size_t)1 << 62, w3 = (size_t)3 << 62;
     TK_REFUSED(merge_u32(NULL, 1000, b, 1000, o, t, tb, 0));
@@ -591,8 +743,13 @@ static void sort_refusals(void **s)
     void *t = FAR(4);
     const size_t n = 5000, tk = merge_sort_keys_temp_bytes(n);
     const size_t tp = merge_sort_pairs_temp_bytes(n), big = MERGE_MAX_N;
-    const size_t tkbig = merge_sort_keys_temp_bytes(big + 1);
-    const size_t tpbig = merge_sort_pairs_temp_bytes(big + 1);
+    const size_t tkbig = merge_sort_keys_temp_bytes(big) + 512;
+    const size_t tpbig = merge_sort_pairs_temp_bytes(big) + 1024;
+    assert_true(merge_sort_keys_temp_bytes(big) >= 4 * big);
+    assert_true(merge_sort_pairs_temp_bytes(big) >= 8 * big);
+    assert_int_equal(merge_sort_keys_temp_bytes(big + 1), 0);
+    assert_int_equal(merge_sort_pairs_temp_bytes(big + 1), 0);
+    assert_int_equal(merge_sort_keys_temp_bytes(SIZE_MAX / 4 + 1), 0);
     assert_true(tk >= 4 * n && tp >= 8 * n);
     TK_REFUSED(merge_sort_u32(NULL, n, t, tk, 0));
     TK_REFUSED(merge_sort_u32(k, n, NULL, tk, 0));
@@ -600,8 +757,9 @@ static void sort_refusals(void **s)
     TK_REFUSED(merge_sort_u32(k, n, t, tk - 1, 0));
     TK_REFUSED(merge_sort_u32(k, big + 1, t, tkbig, 0));
     TK_REFUSED(merge_sort_u32(k, n, k + n - 1, tk, 0));
-    for (int ipt = -1; ipt <= 17; ipt++)
-        if (ipt != 4 && ipt != 8 && ipt != 16)
+    for (int ipt = -1; ipt <= 33; ipt++)
+        if (ipt != 4 && ipt != 7 && ipt != 8 && ipt != 9 && ipt != 15 &&
+            ipt != 16 && ipt != 17)
             TK_REFUSED(merge_sort_u32_ipt(k, n, ipt, t, tk, 0));
     TK_REFUSED(merge_sort_u32_ipt(NULL, n, 4, t, tk, 0));
     TK_REFUSED(merge_sort_u32_ipt(k, n, 16, t, tk - 1, 0));
@@ -795,6 +953,8 @@ int main(void)
         cmocka_unit_test(workspace_aligned_4),
         cmocka_unit_test(garbage_stays_in_bounds),
         cmocka_unit_test(merge_launchers_follow_the_stream),
+        cmocka_unit_test(merge_pairs_at_the_limit),
+        cmocka_unit_test(sort_at_the_limit),
     };
     return tk_run_tests("merge", tests);
 }

@@ -299,6 +299,53 @@ static void float_order_by_hand(void **st)
     tk_free(d); tk_free(o); tk_free(temp);
 }
 
+/* The whole total order by hand, as bit patterns, so that no formula of
+ * the implementation's is the reference: NaNs of several payloads, quiet
+ * and signalling, of both signs; infinities; +-FLT_MAX; +-FLT_MIN; the
+ * smallest denormals; zeros.  Negative values come in descending order of
+ * their bits (a larger negative NaN payload first), positive ones in
+ * ascending order: IEEE 754 totalOrder.  A transform that flipped only the
+ * sign bit of negative keys, or put -0.0 with +0.0, fails it. */
+static void float_total_order_by_bits(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    static const uint32_t want[] = {
+        0xffffffffu, 0xffc00001u, 0xffc00000u, 0xff800001u, /* -NaNs  */
+        0xff800000u,                                        /* -inf   */
+        0xff7fffffu,                                        /* -FLT_MAX */
+        0xbf800000u,                                        /* -1     */
+        0x80800000u,                                        /* -FLT_MIN */
+        0x80000001u,                                        /* -denormal */
+        0x80000000u,                                        /* -0     */
+        0x00000000u,                                        /* +0     */
+        0x00000001u,                                        /* denormal */
+        0x00800000u,                                        /* FLT_MIN */
+        0x3f800000u,                                        /* 1      */
+        0x7f7fffffu,                                        /* FLT_MAX */
+        0x7f800000u,                                        /* inf    */
+        0x7f800001u, 0x7fc00000u, 0x7fc00001u, 0x7fffffffu, /* +NaNs  */
+    };
+    enum { N = sizeof want / sizeof *want };
+    uint32_t in[N];
+    for (int i = 0; i < N; i++)            /* shuffled: 7 and 20 coprime */
+        in[i] = want[(i * 7 + 3) % N];
+    const size_t tb = sort_temp_bytes(N, 4, 0);
+    float *d = tk_dev_bytes(sizeof in), *o = tk_dev_bytes(sizeof in);
+    void *temp = tk_dev_bytes(tb);
+    tk_upload_bytes(d, in, sizeof in);
+    tk_poison(o, sizeof in);
+    TK_CUDA(sort_keys_f32(d, o, N, temp, tb, 0));
+    uint32_t got[N];
+    tk_download_bytes(got, o, sizeof got);
+    for (int i = 0; i < N; i++)
+        if (got[i] != want[i])
+            print_error("float order: [%d] is %#010x, expected %#010x\n", i,
+                        got[i], want[i]);
+    assert_memory_equal(got, want, sizeof want);
+    tk_free(d); tk_free(o); tk_free(temp);
+}
+
 /* Signed, float and 64-bit keys, random over all their bits (so floats
  * include NaNs and infinities), on the ladder, against qsort of the
  * keys' order. */
@@ -594,6 +641,37 @@ static void wrong_unstable_unsorts(void **st)
     free(x); free(ref); free(got);
 }
 
+/* The Onesweep sorts in exactly sort_onesweep_temp_bytes: right, and (under
+ * memcheck) nothing touched past it. */
+static void onesweep_fits_its_own_temp(void **st)
+{
+    (void)st;
+    TK_REQUIRE_GPU();
+    const size_t n = tk_small() ? 12289 : 1000001;
+    const size_t ob = sort_onesweep_temp_bytes(n, 4, 0);
+    uint64_t r = tk_seed(1);
+    unsigned *x = tk_malloc(n * 4), *ref = tk_malloc(n * 4);
+    unsigned *got = tk_malloc(n * 4);
+    keys_and_sorted(x, ref, n, D_UNIFORM, &r);
+    unsigned *din = tk_dev_bytes(n * 4), *dout = tk_dev_bytes(n * 4);
+    void *temp = tk_dev_bytes(ob);
+    tk_upload_bytes(din, x, n * 4);
+    for (int v = 0; v < S_COUNT; v++) {
+        if (v == S_TEXTBOOK || v == S_TEXTBOOK_SCATTERED) continue;
+        tk_poison(dout, n * 4);
+        TK_CUDA(sort_variants[v].fn(din, dout, n, temp, ob, 0));
+        TK_CUDA(cudaDeviceSynchronize());
+        tk_download_bytes(got, dout, n * 4);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += got[i] != ref[i];
+        if (bad) print_error("%s in its own temp: %zu keys wrong\n",
+                             sort_variants[v].name, bad);
+        assert_int_equal(bad, 0);
+    }
+    tk_free(din); tk_free(dout); tk_free(temp);
+    free(x); free(ref); free(got);
+}
+
 /* ---- refusals, on the CPU ------------------------------------------------- */
 
 #define FAKE TK_FAKE
@@ -608,12 +686,33 @@ static void refusals(void **st)
     assert_int_equal(sort_temp_bytes(SORT_MAX_N + 1, 4, 0), 0);
     assert_int_equal(sort_temp_bytes(n, 3, 0), 0);
     assert_true(sort_temp_bytes(SORT_MAX_N, 8, 1) > 0);
+    /* The Onesweep launchers' own size: without the textbook table (32-bit
+     * keys alone, n <= INT_MAX), the same otherwise. */
+    const size_t ob = sort_onesweep_temp_bytes(n, 4, 0);
+    assert_true(ob >= 4 * n && ob < tb);
+    assert_int_equal(sort_onesweep_temp_bytes(SORT_MAX_N + 1, 4, 0), 0);
+    assert_int_equal(sort_onesweep_temp_bytes(n, 3, 0), 0);
+    assert_int_equal(sort_onesweep_temp_bytes(n, 4, 1),
+                     sort_temp_bytes(n, 4, 1));
+    assert_int_equal(sort_onesweep_temp_bytes(n, 8, 0),
+                     sort_temp_bytes(n, 8, 0));
+    const size_t n28 = (size_t)1 << 28;           /* the table: 128 MiB */
+    assert_true(sort_temp_bytes(n28, 4, 0) -
+                    sort_onesweep_temp_bytes(n28, 4, 0) >=
+                (size_t)2 * 256 * (n28 / 4096) * 4);
+    for (int v = 0; v < S_COUNT; v++) {
+        sort_u32_fn f = sort_variants[v].fn;
+        TK_REFUSED(f(in, out, n, temp, ob - 1, 0));
+        if (v == S_TEXTBOOK || v == S_TEXTBOOK_SCATTERED)
+            TK_REFUSED(f(in, out, n, temp, ob, 0));  /* needs the table */
+    }
     for (int v = 0; v < S_COUNT; v++) {
         sort_u32_fn f = sort_variants[v].fn;
         TK_REFUSED(f(NULL, out, n, temp, tb, 0));
         TK_REFUSED(f(in, NULL, n, temp, tb, 0));
         TK_REFUSED(f(in, out, n, NULL, tb, 0));
-        TK_REFUSED(f(in, out, n, temp, tb - 1, 0));
+        if (v == S_TEXTBOOK || v == S_TEXTBOOK_SCATTERED)
+            TK_REFUSED(f(in, out, n, temp, tb - 1, 0));
         TK_REFUSED(f(in, out, n, (char *)temp + 16, tb, 0));
         TK_REFUSED(f((unsigned *)((char *)in + 2), out, n, temp, tb, 0));
         TK_REFUSED(f(in, in + 1, n, temp, tb, 0));   /* overlap */
@@ -774,6 +873,8 @@ int main(void)
         cmocka_unit_test(keys_in_place),
         cmocka_unit_test(pairs_are_stable),
         cmocka_unit_test(float_order_by_hand),
+        cmocka_unit_test(float_total_order_by_bits),
+        cmocka_unit_test(onesweep_fits_its_own_temp),
         cmocka_unit_test(keys_other_types),
         cmocka_unit_test(keys_past_2_31),
         cmocka_unit_test(pairs_and_u64_past_a_portion),
