@@ -18,6 +18,7 @@
 #include <cstring>
 #include "benchkit.h"
 #include "cubkit.cuh"
+#include "sorted_check.cuh"
 #include <vector>
 #include "common/book.h"
 #include "merge/merge.h"
@@ -46,7 +47,15 @@ __global__ void to_floats(const uint32_t *k, float *f, size_t n)
         f[i] = (float)(k[i] % (1u << 20)) / 64.0f * (k[i] >> 31 ? -1.f : 1.f);
 }
 
-enum kind { OURS, OURS4, OURS16, CUB_MERGE, CUB_RADIX, OURS_ABS, CUB_ABS };
+enum kind { OURS, OURS4, OURS16, CUB_MERGE, CUB_RADIX, OURS_ABS, CUB_ABS,
+            OURS7, OURS9, OURS15, OURS17, KINDS };
+// The odd tiles (merge chapter, "Odd tiles"): IPT 7, 9, 15 and 17.
+static int kind_ipt(int k)
+{
+    return k == OURS4 ? 4 : k == OURS16 ? 16 : k == OURS7 ? 7 : k == OURS9 ? 9
+         : k == OURS15 ? 15 : k == OURS17 ? 17 : 8;
+}
+static bool kind_abs(int k) { return k == OURS_ABS || k == CUB_ABS; }
 struct ctx {
     int kind;
     bool pairs, copy_only;
@@ -74,6 +83,9 @@ static cudaError_t sort_once(void *p)
                         : merge_sort_u32(c->k, c->n, c->temp, c->temp_bytes, 0);
     case OURS4: return merge_sort_u32_ipt(c->k, c->n, 4, c->temp, c->temp_bytes, 0);
     case OURS16: return merge_sort_u32_ipt(c->k, c->n, 16, c->temp, c->temp_bytes, 0);
+    case OURS7: case OURS9: case OURS15: case OURS17:
+        return merge_sort_u32_ipt(c->k, c->n, kind_ipt(c->kind), c->temp,
+                                  c->temp_bytes, 0);
     case CUB_MERGE:
         return c->pairs ? cub::DeviceMergeSort::SortPairs(c->cub_temp, cb, c->k,
                                                           c->v, (int64_t)c->n,
@@ -111,31 +123,30 @@ static size_t cub_bytes_needed(size_t n, uint32_t *k, uint32_t *v,
 }
 
 // Sorted output?  A benchmark that times a wrong sort measures nothing.
+// Every key, on the device (sorted_check.cuh): no descent in the sort's
+// order, and the keys (and values) the same multiset as the input.
 static void check_sorted(const ctx &c, bool abs)
 {
     const uint32_t *res = c.kind == CUB_RADIX ? c.alt_k : c.k;
-    const size_t n = c.n < 4096 ? c.n : 4096;
-    uint32_t h[4096];
-    for (int part = 0; part < 2; part++) {
-        const size_t off = part ? c.n - n : 0;
-        BOOK_CHECK(cudaMemcpy(h, res + off, n * 4, cudaMemcpyDeviceToHost));
-        for (size_t i = 1; i < n; i++) {
-            float x, y;
-            memcpy(&x, &h[i - 1], 4);
-            memcpy(&y, &h[i], 4);
-            if (abs ? fabsf(y) < fabsf(x) : h[i] < h[i - 1]) {
-                fprintf(stderr, "bench_merge: kind %d, n %zu: not sorted at "
-                        "%zu\n", c.kind, c.n, off + i);
-                exit(EXIT_FAILURE);
-            }
-        }
+    const uint32_t *resv = c.kind == CUB_RADIX ? c.alt_v : c.v;
+    const unsigned long long d =
+        sc_descents(res, c.n, abs ? SC_ABS_F32 : SC_BITS);
+    const bool keys = sc_hash(res, c.n) == sc_hash(c.src_k, c.n);
+    const bool vals = !c.pairs || sc_hash(resv, c.n) == sc_hash(c.src_v, c.n);
+    if (d || !keys || !vals) {
+        fprintf(stderr, "bench_merge: kind %d, n %zu: %llu descents%s%s\n",
+                c.kind, c.n, d, keys ? "" : ", keys changed",
+                vals ? "" : ", values changed");
+        exit(EXIT_FAILURE);
     }
 }
 
 static const char *kname[] = {"merge_sort", "merge_sort_ipt4",
                               "merge_sort_ipt16", "cub_merge_sort",
                               "cub_radix_sort", "merge_sort_abs",
-                              "cub_merge_sort_abs"};
+                              "cub_merge_sort_abs", "merge_sort_ipt7",
+                              "merge_sort_ipt9", "merge_sort_ipt15",
+                              "merge_sort_ipt17"};
 
 // One row a variant: time (copy subtracted), G keys/s, passes of the merge
 // sort (the block sort counted) and the bytes they move (8 per key and
@@ -149,15 +160,15 @@ static const char *kname[] = {"merge_sort", "merge_sort_ipt4",
 static void sort_rows(FILE *f, ctx c, const char *tag, int lg, double copy,
                       const int *kinds, int nk)
 {
-    double ms[8] = {0}, lo[8] = {0}, hi[8] = {0};
-    double t[8][BK_MAX_ROUNDS] = {};
+    double ms[KINDS] = {0}, lo[KINDS] = {0}, hi[KINDS] = {0};
+    double t[KINDS][BK_MAX_ROUNDS] = {};
     char name[48];
     snprintf(name, sizeof name, "%s 2^%d", tag, lg);
     bk_rounds *r = bk_rounds_new(name);
-    std::vector<ctx> cs(9, c);          // bk_rounds keeps the pointers
-    cs[8].copy_only = true;
-    const int copy_i = bk_rounds_add(r, "copy", sort_once, &cs[8], 0);
-    int idx[8];
+    std::vector<ctx> cs(KINDS + 1, c);  // bk_rounds keeps the pointers
+    cs[KINDS].copy_only = true;
+    const int copy_i = bk_rounds_add(r, "copy", sort_once, &cs[KINDS], 0);
+    int idx[KINDS];
     for (int q = 0; q < nk; q++) {
         cs[(size_t)q].kind = kinds[q];
         idx[q] = bk_rounds_add(r, kname[kinds[q]], sort_once, &cs[(size_t)q],
@@ -180,7 +191,7 @@ static void sort_rows(FILE *f, ctx c, const char *tag, int lg, double copy,
         // run, then the check.
         BOOK_CHECK(sort_once(&cs[(size_t)q]));
         BOOK_CHECK(cudaDeviceSynchronize());
-        check_sorted(cs[(size_t)q], k >= OURS_ABS);
+        check_sorted(cs[(size_t)q], kind_abs(k));
     }
     bk_rounds_free(r);
     // The min and max over the rounds of t[ref] / t[k].
@@ -195,13 +206,13 @@ static void sort_rows(FILE *f, ctx c, const char *tag, int lg, double copy,
     for (int q = 0; q < nk; q++) has_radix |= kinds[q] == CUB_RADIX;
     for (int q = 0; q < nk; q++) {
         const int k = kinds[q];
-        const int ipt = k == OURS4 ? 4 : k == OURS16 ? 16 : 8;
+        const int ipt = kind_ipt(k);
         int passes = 1;
         for (size_t w = 256 * ipt; w < c.n; w *= 2) passes++;
         const double bytes = passes * (c.pairs ? 16.0 : 8.0) * c.n;
-        const bool ours = k <= OURS16 || k == OURS_ABS;
+        const bool ours = k <= OURS16 || k == OURS_ABS || k >= OURS7;
         const double gbps = ours ? bytes / (ms[k] * 1e6) : 0;
-        const int cm = k >= OURS_ABS ? CUB_ABS : CUB_MERGE;
+        const int cm = kind_abs(k) ? CUB_ABS : CUB_MERGE;
         const double floor_ms = ours ? bytes / (copy * 1e6) : 0;
         double mlo, mhi, rlo = 0, rhi = 0;
         spread(cm, k, &mlo, &mhi);
@@ -309,7 +320,8 @@ int main(void)
                           "copy_gbps,floor_ms,floor_gkeys,lo_ms,hi_ms,"
                           "of_cub_merge_lo,of_cub_merge_hi,of_cub_radix_lo,"
                           "of_cub_radix_hi,rounds");
-    const int key_kinds[] = {CUB_MERGE, CUB_RADIX, OURS, OURS4, OURS16};
+    const int key_kinds[] = {CUB_MERGE, CUB_RADIX, OURS, OURS4, OURS16,
+                             OURS7, OURS9, OURS15, OURS17};
     const int pair_kinds[] = {CUB_MERGE, CUB_RADIX, OURS};
     const int abs_kinds[] = {CUB_ABS, OURS_ABS};
     for (int lg = 20; lg <= 28; lg += 2) {
@@ -319,7 +331,7 @@ int main(void)
         BOOK_CHECK(cudaGetLastError());
         ctx c = {OURS, false, false, n, src_k, src_v, k, v, ak, av,
                  temp, cub_temp, tb, cb};
-        sort_rows(f, c, "keys", lg, copy, key_kinds, 5);
+        sort_rows(f, c, "keys", lg, copy, key_kinds, 9);
         c.pairs = true;
         sort_rows(f, c, "pairs", lg, copy, pair_kinds, 3);
         c.pairs = false;

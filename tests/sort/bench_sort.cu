@@ -14,6 +14,7 @@
 #include <cstring>
 #include "benchkit.h"
 #include "cubkit.cuh"
+#include "sorted_check.cuh"
 #include <vector>
 #include "common/book.h"
 #include "sort/sort.h"
@@ -115,7 +116,39 @@ struct timed_case {
         cs.back().what = what;
         return bk_rounds_add(r, name, run, &cs.back(), 0);
     }
-    void go() { bk_rounds_run(r); }
+    // The rounds, then one more run of each variant and its check: a
+    // benchmark that times a wrong sort measures nothing.
+    void go()
+    {
+        bk_rounds_run(r);
+        for (const ctx &c : cs) check(c);
+    }
+    // Every key, on the device (sorted_check.cuh): no descent, and keys
+    // (and values) the same multiset as the input.
+    static void check(ctx c)
+    {
+        BOOK_CHECK(run(&c));
+        BOOK_CHECK(cudaDeviceSynchronize());
+        const bool wide = c.what == W_U64 || c.what == W_CUB_U64;
+        const bool pairs = c.what == W_PAIRS || c.what == W_CUB_PAIRS ||
+                           c.what == W_CUB_PAIRS_WIDE;
+        const unsigned long long *wi = (const unsigned long long *)c.kin;
+        const unsigned long long *wo = (const unsigned long long *)c.kout;
+        const unsigned *ni = (const unsigned *)c.kin;
+        const unsigned *no = (const unsigned *)c.kout;
+        const unsigned long long d =
+            wide ? sc_descents(wo, c.n) : sc_descents(no, c.n);
+        const bool keys = wide ? sc_hash(wo, c.n) == sc_hash(wi, c.n)
+                               : sc_hash(no, c.n) == sc_hash(ni, c.n);
+        const bool vals =
+            !pairs || sc_hash(c.vout, c.n) == sc_hash(c.vin, c.n);
+        if (d || !keys || !vals) {
+            fprintf(stderr, "bench_sort: variant %d, n %zu: %llu descents"
+                    "%s%s\n", c.what, c.n, d, keys ? "" : ", keys changed",
+                    vals ? "" : ", values changed");
+            exit(EXIT_FAILURE);
+        }
+    }
     double ms(int i) const { return bk_rounds_stat(r, i).median; }
     bk_stat of(int ref, int i) const { return bk_ratio(r, ref, i); }
 };
