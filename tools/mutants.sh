@@ -12,7 +12,7 @@
 #           exits 1 if any passed or did not run.
 # OLD names the commit that "old FILE..." in an EDIT takes files from.
 cd "$(dirname "$0")/.." || exit 1
-M=build/mutants; mkdir -p "$M"
+M=${MUTANTS:-build/mutants}; mkdir -p "$M"
 cases() {   # the mutants of the chapters named: SLUG NAME TEST EDIT
   for c in "$@"; do
     [ -f "tests/$c/mutants.txt" ] || continue
