@@ -236,6 +236,13 @@ static __device__ __forceinline__ void wgmma_fence(void)
 {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 }
+// Orders this thread's generic stores to shared memory before the reads
+// of the async proxy (TMA, wgmma) that follow: each writer fences, then a
+// barrier hands the data to the other threads.
+static __device__ __forceinline__ void fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
 static __device__ __forceinline__ void wgmma_commit(void)
 {
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");

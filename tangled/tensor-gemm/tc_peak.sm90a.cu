@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(256, 1) peak_kernel(int iters, float *sink)
         ((uint16_t *)tiles)[i] = tc_peak_bits((unsigned)i);
     // Each writer orders its generic stores before the reads of wgmma
     // (the async proxy), then the barrier hands them to the others.
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    fence_proxy_async();
     __syncthreads();
     const int c = threadIdx.x / 128;
     const uint64_t da = wgmma_desc(tiles + c * 8192, 16, 1024);

@@ -74,7 +74,7 @@ wgmma_kernel(const __grid_constant__ CUtensorMap mapA,
         // the generic stores before the copies of the async proxy.
         for (int i = threadIdx.x; i < WG_STAGES * (WG_A + WG_B) / 4; i += 128)
             ((uint32_t *)As)[i] = 0x7fc07fc0u;
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        fence_proxy_async();
     }
     if (threadIdx.x == 0) {
         for (int s = 0; s < WG_STAGES; s++) bar_init(&full[s], 1);
