@@ -733,6 +733,10 @@ static void tc_sm90a_launchers_follow_the_stream(void **state)
                                     tc_gemm_wrong_late_wait,
                                     "tc_wgmma.sm90a.cu", 90, 1};
     order_case(&late, 1);
+    const struct tc_variant early = {"wrong early release",
+                                     tc_gemm_wrong_early_release,
+                                     "tc_wgmma.sm90a.cu", 90, 1};
+    order_case(&early, 1);
     float *sink = tk_dev_floats(TC_PEAK_SINK);
     TK_CUDA(tc_peak(4, 10, sink, 0));
     TK_CUDA(cudaDeviceSynchronize());

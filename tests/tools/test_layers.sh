@@ -90,6 +90,17 @@ extern "C" cudaError_t layer_test_cub(void *w, size_t *b, const int *in, int *ou
 }
 EOF2
 expect "a launcher that queues only through CUB" "launcher layer_test_cub queues GPU work without" || st=1
+fresh; cat >> "$tmp/t/threads/threads.cu" <<'EOF2'
+extern "C" cudaError_t layer_test_cublas(cublasHandle_t h, int n, const float *x, float *y, cudaStream_t s)
+{
+    const float one = 1.f;
+    return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, x, n, x, n, &one, y, n) == 0
+               ? cudaSuccess : cudaErrorUnknown;
+}
+EOF2
+expect "a launcher that queues only through cuBLAS" "launcher layer_test_cublas queues GPU work without" || st=1
+fresh; printf 'static int not_a_header;\n' > "$tmp/t/arch/stray.cu"
+expect "a source file in arch/" "arch/stray.cu: the shared layer is headers only" || st=1
 result layers_faults_found $st
 
 echo "[ RUN      ] reads_faults_found"
