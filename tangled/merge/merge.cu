@@ -58,7 +58,7 @@ static cudaError_t merge_check(const void *a, const void *av, size_t na,
 }
 
 // <<Merge two arrays>>
-template <bool TIE_TO_A, bool PAIRS>
+template <Tie TIE, Data DATA>
 static cudaError_t merge_launch(const uint32_t *a, const uint32_t *av,
                                 size_t na, const uint32_t *b,
                                 const uint32_t *bv, size_t nb, uint32_t *out,
@@ -67,18 +67,18 @@ static cudaError_t merge_launch(const uint32_t *a, const uint32_t *av,
 {
     if (na + nb == 0 && na <= MERGE_MAX_N && nb <= MERGE_MAX_N)
         return cudaSuccess;
-    BOOK_TRY(merge_check(a, av, na, b, bv, nb, out, outv, PAIRS, temp,
-                         bytes));
+    BOOK_TRY(merge_check(a, av, na, b, bv, nb, out, outv,
+                         DATA == Data::pairs, temp, bytes));
     const size_t tiles = ceil_div(na + nb, kMergeTile);
     const merge_src<uint32_t> m = {a, b, av, bv, na, nb, na + nb, 0};
     book_carve c = {(char *)temp, 0, 0};
     uint32_t *cuts = merge_layout(&c, na + nb);
     BOOK_CLEAR_TO_LAUNCH();
-    merge_partition_kernel<kMergeTile, TIE_TO_A><<<
+    merge_partition_kernel<kMergeTile, TIE><<<
         (unsigned)ceil_div(tiles, 256), 256, 0, stream>>>(m, tiles, cuts,
                                                           merge_less_u32());
     BOOK_TRY(cudaGetLastError());
-    merge_tiles_kernel<kMergeIpt, TIE_TO_A, PAIRS><<<
+    merge_tiles_kernel<kMergeIpt, TIE, DATA><<<
         (unsigned)tiles, kMergeThreads, 0, stream>>>(m, cuts, out, outv,
                                                      merge_less_u32());
     return cudaGetLastError();
@@ -90,8 +90,9 @@ extern "C" cudaError_t merge_u32(const uint32_t *a, size_t na,
                                  void *temp, size_t temp_bytes,
                                  cudaStream_t stream)
 {
-    return merge_launch<true, false>(a, NULL, na, b, NULL, nb, out, NULL,
-                                     temp, temp_bytes, stream);
+    return merge_launch<Tie::to_a, Data::keys>(a, NULL, na, b, NULL, nb, out,
+                                               NULL, temp, temp_bytes,
+                                               stream);
 }
 extern "C" cudaError_t merge_pairs_u32(
     const uint32_t *a_keys, const uint32_t *a_vals, size_t na,
@@ -99,9 +100,9 @@ extern "C" cudaError_t merge_pairs_u32(
     uint32_t *out_keys, uint32_t *out_vals, void *temp, size_t temp_bytes,
     cudaStream_t stream)
 {
-    return merge_launch<true, true>(a_keys, a_vals, na, b_keys, b_vals, nb,
-                                    out_keys, out_vals, temp, temp_bytes,
-                                    stream);
+    return merge_launch<Tie::to_a, Data::pairs>(
+        a_keys, a_vals, na, b_keys, b_vals, nb, out_keys, out_vals, temp,
+        temp_bytes, stream);
 }
 
 // <<Wrong on purpose: ties to B>>
@@ -111,9 +112,9 @@ extern "C" cudaError_t merge_pairs_u32_tie_to_b(
     uint32_t *out_keys, uint32_t *out_vals, void *temp, size_t temp_bytes,
     cudaStream_t stream)
 {
-    return merge_launch<false, true>(a_keys, a_vals, na, b_keys, b_vals, nb,
-                                     out_keys, out_vals, temp, temp_bytes,
-                                     stream);
+    return merge_launch<Tie::wrong_to_b, Data::pairs>(
+        a_keys, a_vals, na, b_keys, b_vals, nb, out_keys, out_vals, temp,
+        temp_bytes, stream);
 }
 
 // <<Check a sort's arguments>>
@@ -146,13 +147,20 @@ extern "C" cudaError_t merge_sort_u32_ipt(uint32_t *keys, size_t n, int ipt,
     uint32_t *none = NULL;
     uint32_t *k = keys;
     switch (ipt) {
-    case 4: return merge_sort_t<4, false>(k, none, n, temp, stream, less);
-    case 7: return merge_sort_t<7, false>(k, none, n, temp, stream, less);
-    case 9: return merge_sort_t<9, false>(k, none, n, temp, stream, less);
-    case 15: return merge_sort_t<15, false>(k, none, n, temp, stream, less);
-    case 16: return merge_sort_t<16, false>(k, none, n, temp, stream, less);
-    case 17: return merge_sort_t<17, false>(k, none, n, temp, stream, less);
-    default: return merge_sort_t<8, false>(k, none, n, temp, stream, less);
+    case 4:
+        return merge_sort_t<4, Data::keys>(k, none, n, temp, stream, less);
+    case 7:
+        return merge_sort_t<7, Data::keys>(k, none, n, temp, stream, less);
+    case 9:
+        return merge_sort_t<9, Data::keys>(k, none, n, temp, stream, less);
+    case 15:
+        return merge_sort_t<15, Data::keys>(k, none, n, temp, stream, less);
+    case 16:
+        return merge_sort_t<16, Data::keys>(k, none, n, temp, stream, less);
+    case 17:
+        return merge_sort_t<17, Data::keys>(k, none, n, temp, stream, less);
+    default:
+        return merge_sort_t<8, Data::keys>(k, none, n, temp, stream, less);
     }
 }
 extern "C" cudaError_t merge_sort_u32(uint32_t *keys, size_t n, void *temp,
@@ -169,7 +177,7 @@ extern "C" cudaError_t merge_sort_pairs_u32(uint32_t *keys, uint32_t *vals,
 {
     if (n == 0) return cudaSuccess;
     BOOK_TRY(sort_check(keys, vals, n, true, temp, temp_bytes));
-    return merge_sort_t<kMergeIpt, true>(keys, vals, n, temp, stream,
+    return merge_sort_t<kMergeIpt, Data::pairs>(keys, vals, n, temp, stream,
                                          merge_less_u32());
 }
 extern "C" cudaError_t merge_sort_f32_abs(float *keys, size_t n, void *temp,
@@ -178,6 +186,7 @@ extern "C" cudaError_t merge_sort_f32_abs(float *keys, size_t n, void *temp,
 {
     if (n == 0) return cudaSuccess;
     BOOK_TRY(sort_check(keys, NULL, n, false, temp, temp_bytes));
-    return merge_sort_t<kMergeIpt, false>(keys, (uint32_t *)NULL, n, temp,
-                                          stream, merge_less_abs_f32());
+    return merge_sort_t<kMergeIpt, Data::keys>(keys, (uint32_t *)NULL, n,
+                                               temp, stream,
+                                               merge_less_abs_f32());
 }

@@ -10,6 +10,10 @@
 constexpr int kMergeThreads = 256;       // a block
 constexpr int kMergeIpt = 8;             // items per thread, the default
 constexpr size_t kMergeMinTile = kMergeThreads * 4;   // IPT 4: the smallest
+// The templates' choices, named: who wins a tie (B is wrong on purpose:
+// unstable), and keys alone or keys with their values.
+enum class Tie { to_a, wrong_to_b };
+enum class Data { keys, pairs };
 
 // <<Comparators>>
 struct merge_less_u32 {
@@ -28,29 +32,29 @@ struct merge_less_abs_f32 {
 // <<Does the element of A go first>>
 // x from A goes before y from B: x <= y with ties to A, x < y with ties
 // to B (wrong on purpose: unstable).
-template <bool TIE_TO_A, class K, class Less>
+template <Tie TIE, class K, class Less>
 __device__ __forceinline__ bool a_first(const K &x, const K &y, Less less)
 {
-    return TIE_TO_A ? !less(y, x) : less(x, y);
+    return TIE == Tie::to_a ? !less(y, x) : less(x, y);
 }
 
 // <<Co-rank by binary search on a cross diagonal>>
 // How many of the first d outputs of merging A[0, la) and B[0, lb) are A's.
-template <bool TIE_TO_A, class K, class Less>
+template <Tie TIE, class K, class Less>
 __device__ size_t co_rank(size_t d, const K *A, size_t la, const K *B,
                           size_t lb, Less less)
 {
     size_t lo = d > lb ? d - lb : 0, hi = d < la ? d : la;
     while (lo < hi) {
         const size_t i = lo + (hi - lo) / 2;
-        if (a_first<TIE_TO_A>(A[i], B[d - i - 1], less)) lo = i + 1;
+        if (a_first<TIE>(A[i], B[d - i - 1], less)) lo = i + 1;
         else hi = i;
     }
     return lo;
 }
 
 // <<Merge a thread's items sequentially>>
-template <int IPT, bool TIE_TO_A, class K, class Less>
+template <int IPT, Tie TIE, class K, class Less>
 __device__ void merge_seq(const K *s, int la, int lb, int i, int j,
                           int count, K (&key)[IPT], int (&from)[IPT],
                           Less less)
@@ -60,7 +64,7 @@ __device__ void merge_seq(const K *s, int la, int lb, int i, int j,
     for (int k = 0; k < IPT; k++) {
         if (k >= count) break;
         const bool take_a =
-            j >= lb || (i < la && a_first<TIE_TO_A>(x, y, less));
+            j >= lb || (i < la && a_first<TIE>(x, y, less));
         key[k] = take_a ? x : y;
         from[k] = take_a ? i : la + j;
         if (take_a) { if (++i < la) x = s[i]; }
@@ -71,7 +75,7 @@ __device__ void merge_seq(const K *s, int la, int lb, int i, int j,
 // <<Merge runs in shared memory>>
 // The runs sk[ps, ps + la) and sk[ps + la, ps + la + lb) become one, in
 // place; the thread's outputs are positions threadIdx.x * IPT on.
-template <int IPT, bool TIE_TO_A, bool PAIRS, class K, class Less>
+template <int IPT, Tie TIE, Data DATA, class K, class Less>
 __device__ void merge_in_shared(K *sk, uint32_t *sv, int ps, int la, int lb,
                                 Less less)
 {
@@ -81,21 +85,21 @@ __device__ void merge_in_shared(K *sk, uint32_t *sv, int ps, int la, int lb,
     int from[IPT];
     uint32_t val[IPT];
     if (count > 0) {
-        const int i = (int)co_rank<TIE_TO_A>((size_t)d, sk + ps, la,
+        const int i = (int)co_rank<TIE>((size_t)d, sk + ps, la,
                                              sk + ps + la, lb, less);
-        merge_seq<IPT, TIE_TO_A>(sk + ps, la, lb, i, d - i, count, key,
+        merge_seq<IPT, TIE>(sk + ps, la, lb, i, d - i, count, key,
                                  from, less);
     }
     // <<Gather the values and write the merged items back>>
     #pragma unroll
     for (int k = 0; k < IPT; k++)
-        if (PAIRS && k < count) val[k] = sv[ps + from[k]];
+        if (DATA == Data::pairs && k < count) val[k] = sv[ps + from[k]];
     __syncthreads();                   // every thread has read its inputs
     #pragma unroll
     for (int k = 0; k < IPT; k++)
         if (k < count) {
             sk[threadIdx.x * IPT + k] = key[k];
-            if (PAIRS) sv[threadIdx.x * IPT + k] = val[k];
+            if (DATA == Data::pairs) sv[threadIdx.x * IPT + k] = val[k];
         }
     __syncthreads();
 }
@@ -118,26 +122,26 @@ __device__ merge_span span_of(const merge_src<K> &m, size_t start)
 }
 
 // <<Partition kernel>>
-template <int T, bool TIE_TO_A, class K, class Less>
+template <int T, Tie TIE, class K, class Less>
 __global__ void merge_partition_kernel(merge_src<K> m, size_t tiles,
                                        uint32_t *cuts, Less less)
 {
     const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (t >= tiles) return;
     const merge_span s = span_of(m, t * T);
-    cuts[t] = (uint32_t)co_rank<TIE_TO_A>(s.d, m.a + s.a_off, s.la,
+    cuts[t] = (uint32_t)co_rank<TIE>(s.d, m.a + s.a_off, s.la,
                                           m.b + s.b_off, s.lb, less);
 }
 
 // <<Tile merge kernel>>
-template <int IPT, bool TIE_TO_A, bool PAIRS, class K, class Less>
+template <int IPT, Tie TIE, Data DATA, class K, class Less>
 __global__ void __launch_bounds__(kMergeThreads)
 merge_tiles_kernel(merge_src<K> m, const uint32_t *cuts, K *out,
                    uint32_t *outv, Less less)
 {
     constexpr int T = kMergeThreads * IPT;
     __shared__ K sk[T];
-    __shared__ uint32_t sv[PAIRS ? T : 1];
+    __shared__ uint32_t sv[(DATA == Data::pairs) ? T : 1];
     const size_t start = blockIdx.x * (size_t)T;
     const merge_span s = span_of(m, start);
     const size_t end = min(s.d + T, s.la + s.lb);
@@ -159,7 +163,8 @@ merge_tiles_kernel(merge_src<K> m, const uint32_t *cuts, K *out,
         rv[k] = 0;
         if (t < cnt) {
             rk[k] = t < na ? m.a[ia + t] : m.b[ib + t - na];
-            if (PAIRS) rv[k] = t < na ? m.av[ia + t] : m.bv[ib + t - na];
+            if (DATA == Data::pairs)
+                rv[k] = t < na ? m.av[ia + t] : m.bv[ib + t - na];
         }
     }
     // <<Store the registers into shared memory>>
@@ -168,26 +173,26 @@ merge_tiles_kernel(merge_src<K> m, const uint32_t *cuts, K *out,
         const int t = (int)threadIdx.x + k * kMergeThreads;
         if (t < cnt) {
             sk[t] = rk[k];
-            if (PAIRS) sv[t] = rv[k];
+            if (DATA == Data::pairs) sv[t] = rv[k];
         }
     }
     __syncthreads();
-    merge_in_shared<IPT, TIE_TO_A, PAIRS>(sk, sv, 0, na, cnt - na, less);
+    merge_in_shared<IPT, TIE, DATA>(sk, sv, 0, na, cnt - na, less);
     for (int t = threadIdx.x; t < cnt; t += kMergeThreads) {
         out[start + t] = sk[t];
-        if (PAIRS) outv[start + t] = sv[t];
+        if (DATA == Data::pairs) outv[start + t] = sv[t];
     }
 }
 
 // <<Block sort kernel>>
-template <int IPT, bool PAIRS, class K, class Less>
+template <int IPT, Data DATA, class K, class Less>
 __global__ void __launch_bounds__(kMergeThreads)
 merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
                         uint32_t *outv, size_t n, Less less)
 {
     constexpr int T = kMergeThreads * IPT;
     __shared__ K sk[T];
-    __shared__ uint32_t sv[PAIRS ? T : 1];
+    __shared__ uint32_t sv[(DATA == Data::pairs) ? T : 1];
     const size_t base = blockIdx.x * (size_t)T;
     const int cnt = (int)min((size_t)T, n - base);
     // <<Load a tile with IPT loads in flight per thread>>
@@ -197,7 +202,7 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
     for (int k = 0; k < IPT; k++) {
         const int t = (int)threadIdx.x + k * kMergeThreads;
         rk[k] = t < cnt ? in[base + t] : K();
-        rv[k] = PAIRS && t < cnt ? inv[base + t] : 0;
+        rv[k] = DATA == Data::pairs && t < cnt ? inv[base + t] : 0;
     }
     // <<Store the registers into shared memory>>
     #pragma unroll
@@ -205,7 +210,7 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
         const int t = (int)threadIdx.x + k * kMergeThreads;
         if (t < cnt) {
             sk[t] = rk[k];
-            if (PAIRS) sv[t] = rv[k];
+            if (DATA == Data::pairs) sv[t] = rv[k];
         }
     }
     __syncthreads();
@@ -217,7 +222,7 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
     #pragma unroll
         for (int k = 0; k < IPT; k++) {
             key[k] = k < m ? sk[me + k] : K();
-            val[k] = PAIRS && k < m ? sv[me + k] : 0;
+            val[k] = DATA == Data::pairs && k < m ? sv[me + k] : 0;
         }
     #pragma unroll
         for (int r = 0; r < IPT; r++)
@@ -234,7 +239,7 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
     #pragma unroll
         for (int k = 0; k < m && k < IPT; k++) {
             sk[me + k] = key[k];
-            if (PAIRS) sv[me + k] = val[k];
+            if (DATA == Data::pairs) sv[me + k] = val[k];
         }
         __syncthreads();
     }
@@ -242,11 +247,11 @@ merge_block_sort_kernel(const K *in, const uint32_t *inv, K *out,
         const int ps = (int)threadIdx.x * IPT / (2 * w) * (2 * w);
         const int la = max(0, min(w, cnt - ps));
         const int lb = max(0, min(w, cnt - ps - w));
-        merge_in_shared<IPT, true, PAIRS>(sk, sv, ps, la, lb, less);
+        merge_in_shared<IPT, Tie::to_a, DATA>(sk, sv, ps, la, lb, less);
     }
     for (int t = threadIdx.x; t < cnt; t += kMergeThreads) {
         out[base + t] = sk[t];
-        if (PAIRS) outv[base + t] = sv[t];
+        if (DATA == Data::pairs) outv[base + t] = sv[t];
     }
 }
 
@@ -269,7 +274,7 @@ static inline merge_sort_space merge_sort_layout(book_carve *c, size_t n,
 }
 
 // <<Merge sort driver>>
-template <int IPT, bool PAIRS, class K, class Less>
+template <int IPT, Data DATA, class K, class Less>
 cudaError_t merge_sort_t(K *keys, uint32_t *vals, size_t n, void *temp,
                          cudaStream_t stream, Less less)
 {
@@ -279,13 +284,14 @@ cudaError_t merge_sort_t(K *keys, uint32_t *vals, size_t n, void *temp,
     for (size_t w = T; w < n; w *= 2) passes++;
     // <<Lay out the workspace: keys, values, cuts>>
     book_carve c = {(char *)temp, 0, 0};
-    const merge_sort_space ws = merge_sort_layout(&c, n, sizeof(K), PAIRS, T);
+    const merge_sort_space ws =
+        merge_sort_layout(&c, n, sizeof(K), DATA == Data::pairs, T);
     K *tk = (K *)ws.keys;
     uint32_t *tv = ws.vals, *cuts = ws.cuts;
     K *dst = passes % 2 ? tk : keys;
     uint32_t *dstv = passes % 2 ? tv : vals;
     BOOK_CLEAR_TO_LAUNCH();
-    merge_block_sort_kernel<IPT, PAIRS><<<(unsigned)tiles, kMergeThreads, 0,
+    merge_block_sort_kernel<IPT, DATA><<<(unsigned)tiles, kMergeThreads, 0,
                                           stream>>>(keys, vals, dst, dstv, n,
                                                     less);
     BOOK_TRY(cudaGetLastError());
@@ -296,10 +302,10 @@ cudaError_t merge_sort_t(K *keys, uint32_t *vals, size_t n, void *temp,
         dst = src == keys ? tk : keys;
         dstv = src == keys ? tv : vals;
         const merge_src<K> m = {src, src, srcv, srcv, 0, 0, n, w};
-        merge_partition_kernel<T, true><<<(unsigned)ceil_div(tiles, 256), 256, 0,
+        merge_partition_kernel<T, Tie::to_a><<<(unsigned)ceil_div(tiles, 256), 256, 0,
                                           stream>>>(m, tiles, cuts, less);
         BOOK_TRY(cudaGetLastError());
-        merge_tiles_kernel<IPT, true, PAIRS><<<(unsigned)tiles, kMergeThreads, 0,
+        merge_tiles_kernel<IPT, Tie::to_a, DATA><<<(unsigned)tiles, kMergeThreads, 0,
                                                stream>>>(m, cuts, dst, dstv, less);
         BOOK_TRY(cudaGetLastError());
     }
