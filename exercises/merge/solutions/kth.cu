@@ -12,7 +12,7 @@ __global__ void merge_kth_kernel(const uint32_t *a, size_t na,
                                  uint32_t *result)
 {
     const size_t d = k + 1;
-    const size_t i = co_rank<true>(d, a, na, b, nb, merge_less_u32());
+    const size_t i = co_rank<Tie::to_a>(d, a, na, b, nb, merge_less_u32());
     const size_t j = d - i;
     if (i == 0) *result = b[j - 1];
     else if (j == 0) *result = a[i - 1];
